@@ -1,0 +1,62 @@
+// MoeLayer: one Mixture-of-Experts block (route -> FC1 + act -> FC2 -> combine).
+//
+//   megamoe::MoeConfig cfg; cfg.num_experts = 128; cfg.top_k = 8; ...
+//   megamoe::MoeLayer layer(cfg);            // picks/creates the backend, sizes workspace
+//   layer.prepare_weights(weights);          // canonical -> backend layout, once
+//   layer.forward(x, topk_ids, topk_weights, out, stream);
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "megamoe/config.h"
+#include "megamoe/tensor.h"
+#include "megamoe/weights.h"
+
+namespace megamoe {
+
+class Backend;
+
+class MoeLayer {
+ public:
+  // Validates the config and creates the backend (config.backend or "auto"). Throws
+  // InvalidArgument for a bad config and Unsupported when no backend can run it.
+  explicit MoeLayer(const MoeConfig& config);
+  ~MoeLayer();
+  MoeLayer(MoeLayer&&) noexcept;
+  MoeLayer& operator=(MoeLayer&&) noexcept;
+
+  // Takes canonical weights (include/megamoe/weights.h) on the host or on the layer's
+  // device and stores them in the backend's layout. Validates every tensor first.
+  void prepare_weights(const MoeWeights& weights);
+
+  // x [T,H] bf16 (row stride >= H), topk_ids [T,K] int32/int64, topk_weights [T,K] f32,
+  // out [T,H] bf16 (written, never read). T <= config.max_tokens. On a GPU backend the
+  // call is asynchronous on `stream` (a cudaStream_t), allocates nothing and never
+  // synchronises, so it can be captured in a CUDA graph.
+  // Ids: -1 = no route; other ids outside [0, E) are invalid. Host-resident ids are
+  // checked before launch (InvalidArgument); device-resident invalid ids are treated as
+  // no route and counted in a device error word, read by invalid_id_count().
+  void forward(const TensorView& x, const TensorView& topk_ids, const TensorView& topk_weights,
+               const TensorView& out, void* stream = nullptr);
+
+  // Invalid ids seen by forward since the last call (synchronises `stream`); resets to 0.
+  int64_t invalid_id_count(void* stream = nullptr);
+
+  const MoeConfig& config() const;
+  std::string backend_name() const;
+  // Device (or host) workspace held by the layer, excluding prepared weights.
+  size_t workspace_bytes() const;
+  // Bytes of prepared weights held by the layer.
+  size_t weight_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Names of the registered backends, in "auto" preference order.
+std::vector<std::string> registered_backends();
+
+}  // namespace megamoe

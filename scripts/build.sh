@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Configure and build megamoe into build/ (CUDA backends when nvcc is present).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${MEGAMOE_BUILD_DIR:-$ROOT/build}"
+JOBS="${JOBS:-$(nproc)}"
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release ${MEGAMOE_CMAKE_ARGS:-}
+fi
+cmake --build "$BUILD" -j "$JOBS"

@@ -1,0 +1,83 @@
+#include "megamoe/layer.h"
+
+#include "core/backend.h"
+#include "core/validate.h"
+#include "megamoe/errors.h"
+
+namespace megamoe {
+
+struct MoeLayer::Impl {
+  MoeConfig config;
+  std::string backend_name;
+  std::unique_ptr<Backend> backend;
+  Device device;
+  bool weights_ready = false;
+};
+
+namespace {
+std::unique_ptr<Backend> create_backend(const MoeConfig& config, std::string* name) {
+  const auto& registry = backend_registry();
+  if (config.backend == "auto") {
+    std::string reasons;
+    for (const auto& info : registry) {
+      const std::string why = info.why_not(config);
+      if (why.empty()) {
+        *name = info.name;
+        return info.create(config);
+      }
+      reasons += "\n  " + info.name + ": " + why;
+    }
+    throw Unsupported("no registered backend can run this configuration:" + reasons);
+  }
+  std::string names;
+  for (const auto& info : registry) {
+    if (info.name == config.backend) {
+      const std::string why = info.why_not(config);
+      if (!why.empty()) throw Unsupported("backend '" + info.name + "': " + why);
+      *name = info.name;
+      return info.create(config);
+    }
+    names += names.empty() ? info.name : "|" + info.name;
+  }
+  throw_invalid("backend", "\"auto\" or one of " + names, "'" + config.backend + "'");
+}
+}  // namespace
+
+MoeLayer::MoeLayer(const MoeConfig& config) : impl_(std::make_unique<Impl>()) {
+  validate_config(config);
+  impl_->config = config;
+  impl_->device = config.device < 0 ? Device::cpu() : Device::cuda(config.device);
+  impl_->backend = create_backend(config, &impl_->backend_name);
+}
+
+MoeLayer::~MoeLayer() = default;
+MoeLayer::MoeLayer(MoeLayer&&) noexcept = default;
+MoeLayer& MoeLayer::operator=(MoeLayer&&) noexcept = default;
+
+void MoeLayer::prepare_weights(const MoeWeights& weights) {
+  std::vector<Device> allowed{Device::cpu()};
+  if (impl_->device.type == DeviceType::kCUDA) allowed.push_back(impl_->device);
+  validate_weights(impl_->config, weights, allowed);
+  impl_->weights_ready = false;
+  impl_->backend->prepare_weights(weights);
+  impl_->weights_ready = true;
+}
+
+void MoeLayer::forward(const TensorView& x, const TensorView& topk_ids, const TensorView& topk_weights,
+                       const TensorView& out, void* stream) {
+  if (!impl_->weights_ready)
+    throw Error("megamoe: forward() called before prepare_weights() on backend " + impl_->backend_name);
+  const MoeConfig& c = impl_->config;
+  const int64_t T = validate_forward(c, impl_->device, x, topk_ids, topk_weights, out);
+  if (topk_ids.device.type == DeviceType::kCPU) check_host_ids(topk_ids, c.num_experts, T, c.top_k);
+  ForwardArgs args{x, topk_ids, topk_weights, out, T, stream};
+  impl_->backend->forward(args);
+}
+
+int64_t MoeLayer::invalid_id_count(void* stream) { return impl_->backend->invalid_id_count(stream); }
+const MoeConfig& MoeLayer::config() const { return impl_->config; }
+std::string MoeLayer::backend_name() const { return impl_->backend_name; }
+size_t MoeLayer::workspace_bytes() const { return impl_->backend->workspace_bytes(); }
+size_t MoeLayer::weight_bytes() const { return impl_->backend->weight_bytes(); }
+
+}  // namespace megamoe

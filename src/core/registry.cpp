@@ -1,0 +1,30 @@
+// The backend registry, in "auto" preference order: GPU backends first (fastest that
+// supports the device, recipe and shape), the CPU reference last.
+#include "core/backend.h"
+
+namespace megamoe {
+
+BackendInfo cpu_reference_backend_info();
+#if defined(MEGAMOE_WITH_CUDA)
+BackendInfo sm90_bf16_bf16_bf16_split_backend_info();
+#endif
+
+const std::vector<BackendInfo>& backend_registry() {
+  static const std::vector<BackendInfo> registry = [] {
+    std::vector<BackendInfo> r;
+#if defined(MEGAMOE_WITH_CUDA)
+    r.push_back(sm90_bf16_bf16_bf16_split_backend_info());
+#endif
+    r.push_back(cpu_reference_backend_info());
+    return r;
+  }();
+  return registry;
+}
+
+std::vector<std::string> registered_backends() {
+  std::vector<std::string> names;
+  for (const auto& b : backend_registry()) names.push_back(b.name);
+  return names;
+}
+
+}  // namespace megamoe

@@ -1,0 +1,85 @@
+// Grouped GEMM for the MoE split path on Hopper (sm_90a): for every local expert g,
+//   D[rows of g, 0:N] = A[rows of g, 0:K] . W[g, 0:N, 0:K]^T      (fp32 accumulation, fp32 out)
+// A is the expert-ordered activation matrix [total_rows, K] bf16 (row stride lda >= K, in
+// elements); expert g owns rows [offsets[g], offsets[g+1]); W is [G, N, K] bf16, K-major;
+// D is [total_rows, N] fp32 (row stride ldd >= N). `offsets` (G+1 int32) lives on the device
+// and is produced by routing in the same stream, so the host never learns per-expert rows:
+// the GEMM reads them on the device (graph-capturable, no host sync).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace megamoe::sm90 {
+
+// Tile configuration, chosen on the host from the average rows per expert.
+enum class GroupedGemmTactic : uint8_t {
+  kSwapAB,     // small T: weights fill wgmma's M (64..128), tokens sit in N; many CTAs stream W
+  kLargeTile,  // large T: 128-row tiles of A, warp-specialized, multi-stage TMA pipeline
+};
+const char* tactic_name(GroupedGemmTactic t);
+// Documented heuristic: see the .cu file.
+GroupedGemmTactic choose_tactic(int64_t total_rows_upper_bound, int num_groups);
+
+class GroupedGemmBf16 {
+ public:
+  // Sizes device workspace (pointer/shape arrays, CUTLASS workspace) for up to `num_groups`
+  // groups of an [.., K] x [N, K]^T problem. Allocates (constructor only).
+  GroupedGemmBf16(int num_groups, int64_t N, int64_t K, int device);
+  ~GroupedGemmBf16();
+  GroupedGemmBf16(const GroupedGemmBf16&) = delete;
+  GroupedGemmBf16& operator=(const GroupedGemmBf16&) = delete;
+
+  size_t workspace_bytes() const;
+
+  // Asynchronous on `stream`; allocates nothing; capturable. `total_rows_upper_bound` is a
+  // host-known bound on offsets[G] (e.g. T*K) used only to pick the tactic.
+  void run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
+           const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+           GroupedGemmTactic tactic);
+  void run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
+           const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
+    run(A, lda, W, D, ldd, offsets, total_rows_upper_bound, stream,
+        choose_tactic(total_rows_upper_bound, num_groups_));
+  }
+
+ private:
+  int num_groups_;
+  int64_t N_, K_;
+  int device_;
+  void* workspace_ = nullptr;
+  size_t workspace_bytes_ = 0;
+  // implementation-owned state: one prepared CUTLASS kernel per tactic, whose pointer arrays,
+  // problem shapes and strides live in workspace_ (see grouped_gemm_bf16.cu)
+  struct Arrays;
+  Arrays* arrays_ = nullptr;
+};
+
+// ---- implementation detail, not API -------------------------------------------------------
+// Each tactic is one CUTLASS kernel instantiation in its own translation unit
+// (grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_large.cu) so they compile in parallel; the
+// dispatcher (grouped_gemm_bf16.cu) reaches them through this table.
+namespace grouped_gemm_detail {
+struct RunArgs {
+  const void* A;  // [rows, K] bf16, row stride lda
+  int64_t lda;
+  const void* W;  // [G, N, K] bf16
+  float* D;       // [rows, N] fp32, row stride ldd
+  int64_t ldd;
+  const int32_t* offsets;  // device, [G+1]
+};
+struct TacticOps {
+  // device bytes (pointer arrays, shapes, strides, CUTLASS workspace) for `num_groups` groups
+  size_t (*workspace_bytes)(int num_groups, int sm_count);
+  // builds the kernel parameters once (host only: no allocation, no sync); returns owned state
+  void* (*create)(int num_groups, int64_t N, int64_t K, int device, int sm_count, void* workspace);
+  void (*destroy)(void* state);
+  // setup kernel (pointer arrays from offsets) + the grouped GEMM, both on `stream`
+  void (*run)(void* state, const RunArgs& args, cudaStream_t stream);
+};
+const TacticOps& swapab_ops();
+const TacticOps& large_ops();
+}  // namespace grouped_gemm_detail
+
+}  // namespace megamoe::sm90

@@ -1,0 +1,241 @@
+// The public API's argument checks: every bad input raises InvalidArgument (or
+// Unsupported) naming the argument, the expectation and what came.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/workload.h"
+#include "formats/canonical_weights.h"
+#include "megamoe/megamoe.h"
+#include "reference/reference.h"
+
+using namespace megamoe;
+
+namespace {
+
+MoeConfig small_config() {
+  MoeConfig c;
+  c.num_experts = 4;
+  c.top_k = 2;
+  c.hidden_size = 64;
+  c.intermediate_size = 32;
+  c.max_tokens = 16;
+  return c;
+}
+
+// Expects InvalidArgument whose argument() is `arg` and whose message holds `needle`.
+template <class F>
+void expect_invalid(F&& f, const std::string& arg, const std::string& needle = "") {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected InvalidArgument for '" << arg << "'";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), arg) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected"), std::string::npos) << e.what();
+  }
+}
+
+struct Inputs {
+  int64_t T, H, K;
+  std::vector<uint16_t> x, out;
+  std::vector<int32_t> ids;
+  std::vector<float> w;
+  Inputs(int64_t T_, int64_t H_, int64_t K_) : T(T_), H(H_), K(K_), x(size_t(T_ * H_), 0x3F80),
+      out(size_t(T_ * H_)), ids(size_t(T_ * K_), 0), w(size_t(T_ * K_), 0.5f) {
+    for (int64_t i = 0; i < T * K; ++i) ids[size_t(i)] = int32_t(i % 4);
+  }
+  TensorView xv() const { return TensorView::contiguous(x.data(), DType::kBF16, {T, H}); }
+  TensorView iv() const { return TensorView::contiguous(ids.data(), DType::kI32, {T, K}); }
+  TensorView wv() const { return TensorView::contiguous(w.data(), DType::kF32, {T, K}); }
+  TensorView ov() const { return TensorView::contiguous(out.data(), DType::kBF16, {T, H}); }
+};
+
+struct Layer {
+  MoeConfig c = small_config();
+  formats::CanonicalWeights canonical;
+  MoeLayer layer;
+  explicit Layer(MoeConfig cfg = small_config())
+      : c(cfg), canonical(make(cfg)), layer(cfg) { layer.prepare_weights(canonical.view(c)); }
+  static formats::CanonicalWeights make(const MoeConfig& c) {
+    return formats::make_canonical_weights(
+        c,
+        [&](int64_t e, std::vector<float>& w13, std::vector<float>& w2, std::vector<float>& b13,
+            std::vector<float>& b2) {
+          reference::ExpertWeightsF32 x;
+          reference::synthetic_expert_bf16(c, 3, e, &x);
+          w13 = x.w13; w2 = x.w2; b13 = x.b13; b2 = x.b2;
+        },
+        size_t(1) << 30);
+  }
+};
+
+}  // namespace
+
+TEST(CoreConfig, RejectsBadConfigs) {
+  auto with = [](auto mutate) { MoeConfig c = small_config(); mutate(c); return c; };
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.num_experts = 0; })); }, "num_experts", "positive");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.top_k = 5; })); }, "top_k", "at most num_experts=4");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.ep_size = 3; })); }, "num_experts", "multiple of ep_size=3");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.ep_size = 2; c.ep_rank = 2; })); }, "ep_rank");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.hidden_size = -1; })); }, "hidden_size");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.recipe = Recipe::kW4A16MXFP4; c.hidden_size = 48; })); },
+                 "hidden_size", "multiple of 32");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.recipe = Recipe::kNVFP4; c.intermediate_size = 24; })); },
+                 "intermediate_size", "multiple of 16");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.activation = Activation::kGeGLU; c.swiglu_limit = 7.0f; })); },
+                 "swiglu_limit");
+  expect_invalid([&] { parse_recipe("fp4"); }, "recipe", "w4a16_mxfp4");
+  expect_invalid([&] { parse_activation("gelu"); }, "activation", "swiglu_oai");
+  EXPECT_NO_THROW(validate_config(small_config()));
+}
+
+TEST(CoreConfig, EffectiveLimitDefaults) {
+  MoeConfig c = small_config();
+  EXPECT_TRUE(std::isinf(c.effective_limit()));
+  c.activation = Activation::kSwiGLUOAI;
+  EXPECT_EQ(c.effective_limit(), 7.0f);
+  c.swiglu_limit = 3.5f;
+  EXPECT_EQ(c.effective_limit(), 3.5f);
+  c.activation = Activation::kReLU2;
+  EXPECT_EQ(c.fc1_rows(), c.intermediate_size);
+}
+
+TEST(CoreBackend, UnknownAndUnsupportedBackends) {
+  MoeConfig c = small_config();
+  c.backend = "no_such_backend";
+  expect_invalid([&] { MoeLayer l(c); }, "backend", "cpu_reference");
+  c.backend = "cpu_reference";
+  c.device = 0;  // the CPU reference does not run on a GPU
+  EXPECT_THROW({ MoeLayer l(c); }, Unsupported);
+  c.device = -1;
+  MoeLayer l(c);
+  EXPECT_EQ(l.backend_name(), "cpu_reference");
+  const auto names = registered_backends();
+  EXPECT_EQ(names.back(), "cpu_reference");
+}
+
+TEST(CoreForward, ForwardBeforeWeightsRaises) {
+  MoeLayer l(small_config());
+  Inputs in(3, 64, 2);
+  EXPECT_THROW(l.forward(in.xv(), in.iv(), in.wv(), in.ov()), Error);
+}
+
+TEST(CoreForward, EachBadInputRaisesItsError) {
+  Layer L;
+  Inputs in(3, 64, 2);
+  EXPECT_NO_THROW(L.layer.forward(in.xv(), in.iv(), in.wv(), in.ov()));
+
+  auto x = in.xv();
+  x.dtype = DType::kF32;
+  expect_invalid([&] { L.layer.forward(x, in.iv(), in.wv(), in.ov()); }, "x", "dtype bfloat16");
+  x = TensorView::contiguous(in.x.data(), DType::kBF16, {3, 32});
+  expect_invalid([&] { L.layer.forward(x, in.iv(), in.wv(), in.ov()); }, "x", "[T, 64]");
+  x = in.xv();
+  x.strides[0] = 32;  // rows overlap
+  expect_invalid([&] { L.layer.forward(x, in.iv(), in.wv(), in.ov()); }, "x", "row stride");
+  x = in.xv();
+  x.device = Device::cuda(0);
+  expect_invalid([&] { L.layer.forward(x, in.iv(), in.wv(), in.ov()); }, "x", "cpu");
+  x = in.xv();
+  x.data = nullptr;
+  expect_invalid([&] { L.layer.forward(x, in.iv(), in.wv(), in.ov()); }, "x", "nullptr");
+
+  auto ids = in.iv();
+  ids.dtype = DType::kF32;
+  expect_invalid([&] { L.layer.forward(in.xv(), ids, in.wv(), in.ov()); }, "topk_ids", "int32 or int64");
+  ids = TensorView::contiguous(in.ids.data(), DType::kI32, {3, 1});
+  expect_invalid([&] { L.layer.forward(in.xv(), ids, in.wv(), in.ov()); }, "topk_ids", "2 (top_k)");
+  auto w = TensorView::contiguous(in.w.data(), DType::kF32, {2, 2});
+  expect_invalid([&] { L.layer.forward(in.xv(), in.iv(), w, in.ov()); }, "topk_weights", "3 (T)");
+  auto out = in.ov();
+  out.dtype = DType::kF16;
+  expect_invalid([&] { L.layer.forward(in.xv(), in.iv(), in.wv(), out); }, "out", "bfloat16");
+
+  Inputs big(17, 64, 2);  // capacity is 16 tokens
+  expect_invalid([&] { L.layer.forward(big.xv(), big.iv(), big.wv(), big.ov()); }, "x", "max_tokens=16");
+
+  in.ids[3] = 4;  // E = 4: ids must be -1 or in [0, 4)
+  expect_invalid([&] { L.layer.forward(in.xv(), in.iv(), in.wv(), in.ov()); }, "topk_ids[1, 1]", "[0, 4)");
+  in.ids[3] = -2;
+  expect_invalid([&] { L.layer.forward(in.xv(), in.iv(), in.wv(), in.ov()); }, "topk_ids[1, 1]", "-2");
+  in.ids[3] = -1;  // -1 is "no route"
+  EXPECT_NO_THROW(L.layer.forward(in.xv(), in.iv(), in.wv(), in.ov()));
+}
+
+TEST(CoreForward, RowStrideAndZeroTokens) {
+  Layer L;
+  Inputs in(4, 64, 2);
+  L.layer.forward(in.xv(), in.iv(), in.wv(), in.ov());
+  const auto dense = in.out;
+  // The same rows, padded to a row stride of 80.
+  std::vector<uint16_t> padded(size_t(4 * 80), 0);
+  for (int t = 0; t < 4; ++t) std::memcpy(&padded[size_t(t * 80)], &in.x[size_t(t * 64)], 64 * 2);
+  auto x = TensorView::contiguous(padded.data(), DType::kBF16, {4, 64});
+  x.strides[0] = 80;
+  std::fill(in.out.begin(), in.out.end(), 0xFFFF);
+  L.layer.forward(x, in.iv(), in.wv(), in.ov());
+  EXPECT_EQ(in.out, dense);
+  Inputs none(0, 64, 2);
+  EXPECT_NO_THROW(L.layer.forward(none.xv(), none.iv(), none.wv(), none.ov()));
+}
+
+TEST(CoreWeights, BadWeightsRaise) {
+  MoeConfig c = small_config();
+  auto canonical = Layer::make(c);
+  MoeLayer l(c);
+  auto w = canonical.view(c);
+  w.w13.dtype = DType::kF32;
+  expect_invalid([&] { l.prepare_weights(w); }, "w13", "bfloat16");
+  w = canonical.view(c);
+  w.w2 = TensorView::contiguous(canonical.w2.data(), DType::kBF16, {4, 64, 16});
+  expect_invalid([&] { l.prepare_weights(w); }, "w2", "[4 (local experts), 64, 32]");
+  w = canonical.view(c);
+  w.b13 = TensorView::contiguous(canonical.w2.data(), DType::kF32, {4, 64});
+  expect_invalid([&] { l.prepare_weights(w); }, "b13", "has_bias is false");
+  w = canonical.view(c);
+  w.w13_scale = TensorView::contiguous(canonical.w2.data(), DType::kF32, {4, 1, 1});
+  expect_invalid([&] { l.prepare_weights(w); }, "w13_scale", "no such scale");
+  w = canonical.view(c);
+  w.w2 = TensorView{};
+  expect_invalid([&] { l.prepare_weights(w); }, "w2", "none");
+
+  MoeConfig q = c;
+  q.recipe = Recipe::kW4A16NVFP4;
+  MoeLayer lq(q);
+  auto cq = Layer::make(q);
+  auto wq = cq.view(q);
+  wq.w13_global_scale = TensorView{};
+  expect_invalid([&] { lq.prepare_weights(wq); }, "w13_global_scale", "[4 (local experts)]");
+  wq = cq.view(q);
+  EXPECT_NO_THROW(lq.prepare_weights(wq));
+}
+
+TEST(CoreWorkload, RoutesAreDistinctNormalisedAndSkewed) {
+  using workload::Routing;
+  for (Routing r : {Routing::kUniform, Routing::kZipf, Routing::kOneHotExpert}) {
+    const auto routes = workload::make_routes(500, 64, 6, r, 9);
+    std::vector<int> count(64);
+    for (int t = 0; t < 500; ++t) {
+      float sum = 0;
+      for (int k = 0; k < 6; ++k) {
+        const int e = routes.ids[size_t(t * 6 + k)];
+        ASSERT_GE(e, 0);
+        ASSERT_LT(e, 64);
+        for (int j = 0; j < k; ++j) ASSERT_NE(e, routes.ids[size_t(t * 6 + j)]);
+        sum += routes.weights[size_t(t * 6 + k)];
+        ++count[size_t(e)];
+      }
+      EXPECT_NEAR(sum, 1.0f, 1e-5f);
+    }
+    const int mx = *std::max_element(count.begin(), count.end());
+    if (r == Routing::kOneHotExpert) EXPECT_EQ(count[0], 500);
+    if (r == Routing::kZipf) EXPECT_GT(mx, 3 * 500 * 6 / 64);
+    if (r == Routing::kUniform) EXPECT_LT(mx, 2 * 500 * 6 / 64);
+  }
+  EXPECT_EQ(workload::make_routes(7, 16, 3, Routing::kZipf, 4).ids, workload::make_routes(7, 16, 3, Routing::kZipf, 4).ids);
+}

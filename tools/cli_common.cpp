@@ -1,0 +1,150 @@
+#include "cli_common.h"
+
+#include "formats/codecs.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <sstream>
+
+#if defined(MEGAMOE_WITH_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace megamoe::cli {
+
+Options::Options(int argc, char** argv, int first) {
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) != 0) {
+      positional_.push_back(a);
+      continue;
+    }
+    a = a.substr(2);
+    const auto eq = a.find('=');
+    if (eq != std::string::npos) {
+      values_[a.substr(0, eq)] = a.substr(eq + 1);
+    } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+      values_[a] = argv[++i];
+    } else {
+      values_[a] = "";
+    }
+  }
+}
+
+std::string Options::get(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+int64_t Options::get_int(const std::string& name, int64_t fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  try {
+    size_t used = 0;
+    const int64_t v = std::stoll(it->second, &used);
+    if (used == it->second.size()) return v;
+  } catch (...) {
+  }
+  throw_invalid("--" + name, "an integer", "'" + it->second + "'");
+}
+
+bool Options::flag(const std::string& name) const { return values_.count(name) != 0; }
+
+void Options::allow_only(const std::vector<std::string>& known) const {
+  for (const auto& [k, v] : values_) {
+    bool ok = k == "help";
+    for (const auto& n : known) ok = ok || n == k;
+    if (!ok) {
+      std::string list;
+      for (const auto& n : known) list += (list.empty() ? "--" : ", --") + n;
+      throw_invalid("--" + k, "one of " + list, "an unknown option");
+    }
+  }
+  if (!positional_.empty()) throw_invalid(positional_[0], "an option starting with --", "a bare word");
+}
+
+std::vector<int64_t> parse_token_list(const std::string& text) {
+  std::vector<int64_t> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto dash = item.find('-');
+    try {
+      if (dash != std::string::npos) {
+        const int64_t lo = std::stoll(item.substr(0, dash)), hi = std::stoll(item.substr(dash + 1));
+        for (int64_t t = lo; t <= hi; t = t ? t * 2 : 1) out.push_back(t);
+      } else {
+        out.push_back(std::stoll(item));
+      }
+    } catch (const std::exception&) {
+      throw_invalid("--tokens", "a list like 1,8,64 or a range of powers of two like 1-8192", "'" + text + "'");
+    }
+  }
+  for (int64_t t : out)
+    if (t < 0) throw_invalid("--tokens", "non-negative token counts", std::to_string(t));
+  if (out.empty()) throw_invalid("--tokens", "at least one token count", "'" + text + "'");
+  return out;
+}
+
+int gpu_count() {
+#if defined(MEGAMOE_WITH_CUDA)
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+#else
+  return 0;
+#endif
+}
+
+std::string gpu_name(int device) {
+#if defined(MEGAMOE_WITH_CUDA)
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, device) == cudaSuccess) return p.name;
+#endif
+  (void)device;
+  return "cpu";
+}
+
+double rel_l2_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const double a = formats::bf16_bits_to_float(out[i]), b = formats::bf16_bits_to_float(ref[i]);
+    if (std::isnan(a) || std::isnan(b)) return NAN;
+    num += (a - b) * (a - b);
+    den += b * b;
+  }
+  return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+}
+
+double max_abs_diff_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref) {
+  double m = 0;
+  for (size_t i = 0; i < out.size(); ++i)
+    m = std::max(m, std::fabs(double(formats::bf16_bits_to_float(out[i])) - formats::bf16_bits_to_float(ref[i])));
+  return m;
+}
+
+formats::CanonicalWeights synthetic_canonical(const MoeConfig& config, uint64_t seed, size_t max_bytes) {
+  return formats::make_canonical_weights(
+      config,
+      [&](int64_t local, std::vector<float>& w13, std::vector<float>& w2, std::vector<float>& b13,
+          std::vector<float>& b2) {
+        reference::ExpertWeightsF32 e;
+        reference::synthetic_expert_bf16(config, seed, config.first_local_expert() + local, &e);
+        w13 = std::move(e.w13);
+        w2 = std::move(e.w2);
+        b13 = std::move(e.b13);
+        b2 = std::move(e.b2);
+      },
+      max_bytes);
+}
+
+size_t host_weight_budget() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return size_t(double(pages) * double(page) * 0.4);
+}
+
+}  // namespace megamoe::cli

@@ -1,0 +1,55 @@
+// Shared pieces of the `megamoe` command-line tool: option parsing and the synthetic
+// layer (preset -> config, weights, inputs) that run, check and bench all use.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/workload.h"
+#include "formats/canonical_weights.h"
+#include "megamoe/megamoe.h"
+#include "reference/reference.h"
+
+namespace megamoe::cli {
+
+// --name value / --name=value / --flag options after the subcommand.
+class Options {
+ public:
+  Options(int argc, char** argv, int first);
+  std::string get(const std::string& name, const std::string& fallback) const;
+  int64_t get_int(const std::string& name, int64_t fallback) const;
+  bool flag(const std::string& name) const;
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  // Throws InvalidArgument for any option not in `known`.
+  void allow_only(const std::vector<std::string>& known) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+};
+
+// Parses "1,8,64" or "1-8192" (powers of two) into token counts.
+std::vector<int64_t> parse_token_list(const std::string& text);
+
+int gpu_count();  // 0 without CUDA or without a device
+std::string gpu_name(int device);
+
+// rel-L2 of bf16 outputs; NaN if either has a NaN.
+double rel_l2_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref);
+double max_abs_diff_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref);
+
+// Canonical weights for a synthetic layer built on the host (small layers) from
+// reference::synthetic_expert_bf16, quantized for config.recipe.
+formats::CanonicalWeights synthetic_canonical(const MoeConfig& config, uint64_t seed, size_t max_bytes);
+
+// Host memory budget for materialising canonical weights: 40% of physical memory.
+size_t host_weight_budget();
+
+int cmd_run(const Options& opts);
+int cmd_check(const Options& opts);
+int cmd_bench(const Options& opts);
+
+}  // namespace megamoe::cli

@@ -1,0 +1,127 @@
+// `megamoe check`: a user's self-test. Runs a backend (a GPU one where a GPU exists)
+// against the CPU reference over a small case matrix and prints pass/fail with rel-L2.
+#include <cstdio>
+
+#include "cli_common.h"
+
+#if defined(MEGAMOE_WITH_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace megamoe::cli {
+
+namespace {
+constexpr double kRelL2Limit = 5e-3;
+
+struct Case {
+  const char* name;
+  int64_t H, I, E, K, T;
+  Activation act;
+  bool bias;
+  workload::Routing routing;
+};
+
+#if defined(MEGAMOE_WITH_CUDA)
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
+}
+#endif
+
+// Runs `layer` on x/ids/w wherever the layer lives and returns out (bf16 bits) on the host.
+std::vector<uint16_t> run_layer(MoeLayer& layer, const std::vector<uint16_t>& x, const workload::Routes& r,
+                                int64_t T) {
+  const MoeConfig& c = layer.config();
+  const int64_t H = c.hidden_size, K = c.top_k;
+  std::vector<uint16_t> out(size_t(T * H), 0xFFFF);
+  if (c.device < 0) {
+    layer.forward(TensorView::contiguous(x.data(), DType::kBF16, {T, H}),
+                  TensorView::contiguous(r.ids.data(), DType::kI32, {T, K}),
+                  TensorView::contiguous(r.weights.data(), DType::kF32, {T, K}),
+                  TensorView::contiguous(out.data(), DType::kBF16, {T, H}));
+    return out;
+  }
+#if defined(MEGAMOE_WITH_CUDA)
+  const Device dev = Device::cuda(c.device);
+  void *dx, *di, *dw, *dout;
+  cuda_check(cudaMalloc(&dx, x.size() * 2 + 16), "cudaMalloc");
+  cuda_check(cudaMalloc(&di, r.ids.size() * 4 + 16), "cudaMalloc");
+  cuda_check(cudaMalloc(&dw, r.weights.size() * 4 + 16), "cudaMalloc");
+  cuda_check(cudaMalloc(&dout, out.size() * 2 + 16), "cudaMalloc");
+  cudaMemcpy(dx, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(di, r.ids.data(), r.ids.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(dw, r.weights.data(), r.weights.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemset(dout, 0xFF, out.size() * 2);  // poison: NaN bf16
+  layer.forward(TensorView::contiguous(dx, DType::kBF16, {T, H}, dev),
+                TensorView::contiguous(di, DType::kI32, {T, K}, dev),
+                TensorView::contiguous(dw, DType::kF32, {T, K}, dev),
+                TensorView::contiguous(dout, DType::kBF16, {T, H}, dev), nullptr);
+  cuda_check(cudaDeviceSynchronize(), "forward");
+  cudaMemcpy(out.data(), dout, out.size() * 2, cudaMemcpyDeviceToHost);
+  cudaFree(dx);
+  cudaFree(di);
+  cudaFree(dw);
+  cudaFree(dout);
+#endif
+  return out;
+}
+}  // namespace
+
+int cmd_check(const Options& opts) {
+  opts.allow_only({"backend", "recipe", "seed", "threads", "device"});
+  const bool gpu = gpu_count() > 0 && opts.get("backend", "auto") != "cpu_reference";
+  const uint64_t seed = uint64_t(opts.get_int("seed", 7));
+  using R = workload::Routing;
+  const Case cases[] = {
+      {"swiglu T=1", 256, 128, 8, 2, 1, Activation::kSwiGLU, false, R::kUniform},
+      {"swiglu T=7 zipf", 256, 192, 16, 4, 7, Activation::kSwiGLU, false, R::kZipf},
+      {"swiglu_oai+bias T=64", 320, 192, 32, 4, 64, Activation::kSwiGLUOAI, true, R::kUniform},
+      {"geglu T=100 one-hot", 512, 256, 8, 2, 100, Activation::kGeGLU, false, R::kOneHotExpert},
+      {"relu2 T=33", 256, 256, 16, 1, 33, Activation::kReLU2, false, R::kUniform},
+      {"swiglu T=1000 E=128 K=8", 256, 128, 128, 8, 1000, Activation::kSwiGLU, false, R::kZipf},
+  };
+  std::printf("megamoe check: %s\n", gpu ? ("GPU " + gpu_name(int(opts.get_int("device", 0)))).c_str()
+                                         : "no GPU found: checking the CPU backend");
+  int failed = 0, n = 0;
+  for (const Case& k : cases) {
+    MoeConfig c;
+    c.hidden_size = k.H;
+    c.intermediate_size = k.I;
+    c.num_experts = k.E;
+    c.top_k = k.K;
+    c.activation = k.act;
+    c.has_bias = k.bias;
+    c.recipe = parse_recipe(opts.get("recipe", "bf16"));
+    c.backend = opts.get("backend", "auto");
+    c.device = gpu ? int(opts.get_int("device", 0)) : -1;
+    c.num_threads = int(opts.get_int("threads", 0));
+    c.max_tokens = k.T;
+    ++n;
+    try {
+      MoeLayer layer(c);
+      const auto canonical = synthetic_canonical(c, seed, host_weight_budget());
+      layer.prepare_weights(canonical.view(c));
+      const auto routes = workload::make_routes(k.T, k.E, k.K, k.routing, seed + uint64_t(n));
+      const auto x = workload::make_x(k.T, k.H, seed + uint64_t(n));
+      const auto out = run_layer(layer, x, routes, k.T);
+      MoeConfig rc = c;
+      rc.device = -1;
+      std::vector<uint16_t> ref(out.size());
+      reference::moe_forward(rc, *reference::synthetic_weights(rc, seed),
+                             TensorView::contiguous(x.data(), DType::kBF16, {k.T, k.H}),
+                             TensorView::contiguous(routes.ids.data(), DType::kI32, {k.T, k.K}),
+                             TensorView::contiguous(routes.weights.data(), DType::kF32, {k.T, k.K}),
+                             TensorView::contiguous(ref.data(), DType::kBF16, {k.T, k.H}), rc.num_threads);
+      const double rel = rel_l2_bf16(out, ref);
+      const bool ok = rel <= kRelL2Limit;
+      failed += !ok;
+      std::printf("  %-4s %-26s %-28s rel-L2 %.3e\n", ok ? "PASS" : "FAIL", k.name, layer.backend_name().c_str(), rel);
+    } catch (const Error& e) {
+      ++failed;
+      std::printf("  FAIL %-26s %s\n", k.name, e.what());
+    }
+  }
+  std::printf("%d passed, %d failed\n", n - failed, failed);
+  return failed ? 1 : 0;
+}
+
+}  // namespace megamoe::cli

@@ -1,0 +1,72 @@
+// `megamoe`: run, check and benchmark the MoE layer from the command line.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cli_common.h"
+
+namespace {
+const char* kUsage = R"(usage: megamoe <command> [options]
+
+commands:
+  run     run one layer forward on synthetic data and compare it with the CPU reference
+  check   run a GPU backend against the CPU reference over a small case matrix (self-test)
+  bench   time the layer over token counts (CUDA-graph replays, median) with its roofline
+
+common options:
+  --preset NAME      model shape: tiny (default), deepseek-v3 (H 7168, I 2048, E 256, K 8),
+                     qwen3-30b-a3b (2048, 768, 128, 8), gpt-oss-120b (2880, 2880, 128, 4,
+                     swiglu_oai, biases), mixtral-8x7b (4096, 14336, 8, 2),
+                     kimi-k2 (7168, 2048, 384, 8), qwen3.5-397b (4096, 1024, 512, 10)
+  --recipe NAME      weight/activation format: bf16 (default), fp8_block, w4a16_mxfp4,
+                     w4a16_nvfp4, mxfp8, w4a8_mxfp4, nvfp4
+  --backend NAME     a registered backend or auto (default: the fastest that supports the
+                     device, recipe and shape; cpu_reference on a machine without a GPU)
+  --activation NAME  override the preset's activation: swiglu, swiglu_oai, geglu, relu2
+  --seed N           seed of the synthetic weights, tokens and routing (default 1)
+  --routing NAME     uniform (default), zipf (s = 1.2, skewed) or one-hot-expert (every
+                     token's first choice is expert 0)
+  --threads N        CPU threads of the reference (default 0 = all cores)
+  --device N         CUDA device ordinal (default 0 when a GPU exists)
+
+run options:
+  --tokens T         tokens in the batch (default 64 for tiny, 4 for the full-size presets)
+  --iters N          timed repetitions (default 20 on the GPU, 3 on the CPU)
+  --no-check         skip the comparison with the CPU reference
+
+bench options:
+  --tokens LIST      e.g. 1,8,64 or 1-8192 (powers of two; default 1-8192)
+  --presets LIST     comma-separated presets (default: deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b)
+  --iters N          graph replays per cell, median reported (default 50, at least 50)
+  --json FILE        write the records as JSON
+  --baselines FILE   JSON from bench/anchors/torch_moe.py to attach as baselines
+
+Run `megamoe <command> --help` for the same text.
+)";
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    std::fputs(kUsage, stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  try {
+    megamoe::cli::Options opts(argc, argv, 2);
+    if (opts.flag("help")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (cmd == "run") return megamoe::cli::cmd_run(opts);
+    if (cmd == "check") return megamoe::cli::cmd_check(opts);
+    if (cmd == "bench") return megamoe::cli::cmd_bench(opts);
+    std::fprintf(stderr, "megamoe: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    return 2;
+  } catch (const megamoe::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "megamoe: %s\n", e.what());
+    return 1;
+  }
+}
