@@ -127,21 +127,6 @@ double max_abs_diff_bf16(const std::vector<uint16_t>& out, const std::vector<uin
   return m;
 }
 
-formats::CanonicalWeights synthetic_canonical(const MoeConfig& config, uint64_t seed, size_t max_bytes) {
-  return formats::make_canonical_weights(
-      config,
-      [&](int64_t local, std::vector<float>& w13, std::vector<float>& w2, std::vector<float>& b13,
-          std::vector<float>& b2) {
-        reference::ExpertWeightsF32 e;
-        reference::synthetic_expert_bf16(config, seed, config.first_local_expert() + local, &e);
-        w13 = std::move(e.w13);
-        w2 = std::move(e.w2);
-        b13 = std::move(e.b13);
-        b2 = std::move(e.b2);
-      },
-      max_bytes);
-}
-
 size_t host_weight_budget() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   return size_t(double(pages) * double(page) * 0.4);

@@ -41,10 +41,6 @@ std::string gpu_name(int device);
 double rel_l2_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref);
 double max_abs_diff_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref);
 
-// Canonical weights for a synthetic layer built on the host (small layers) from
-// reference::synthetic_expert_bf16, quantized for config.recipe.
-formats::CanonicalWeights synthetic_canonical(const MoeConfig& config, uint64_t seed, size_t max_bytes);
-
 // Host memory budget for materialising canonical weights: 40% of physical memory.
 size_t host_weight_budget();
 

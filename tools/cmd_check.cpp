@@ -98,7 +98,7 @@ int cmd_check(const Options& opts) {
     ++n;
     try {
       MoeLayer layer(c);
-      const auto canonical = synthetic_canonical(c, seed, host_weight_budget());
+      const auto canonical = reference::synthetic_canonical_weights(c, seed, host_weight_budget());
       layer.prepare_weights(canonical.view(c));
       const auto routes = workload::make_routes(k.T, k.E, k.K, k.routing, seed + uint64_t(n));
       const auto x = workload::make_x(k.T, k.H, seed + uint64_t(n));

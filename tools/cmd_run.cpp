@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "cli_common.h"
 #include "core/synthetic.h"
@@ -68,10 +69,10 @@ int run_cpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   std::vector<double> times;
   if (need <= budget) {
     MoeLayer layer(c);
-    const auto canonical = synthetic_canonical(c, s.seed, budget);
+    const auto canonical = reference::synthetic_canonical_weights(c, s.seed, budget);
     layer.prepare_weights(canonical.view(c));
-    std::printf("backend: %s on the CPU (%d threads requested, 0 = all cores)\n", layer.backend_name().c_str(),
-                c.num_threads);
+    std::printf("backend: %s on the CPU (%u threads)\n", layer.backend_name().c_str(),
+                c.num_threads > 0 ? unsigned(c.num_threads) : std::thread::hardware_concurrency());
     for (int i = 0; i < s.iters; ++i) {
       const auto t0 = std::chrono::steady_clock::now();
       layer.forward(TensorView::contiguous(x.data(), DType::kBF16, {T, H}),
@@ -122,7 +123,7 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   MoeLayer layer(c);
   const size_t need = formats::canonical_weight_bytes(c), budget = host_weight_budget();
   if (need <= budget) {
-    const auto canonical = synthetic_canonical(c, s.seed, budget);
+    const auto canonical = reference::synthetic_canonical_weights(c, s.seed, budget);
     layer.prepare_weights(canonical.view(c));
   } else if (c.recipe == Recipe::kBF16) {
     // Generate the canonical bf16 layer on the device; the layer keeps its own copy.

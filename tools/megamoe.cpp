@@ -39,7 +39,7 @@ bench options:
   --presets LIST     comma-separated presets (default: deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b)
   --iters N          graph replays per cell, median reported (default 50, at least 50)
   --json FILE        write the records as JSON
-  --baselines FILE   JSON from bench/anchors/torch_moe.py to attach as baselines
+  (bench/run_bench.py runs this and the PyTorch baseline in one job and merges them)
 
 Run `megamoe <command> --help` for the same text.
 )";

@@ -85,7 +85,10 @@ void activation_roundtrip(Recipe recipe, const float* src, int64_t n, float nvfp
 // (ids of other ranks' experts contribute nothing; with ep_size == 1 that is all experts).
 // x [T,H] bf16 (row stride >= H), ids [T,K] i32/i64, topk_weights [T,K] f32, out [T,H] bf16,
 // all host memory. Invalid ids (not -1, not in [0,E)) throw InvalidArgument before any work.
-// Bitwise deterministic for any num_threads (0 = all cores).
+// Bitwise deterministic for any num_threads (0 = all cores). Numerics: FP32 dot products
+// with 8 partial sums in a fixed order and a fixed reduction tree; activations in float;
+// a, y and out rounded to bf16 (RNE) exactly where DESIGN section 1 says. Memory: at most
+// min(threads, 6 GiB / expert bytes) experts are held as float at once.
 void moe_forward(const MoeConfig& config, const WeightProvider& weights, const TensorView& x,
                  const TensorView& topk_ids, const TensorView& topk_weights, const TensorView& out,
                  int num_threads = 0);

@@ -62,15 +62,7 @@ struct Layer {
   explicit Layer(MoeConfig cfg = small_config())
       : c(cfg), canonical(make(cfg)), layer(cfg) { layer.prepare_weights(canonical.view(c)); }
   static formats::CanonicalWeights make(const MoeConfig& c) {
-    return formats::make_canonical_weights(
-        c,
-        [&](int64_t e, std::vector<float>& w13, std::vector<float>& w2, std::vector<float>& b13,
-            std::vector<float>& b2) {
-          reference::ExpertWeightsF32 x;
-          reference::synthetic_expert_bf16(c, 3, e, &x);
-          w13 = x.w13; w2 = x.w2; b13 = x.b13; b2 = x.b2;
-        },
-        size_t(1) << 30);
+    return reference::synthetic_canonical_weights(c, 3);
   }
 };
 

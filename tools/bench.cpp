@@ -1,0 +1,261 @@
+// `megamoe bench` (CUDA builds): latency of the layer over token counts, with the
+// roofline measured in the same run. Method (DESIGN section 5): weights generated on the
+// device, far larger than L2 (and L2 flushed before every replay); forward captured in a
+// CUDA graph; warm-up replays, then the median of >= 50 timed replays; floor =
+// max(touched weight bytes / measured copy bandwidth, FLOPs / measured bf16 MMA rate).
+#if defined(MEGAMOE_WITH_CUDA)
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cli_common.h"
+#include "kernels/sm90/synthetic_fill.h"
+
+#ifndef MEGAMOE_GIT_COMMIT
+#define MEGAMOE_GIT_COMMIT "unknown"
+#endif
+
+namespace megamoe::cli {
+
+namespace {
+
+void ck(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  explicit DeviceBuffer(size_t bytes) { ck(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)), "cudaMalloc"); }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Times `body` (enqueued on `s`) `iters` times after `warmup` runs; `before` runs untimed
+// ahead of each (the L2 flush). Returns milliseconds per run.
+template <class Before, class Body>
+std::vector<double> time_runs(cudaStream_t s, int warmup, int iters, Before before, Body body) {
+  cudaEvent_t e0, e1;
+  ck(cudaEventCreate(&e0), "event");
+  ck(cudaEventCreate(&e1), "event");
+  std::vector<double> ms;
+  for (int i = 0; i < warmup + iters; ++i) {
+    before();
+    ck(cudaEventRecord(e0, s), "record");
+    body();
+    ck(cudaEventRecord(e1, s), "record");
+    ck(cudaEventSynchronize(e1), "sync");
+    float t = 0;
+    cudaEventElapsedTime(&t, e0, e1);
+    if (i >= warmup) ms.push_back(t);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return ms;
+}
+
+struct Ceilings {
+  double copy_gbps;     // device-to-device copy, bytes read + written per second / 1e9
+  double bf16_tflops;   // cuBLAS bf16 GEMM 8192^3, fp32 accumulation
+};
+
+Ceilings measure_ceilings(cudaStream_t s) {
+  Ceilings c{};
+  {
+    const size_t bytes = size_t(2) << 30;  // 2 GiB each way: far beyond the 50-60 MB L2
+    DeviceBuffer a(bytes), b(bytes);
+    ck(cudaMemsetAsync(a.ptr, 1, bytes, s), "memset");
+    const auto ms = time_runs(s, 3, 20, [] {}, [&] { cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, s); });
+    c.copy_gbps = 2.0 * double(bytes) / (median(ms) * 1e-3) / 1e9;
+  }
+  {
+    const int n = 8192;
+    DeviceBuffer a(size_t(n) * n * 2), b(size_t(n) * n * 2), d(size_t(n) * n * 2);
+    // Random bf16 operands (zeros run faster than real data).
+    sm90::fill_synthetic_x_bf16(n, n, 101, a.ptr, s);
+    sm90::fill_synthetic_x_bf16(n, n, 202, b.ptr, s);
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw CudaError("cublasCreate failed");
+    cublasSetStream(h, s);
+    const float one = 1.0f, zero = 0.0f;
+    const auto ms = time_runs(s, 3, 20, [] {}, [&] {
+      cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one, a.ptr, CUDA_R_16BF, n, b.ptr, CUDA_R_16BF, n, &zero,
+                   d.ptr, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    });
+    cublasDestroy(h);
+    c.bf16_tflops = 2.0 * double(n) * n * n / (median(ms) * 1e-3) / 1e12;
+  }
+  return c;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+struct Record {
+  std::string model, recipe, backend, gpu, commit, routing;
+  int64_t tokens;
+  double median_ms, floor_ms, tflops, weight_gbps, touched_weight_bytes, flops;
+};
+
+std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
+  std::ostringstream o;
+  o.precision(6);
+  o << "[\n";
+  for (size_t i = 0; i < rs.size(); ++i) {
+    const Record& r = rs[i];
+    o << "  {\"model\": \"" << r.model << "\", \"recipe\": \"" << r.recipe << "\", \"backend\": \"" << r.backend
+      << "\", \"tokens\": " << r.tokens << ", \"routing\": \"" << r.routing << "\", \"median_ms\": " << r.median_ms
+      << ", \"floor_ms\": " << r.floor_ms << ", \"pct_of_floor\": " << 100.0 * r.floor_ms / r.median_ms
+      << ", \"tflops\": " << r.tflops << ", \"weight_gbps\": " << r.weight_gbps
+      << ", \"touched_weight_bytes\": " << r.touched_weight_bytes << ", \"flops\": " << r.flops
+      << ", \"ceiling_copy_gbps\": " << c.copy_gbps << ", \"ceiling_bf16_tflops\": " << c.bf16_tflops
+      << ", \"gpu\": \"" << r.gpu << "\", \"commit\": \"" << r.commit << "\", \"baselines\": []}"
+      << (i + 1 < rs.size() ? ",\n" : "\n");
+  }
+  o << "]\n";
+  return o.str();
+}
+
+}  // namespace
+
+int cmd_bench(const Options& opts) {
+  opts.allow_only({"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device"});
+  if (gpu_count() == 0) throw Unsupported("bench: no CUDA device found (bench measures GPU backends)");
+  const int device = int(opts.get_int("device", 0));
+  ck(cudaSetDevice(device), "cudaSetDevice");
+  const auto presets = split(opts.get("presets", opts.get("preset", "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b")));
+  const auto tokens = parse_token_list(opts.get("tokens", "1-8192"));
+  const int iters = int(opts.get_int("iters", 50));
+  if (iters < 50) throw_invalid("--iters", "at least 50 (the median of >= 50 replays is the method)", std::to_string(iters));
+  const uint64_t seed = uint64_t(opts.get_int("seed", 1));
+  const auto routing = workload::parse_routing(opts.get("routing", "uniform"));
+  const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
+  const char* env_commit = std::getenv("MEGAMOE_COMMIT");
+  const std::string commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
+  const std::string gpu = gpu_name(device);
+
+  cudaStream_t s;
+  ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  std::fprintf(stderr, "[bench] measuring ceilings on %s ...\n", gpu.c_str());
+  const Ceilings ceil = measure_ceilings(s);
+  std::fprintf(stderr, "[bench] copy %.0f GB/s, bf16 MMA %.0f TFLOP/s\n", ceil.copy_gbps, ceil.bf16_tflops);
+  const size_t flush_bytes = size_t(256) << 20;  // > 4x the 60 MB L2
+  DeviceBuffer flush(flush_bytes);
+
+  std::vector<Record> records;
+  const int64_t max_t = *std::max_element(tokens.begin(), tokens.end());
+  size_t cell = 0;
+  for (const auto& pname : presets) {
+    const auto& preset = workload::find_preset(pname);
+    MoeConfig c = workload::preset_config(preset);
+    if (recipe == Recipe::kBF16 && c.activation == Activation::kSwiGLUOAI) {
+      // The bf16 comparison across presets uses plain swiglu (the PyTorch baseline's act).
+      c.activation = Activation::kSwiGLU;
+      c.has_bias = false;
+    }
+    c.recipe = recipe;
+    c.backend = opts.get("backend", "auto");
+    c.device = device;
+    c.max_tokens = max_t;
+    const int64_t E = c.local_experts(), H = c.hidden_size, I = c.intermediate_size, N13 = c.fc1_rows(),
+                  K = c.top_k;
+    MoeLayer layer(c);
+    {
+      if (recipe != Recipe::kBF16) throw Unsupported("bench: only the bf16 recipe has device-side weight generation yet");
+      DeviceBuffer w13(size_t(E * N13 * H * 2)), w2(size_t(E * H * I * 2)), b13(size_t(E * N13 * 4)),
+          b2(size_t(E * H * 4));
+      sm90::fill_synthetic_layer_bf16(c, seed, w13.ptr, w2.ptr, static_cast<float*>(b13.ptr),
+                                      static_cast<float*>(b2.ptr), s);
+      ck(cudaStreamSynchronize(s), "weights");
+      const Device dev = Device::cuda(device);
+      MoeWeights w;
+      w.w13 = TensorView::contiguous(w13.ptr, DType::kBF16, {E, N13, H}, dev);
+      w.w2 = TensorView::contiguous(w2.ptr, DType::kBF16, {E, H, I}, dev);
+      if (c.has_bias) {
+        w.b13 = TensorView::contiguous(b13.ptr, DType::kF32, {E, N13}, dev);
+        w.b2 = TensorView::contiguous(b2.ptr, DType::kF32, {E, H}, dev);
+      }
+      layer.prepare_weights(w);
+    }
+    const double bytes_per_expert = double(N13 * H + H * I) * 2.0;
+    DeviceBuffer dx(size_t(max_t * H * 2)), dids(size_t(max_t * K * 4)), dw(size_t(max_t * K * 4)),
+        dout(size_t(max_t * H * 2));
+    for (int64_t T : tokens) {
+      ++cell;
+      std::fprintf(stderr, "[bench] %zu/%zu %s T=%lld ...\n", cell, presets.size() * tokens.size(), pname.c_str(),
+                   (long long)T);
+      const auto routes = workload::make_routes(T, c.num_experts, K, routing, seed + uint64_t(T));
+      sm90::fill_synthetic_x_bf16(T, H, seed + uint64_t(T), dx.ptr, s);
+      ck(cudaMemcpyAsync(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice, s), "ids");
+      ck(cudaMemcpyAsync(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice, s), "w");
+      std::set<int32_t> touched(routes.ids.begin(), routes.ids.end());
+      touched.erase(-1);
+      const Device dev = Device::cuda(device);
+      const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
+      const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
+      const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
+      const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
+      layer.forward(xv, iv, wv, ov, s);
+      ck(cudaStreamSynchronize(s), "forward");
+      cudaGraph_t graph;
+      cudaGraphExec_t exec;
+      ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+      layer.forward(xv, iv, wv, ov, s);
+      ck(cudaStreamEndCapture(s, &graph), "capture");
+      ck(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+      const auto ms = time_runs(s, 5, iters, [&] { cudaMemsetAsync(flush.ptr, int(cell & 0xFF), flush_bytes, s); },
+                                [&] { cudaGraphLaunch(exec, s); });
+      ck(cudaGetLastError(), "replay");
+      cudaGraphExecDestroy(exec);
+      cudaGraphDestroy(graph);
+      Record r;
+      r.model = pname;
+      r.recipe = recipe_name(recipe);
+      r.backend = layer.backend_name();
+      r.gpu = gpu;
+      r.commit = commit;
+      r.routing = workload::routing_name(routing);
+      r.tokens = T;
+      r.median_ms = median(ms);
+      r.touched_weight_bytes = double(touched.size()) * bytes_per_expert;
+      r.flops = 2.0 * double(T * K) * double(N13 * H + H * I);
+      r.floor_ms = std::max(r.touched_weight_bytes / (ceil.copy_gbps * 1e9), r.flops / (ceil.bf16_tflops * 1e12)) * 1e3;
+      r.tflops = r.flops / (r.median_ms * 1e-3) / 1e12;
+      r.weight_gbps = r.touched_weight_bytes / (r.median_ms * 1e-3) / 1e9;
+      records.push_back(r);
+    }
+  }
+  std::printf("gpu %s, commit %s, ceilings: copy %.0f GB/s, bf16 MMA %.0f TFLOP/s\n", gpu.c_str(), commit.c_str(),
+              ceil.copy_gbps, ceil.bf16_tflops);
+  std::printf("%-14s %6s %10s %10s %8s %9s %9s\n", "model", "T", "ms", "floor_ms", "%floor", "TFLOP/s", "W GB/s");
+  for (const auto& r : records)
+    std::printf("%-14s %6lld %10.4f %10.4f %7.1f%% %9.1f %9.0f\n", r.model.c_str(), (long long)r.tokens, r.median_ms,
+                r.floor_ms, 100.0 * r.floor_ms / r.median_ms, r.tflops, r.weight_gbps);
+  if (opts.has("json")) {
+    std::ofstream f(opts.get("json", ""));
+    if (!f) throw_invalid("--json", "a writable file path", "'" + opts.get("json", "") + "'");
+    f << json_records(records, ceil);
+    std::fprintf(stderr, "[bench] wrote %s\n", opts.get("json", "").c_str());
+  }
+  cudaStreamDestroy(s);
+  return 0;
+}
+
+}  // namespace megamoe::cli
+#endif
