@@ -6,6 +6,8 @@
 // Build (no CMake target; link the grouped-GEMM objects and src/core/errors.cpp), e.g.:
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc bench/gemm_probe.cu \
 //        <grouped_gemm_bf16*.o> <errors.o> -o gemm_probe
+// With -DMEGAMOE_PROBE_VARIANTS it also times the experimental configurations of
+// bench/gemm_probe_variants.cu (link those objects too).
 // Usage: gemm_probe [reps=20]
 #include <cuda_runtime.h>
 
@@ -18,6 +20,13 @@
 #include <vector>
 
 #include "kernels/sm90/grouped_gemm_bf16.h"
+
+#ifdef MEGAMOE_PROBE_VARIANTS
+namespace megamoe::sm90::grouped_gemm_detail {
+const TacticOps& probe_variant_1();
+const TacticOps& probe_variant_2();
+}  // namespace megamoe::sm90::grouped_gemm_detail
+#endif
 
 using megamoe::sm90::choose_tactic;
 using megamoe::sm90::GroupedGemmBf16;
@@ -116,7 +125,7 @@ int main(int argc, char** argv) {
     std::vector<int> rows;
   };
   const Model models[] = {{"deepseek FC1", 256, 4096, 7168}, {"gpt-oss FC1", 128, 5760, 2880}};
-  std::printf("\n%-14s %-34s %-20s %6s %10s %10s %10s %s\n", "model", "case", "tactic", "groups", "ms(med)",
+  std::printf("\n%-14s %-30s %-24s %6s %10s %10s %10s %s\n", "model", "case", "kernel", "groups", "ms(med)",
               "TFLOP/s", "W GB/s", "");
   for (const Model& m : models) {
     std::vector<Case> cases;
@@ -126,11 +135,16 @@ int main(int argc, char** argv) {
       cases.push_back({"T=1 top-8 (8 rows)", one});
       cases.push_back({"T=64 top-8 (512 rows)", routed_rows(m.G, 64, 8, 2)});
       cases.push_back({"T=512 top-8 (4096 rows)", routed_rows(m.G, 512, 8, 3)});
+      cases.push_back({"T=1024 top-8 (8192 rows)", routed_rows(m.G, 1024, 8, 7)});
+      cases.push_back({"T=2048 top-8 (16384 rows)", routed_rows(m.G, 2048, 8, 8)});
       cases.push_back({"T=8192 top-8 (65536 rows)", routed_rows(m.G, 8192, 8, 4)});
       cases.push_back({"65536 rows uniform 256/group", std::vector<int>(m.G, 256)});
     } else {
       cases.push_back({"T=1 top-4 (4 rows)", routed_rows(m.G, 1, 4, 5)});
+      cases.push_back({"T=512 top-4 (2048 rows)", routed_rows(m.G, 512, 4, 9)});
+      cases.push_back({"T=1024 top-4 (4096 rows)", routed_rows(m.G, 1024, 4, 10)});
       cases.push_back({"T=2048 top-4 (8192 rows)", routed_rows(m.G, 2048, 4, 6)});
+      cases.push_back({"T=8192 top-4 (32768 rows)", routed_rows(m.G, 8192, 4, 12)});
     }
     int64_t max_rows = 0;
     for (auto& c : cases) {
@@ -149,6 +163,31 @@ int main(int argc, char** argv) {
     fill(A, size_t(max_rows) * m.K, 12);
     CK(cudaDeviceSynchronize());
     GroupedGemmBf16 gemm(m.G, m.N, m.K, 0);
+    namespace gd = megamoe::sm90::grouped_gemm_detail;
+    struct Runner {
+      std::string name;
+      int tactic;  // library tactic index, or -1 for a probe variant
+      const gd::TacticOps* ops;
+      void* state;
+      void* ws;
+    };
+    // "auto": the library's default run() (choose_tactic + the kernel rule inside the tactic);
+    // then each of the library's kernels forced, through the same entry points run() uses.
+    std::vector<Runner> runners = {{"auto (library run)", 0, nullptr, nullptr, nullptr}};
+    {
+      std::vector<std::pair<const char*, const gd::TacticOps*>> vs = {{"swap_ab_128x32", &gd::swapab32_ops()},
+                                                                      {"swap_ab_128x64", &gd::swapab64_ops()},
+                                                                      {"large_tile_128x256", &gd::large_ops()}};
+#ifdef MEGAMOE_PROBE_VARIANTS
+      vs.push_back({"v:large_128x256_c1x2", &gd::probe_variant_1()});
+      vs.push_back({"v:pingpong_128x128_c1x2", &gd::probe_variant_2()});
+#endif
+      for (auto& v : vs) {
+        void* ws;
+        CK(cudaMalloc(&ws, v.second->workspace_bytes(m.G, prop.multiProcessorCount)));
+        runners.push_back({v.first, -1, v.second, v.second->create(m.G, m.N, m.K, 0, prop.multiProcessorCount, ws), ws});
+      }
+    }
     for (auto& c : cases) {
       std::vector<int32_t> off(m.G + 1, 0);
       int touched = 0;
@@ -159,11 +198,14 @@ int main(int argc, char** argv) {
       const int64_t rows = off[m.G];
       CK(cudaMemcpy(offsets, off.data(), off.size() * 4, cudaMemcpyHostToDevice));
       const GroupedGemmTactic chosen = choose_tactic(rows, m.G);
-      for (GroupedGemmTactic t : {GroupedGemmTactic::kSwapAB, GroupedGemmTactic::kLargeTile}) {
+      for (const Runner& rn : runners) {
         cudaGraph_t graph;
         cudaGraphExec_t exec;
         CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-        gemm.run(A, m.K, W, D, m.N, offsets, rows, s, t);
+        if (rn.tactic >= 0)
+          gemm.run(A, m.K, W, D, m.N, offsets, rows, s);
+        else
+          rn.ops->run(rn.state, gd::RunArgs{A, m.K, W, D, m.N, offsets}, s);
         CK(cudaStreamEndCapture(s, &graph));
         CK(cudaGraphInstantiate(&exec, graph, 0));
         for (int i = 0; i < 3; ++i) CK(cudaGraphLaunch(exec, s));
@@ -182,10 +224,16 @@ int main(int argc, char** argv) {
         const double ms = median(times);
         const double flops = 2.0 * double(rows) * double(m.N) * double(m.K);
         const double wbytes = double(touched) * double(m.N) * double(m.K) * 2.0;
-        std::printf("%-14s %-34s %-20s %6d %10.4f %10.1f %10.1f %s\n", m.name, c.name.c_str(), tactic_name(t), touched,
-                    ms, flops / (ms * 1e-3) / 1e12, wbytes / (ms * 1e-3) / 1e9, t == chosen ? "<- chosen" : "");
+        std::printf("%-14s %-30s %-24s %6d %10.4f %10.1f %10.1f %s\n", m.name, c.name.c_str(), rn.name.c_str(),
+                    touched, ms, flops / (ms * 1e-3) / 1e12, wbytes / (ms * 1e-3) / 1e9,
+                    rn.tactic >= 0 ? tactic_name(chosen) : "");
       }
     }
+    for (auto& rn : runners)
+      if (rn.ops) {
+        rn.ops->destroy(rn.state);
+        CK(cudaFree(rn.ws));
+      }
     CK(cudaFree(W));
     CK(cudaFree(A));
     CK(cudaFree(D));

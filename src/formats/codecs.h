@@ -1,6 +1,6 @@
 // Bit-exact scalar codecs (CPU; the __host__ __device__ twins used by kernels must agree
 // bit for bit). Rounding is round-to-nearest, ties to even (RNE), everywhere except the
-// e8m0 helpers whose rule is spelled out below. docs/FORMATS.md has the bit layouts, the
+// e8m0 cast and the e8m0 exponent helpers, whose rules are spelled out below. docs/FORMATS.md has the bit layouts, the
 // value tables and the list of edges where we knowingly differ from ml_dtypes (only:
 // NaN -> e2m1, and the saturating e4m3 mode, which ml_dtypes does not have).
 //
@@ -22,8 +22,8 @@ inline float round_to_bf16(float x) { return bf16_bits_to_float(float_to_bf16_bi
 
 // float8_e4m3fn: 1 sign, 4 exponent (bias 7), 3 mantissa; subnormals (exponent 0) are
 // m * 2^-9; no infinities; 0x7F/0xFF = NaN; max finite 448 (0x7E). Encoding rounds RNE
-// first; a result beyond 448 (i.e. |x| > 464, or |x| == 464 does round to 448 as a tie to
-// even) and +-inf then become:
+// first (464, the midpoint of 448 and the missing 480, is a tie and rounds to 448); a
+// result beyond 448 (|x| > 464) and +-inf then become:
 //   saturate = true : +-448 (0x7E / 0xFE)            (the recipes' quantizers use this)
 //   saturate = false: NaN   (0x7F / 0xFF)            (== ml_dtypes.float8_e4m3fn casts)
 // NaN -> 0x7F, sign kept (0xFF for negative NaN) in both modes. -0.0 -> 0x80.
@@ -72,19 +72,23 @@ namespace detail {
 
 constexpr uint32_t f2u(float x) { return std::bit_cast<uint32_t>(x); }
 constexpr float u2f(uint32_t u) { return std::bit_cast<float>(u); }
+// c ? a : b as bit arithmetic (keeps the hot loops free of branches, so they vectorize).
+constexpr uint32_t sel(bool c, uint32_t a, uint32_t b) { return b ^ ((a ^ b) & (0u - uint32_t(c))); }
 
 constexpr uint16_t bf16_encode(float x) {
   const uint32_t u = f2u(x);
   const uint32_t rounded = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
   const uint32_t nan = ((u >> 16) & 0x8000u) | 0x7FC0u;
-  return uint16_t((u & 0x7FFFFFFFu) > 0x7F800000u ? nan : rounded);
+  return uint16_t(sel((u & 0x7FFFFFFFu) > 0x7F800000u, nan, rounded));
 }
 
-// Shared by e4m3 and e2m1: magnitude code of |x| (bits a, no sign) for a format with
-// M mantissa bits and exponent bias B; values below the smallest normal 2^(1-B) round on
-// the subnormal grid by adding 2^(M - B + 1 + 23 - M) = magic, whose float32 ulp is the
-// subnormal step 2^(1-B-M): the FPU does the RNE. Larger values rebias the exponent and
-// round the dropped 23-M mantissa bits to nearest even; the carry may bump the exponent.
+// Shared by e4m3 and e2m1: magnitude code of |x| (bits a <= inf, no sign) for a format
+// with M mantissa bits and exponent bias B. Values below the smallest normal 2^(1-B) are
+// rounded on the subnormal grid by adding the float32 2^(1-B-M+23), whose ulp is the
+// subnormal step 2^(1-B-M): the FPU does the RNE, and the code is the difference of the
+// bit patterns. Larger values rebias the exponent and round the dropped 23-M mantissa
+// bits to nearest even; the carry may bump the exponent (and may pass the format max:
+// the callers clamp).
 template <int M, int B>
 constexpr uint32_t small_float_magnitude(uint32_t a) {
   constexpr uint32_t kMinNormalBits = uint32_t(127 + 1 - B) << 23;
@@ -92,8 +96,9 @@ constexpr uint32_t small_float_magnitude(uint32_t a) {
   constexpr uint32_t kDrop = 23 - M;
   const uint32_t normal =
       (a - (uint32_t(127 - B) << 23) + ((1u << (kDrop - 1)) - 1u) + ((a >> kDrop) & 1u)) >> kDrop;
-  const uint32_t sub = f2u(u2f(a < kMinNormalBits ? a : 0u) + u2f(kMagicBits)) - kMagicBits;
-  return a < kMinNormalBits ? sub : normal;
+  const bool small = a < kMinNormalBits;
+  const uint32_t sub = f2u(u2f(sel(small, a, 0u)) + u2f(kMagicBits)) - kMagicBits;
+  return sel(small, sub, normal);
 }
 
 constexpr uint8_t e4m3_encode(float x, bool saturate) {
@@ -101,8 +106,8 @@ constexpr uint8_t e4m3_encode(float x, bool saturate) {
   const uint32_t a = u & 0x7FFFFFFFu;
   const uint32_t sign = (u >> 24) & 0x80u;
   uint32_t m = small_float_magnitude<3, 7>(a < 0x7F800000u ? a : 0x7F800000u);
-  m = m > 0x7Eu ? (saturate ? 0x7Eu : 0x7Fu) : m;
-  m = a > 0x7F800000u ? 0x7Fu : m;
+  m = sel(m > 0x7Eu, saturate ? 0x7Eu : 0x7Fu, m);
+  m = sel(a > 0x7F800000u, 0x7Fu, m);
   return uint8_t(sign | m);
 }
 
@@ -112,7 +117,7 @@ constexpr uint8_t e2m1_encode(float x) {
   const uint32_t sign = (u >> 28) & 0x8u;
   uint32_t m = small_float_magnitude<1, 1>(a < 0x7F800000u ? a : 0x7F800000u);
   m = m > 7u ? 7u : m;
-  return uint8_t(a > 0x7F800000u ? 0x7u : (sign | m));
+  return uint8_t(sel(a > 0x7F800000u, 0x7u, sign | m));
 }
 
 constexpr uint8_t e8m0_encode(float x) {

@@ -72,7 +72,8 @@ uint8_t mx_scale_code(float amax, MxElem elem);
 // element of a block whose s is 0. Poisoned block: scale code 0x7F, element codes 0x7.
 // dequant = (e2m1 * e4m3) * global; the product e2m1 * e4m3 is exact, so passing
 // global_scale = 1 gives the per-element values a GEMM uses before applying alpha = global.
-// K must be a multiple of 16; global_scale must be finite and > 0 (else InvalidArgument).
+// K must be a multiple of 16. quantize_nvfp4 requires a finite global_scale > 0 (else
+// InvalidArgument); dequantize_nvfp4 takes any value.
 float nvfp4_global_scale(const float* src, int64_t n);
 // codes packed [M, K/2] (element 2j in the low nibble); scales e4m3 [M, K/16].
 void quantize_nvfp4(const float* src, int64_t M, int64_t K, int64_t ld, float global_scale,

@@ -34,7 +34,9 @@ class GroupedGemmBf16 {
   size_t workspace_bytes() const;
 
   // Asynchronous on `stream`; allocates nothing; capturable. `total_rows_upper_bound` is a
-  // host-known bound on offsets[G] (e.g. T*K) used only to pick the tactic.
+  // host-known bound on offsets[G] (e.g. T*K) used only to pick the tactic (and, within kSwapAB,
+  // the token-tile width); 0 launches nothing. One object must not run on two streams at once
+  // (its pointer arrays and TMA-descriptor workspace are reused by every run).
   void run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
            const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
            GroupedGemmTactic tactic);
@@ -57,9 +59,10 @@ class GroupedGemmBf16 {
 };
 
 // ---- implementation detail, not API -------------------------------------------------------
-// Each tactic is one CUTLASS kernel instantiation in its own translation unit
-// (grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_large.cu) so they compile in parallel; the
-// dispatcher (grouped_gemm_bf16.cu) reaches them through this table.
+// Each kernel is one CUTLASS instantiation in its own translation unit so they compile in
+// parallel: kSwapAB has a 32-wide and a 64-wide token-tile kernel (picked from the average rows
+// per group), kLargeTile one kernel. The dispatcher (grouped_gemm_bf16.cu) reaches them through
+// this table.
 namespace grouped_gemm_detail {
 struct RunArgs {
   const void* A;  // [rows, K] bf16, row stride lda
@@ -78,8 +81,9 @@ struct TacticOps {
   // setup kernel (pointer arrays from offsets) + the grouped GEMM, both on `stream`
   void (*run)(void* state, const RunArgs& args, cudaStream_t stream);
 };
-const TacticOps& swapab_ops();
-const TacticOps& large_ops();
+const TacticOps& swapab32_ops();  // grouped_gemm_bf16_swapab.cu
+const TacticOps& swapab64_ops();  // grouped_gemm_bf16_swapab64.cu
+const TacticOps& large_ops();     // grouped_gemm_bf16_large.cu
 }  // namespace grouped_gemm_detail
 
 }  // namespace megamoe::sm90

@@ -1,0 +1,299 @@
+// sm90_bf16_bf16_bf16_split: bf16 weights and activations on Hopper, split path.
+//
+//   route plan (routing/route_plan.cu)        ids -> counts, offsets, row <-> (t, k) maps
+//   permute (kernels/sm90/permute.cu)         x -> x_perm [rows, H] bf16, expert order
+//   FC1 grouped GEMM (grouped_gemm_bf16.h)    x_perm . W13[e]^T -> h [rows, N13] fp32
+//   activation (kernels/sm90/activation.cu)   h + b13 -> act -> a [rows, I] bf16
+//   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32
+//   combine (kernels/sm90/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
+//
+// Workspace (one device allocation, sized at construction; every buffer 256-byte aligned):
+//   cap  = bucket_capacity(max_tokens)            (next power of two)
+//   R    = cap * K                                (routed rows at most)
+//   plan = route_plan_workspace_bytes(cap, K, E_local)
+//        = al(4 E_local) + al(4 (E_local+1)) + 3 al(4 R) + al(4 E_local ceil(R/256)) + al(8)
+//   region = max(al(2 R H) + al(4 R N13), al(4 R H))   x_perm [R,H] bf16 then h [R,N13] fp32;
+//            y [R,H] fp32 aliases the start of the region (x_perm and h are dead once FC2 runs)
+//   a    = al(2 R I)                               a [R,I] bf16
+//   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace
+// (al(n) = n rounded up to 256.) deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192:
+// region = 2.01e9, a = 0.27e9 -> about 2.13 GiB plus the GEMMs' small workspaces.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+#include "kernels/sm90/grouped_gemm_bf16.h"
+#include "kernels/sm90/moe_kernels.h"
+#include "megamoe/errors.h"
+#include "routing/route_plan.h"
+
+namespace megamoe {
+
+namespace {
+
+constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
+constexpr size_t kAlign = 256;
+size_t al(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+void check_cuda(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) {
+    if (e == cudaErrorMemoryAllocation) throw OutOfMemory(std::string(kName) + ": " + what);
+    throw CudaError(std::string(kName) + ": " + what + ": " + cudaGetErrorString(e));
+  }
+}
+
+// Makes `device` current for the scope, restoring the caller's device afterwards.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    check_cuda(cudaGetDevice(&prev_), "cudaGetDevice");
+    if (prev_ != device) check_cuda(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+  }
+  ~DeviceGuard() {
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur != prev_) cudaSetDevice(prev_);
+  }
+
+ private:
+  int prev_ = 0;
+};
+
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  void allocate(size_t n, const std::string& what) {
+    release();
+    if (n == 0) return;
+    check_cuda(cudaMalloc(&ptr, n), "cudaMalloc " + std::to_string(n) + " bytes for " + what);
+    bytes = n;
+  }
+  void release() {
+    if (ptr) cudaFree(ptr);
+    ptr = nullptr;
+    bytes = 0;
+  }
+  ~DeviceBuffer() { release(); }
+};
+
+float bf16_to_float(uint16_t b) {
+  const uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// Copies a [n0, n1, n2] (or [n0, n1]) tensor with unit innermost stride, on the host or on a
+// device, into contiguous device memory `dst`.
+void copy_rows_to_device(const TensorView& t, void* dst, const std::string& name) {
+  const int es = dtype_bytes(t.dtype);
+  if (t.is_contiguous()) {
+    check_cuda(cudaMemcpy(dst, t.data, size_t(t.numel()) * es, cudaMemcpyDefault), "copy " + name);
+    return;
+  }
+  if (t.strides[t.ndim - 1] != 1)
+    throw Unsupported(std::string(kName) + ": " + name + " needs a unit innermost stride");
+  const int64_t cols = t.shape[t.ndim - 1];
+  const int64_t rows = t.shape[t.ndim - 2];
+  const int64_t outer = t.ndim == 3 ? t.shape[0] : 1;
+  const int64_t s_outer = t.ndim == 3 ? t.strides[0] : 0;
+  for (int64_t o = 0; o < outer; ++o) {
+    const char* src = static_cast<const char*>(t.data) + o * s_outer * es;
+    char* d = static_cast<char*>(dst) + o * rows * cols * es;
+    check_cuda(cudaMemcpy2D(d, size_t(cols) * es, src, size_t(t.strides[t.ndim - 2]) * es, size_t(cols) * es,
+                            size_t(rows), cudaMemcpyDefault),
+               "copy " + name);
+  }
+}
+
+// Bias [E_local, n] (f32 or bf16, host or device, unit innermost stride) -> fp32 device.
+void copy_bias_to_device(const TensorView& t, float* dst, const std::string& name) {
+  if (t.dtype == DType::kF32) {
+    copy_rows_to_device(t, dst, name);
+    return;
+  }
+  const size_t n = size_t(t.shape[0] * t.shape[1]);
+  std::vector<uint16_t> raw(n);
+  // Stage the bf16 values contiguously on the host, convert, upload.
+  check_cuda(cudaMemcpy2D(raw.data(), size_t(t.shape[1]) * 2, t.data, size_t(t.strides[0]) * 2,
+                          size_t(t.shape[1]) * 2, size_t(t.shape[0]), cudaMemcpyDefault),
+             "stage " + name);
+  std::vector<float> f(n);
+  for (size_t i = 0; i < n; ++i) f[i] = bf16_to_float(raw[i]);
+  check_cuda(cudaMemcpy(dst, f.data(), n * sizeof(float), cudaMemcpyHostToDevice), "copy " + name);
+}
+
+class Sm90SplitBf16 final : public Backend {
+ public:
+  explicit Sm90SplitBf16(const MoeConfig& c) : c_(c) {
+    DeviceGuard guard(c.device);
+    EL_ = c.local_experts();
+    H_ = c.hidden_size;
+    I_ = c.intermediate_size;
+    N13_ = c.fc1_rows();
+    K_ = c.top_k;
+    cap_ = routing::bucket_capacity(c.max_tokens);
+    const size_t R = size_t(cap_ * K_);
+    plan_bytes_ = routing::route_plan_workspace_bytes(cap_, K_, EL_);
+    const size_t xperm_bytes = al(2 * R * H_), h_bytes = al(4 * R * N13_), y_bytes = al(4 * R * H_);
+    region_bytes_ = std::max(xperm_bytes + h_bytes, y_bytes);
+    a_bytes_ = al(2 * R * I_);
+    ws_.allocate(plan_bytes_ + region_bytes_ + a_bytes_, "workspace");
+    char* base = static_cast<char*>(ws_.ptr);
+    plan_ = routing::carve_route_plan(base, cap_, K_, EL_);
+    char* region = base + plan_bytes_;
+    x_perm_ = region;
+    h_ = reinterpret_cast<float*>(region + xperm_bytes);
+    y_ = reinterpret_cast<float*>(region);
+    a_ = region + region_bytes_;
+    routing::init_route_plan(plan_, nullptr);
+    fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
+    fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
+    act_.activation = c.activation;
+    act_.limit = c.effective_limit();
+    act_.alpha = c.swiglu_alpha;
+  }
+
+  ~Sm90SplitBf16() override {
+    int prev = 0;
+    if (cudaGetDevice(&prev) == cudaSuccess && prev != c_.device) cudaSetDevice(c_.device);
+    fc1_.reset();
+    fc2_.reset();
+    w13_.release();
+    w2_.release();
+    b13_.release();
+    b2_.release();
+    ws_.release();
+    if (prev != c_.device) cudaSetDevice(prev);
+  }
+
+  void prepare_weights(const MoeWeights& w) override {
+    DeviceGuard guard(c_.device);
+    const size_t w13_bytes = size_t(EL_ * N13_ * H_) * 2, w2_bytes = size_t(EL_ * H_ * I_) * 2;
+    if (w13_.bytes != w13_bytes) w13_.allocate(w13_bytes, "w13");
+    if (w2_.bytes != w2_bytes) w2_.allocate(w2_bytes, "w2");
+    copy_rows_to_device(w.w13, w13_.ptr, "w13");
+    copy_rows_to_device(w.w2, w2_.ptr, "w2");
+    has_b13_ = c_.has_bias && w.b13.defined() && w.b13.data;
+    has_b2_ = c_.has_bias && w.b2.defined() && w.b2.data;
+    if (has_b13_) {
+      if (b13_.bytes != size_t(EL_ * N13_) * 4) b13_.allocate(size_t(EL_ * N13_) * 4, "b13");
+      copy_bias_to_device(w.b13, static_cast<float*>(b13_.ptr), "b13");
+    } else {
+      b13_.release();
+    }
+    if (has_b2_) {
+      if (b2_.bytes != size_t(EL_ * H_) * 4) b2_.allocate(size_t(EL_ * H_) * 4, "b2");
+      copy_bias_to_device(w.b2, static_cast<float*>(b2_.ptr), "b2");
+    } else {
+      b2_.release();
+    }
+    // Device-to-device copies may still be in flight on the legacy stream.
+    check_cuda(cudaStreamSynchronize(nullptr), "prepare_weights sync");
+    ready_ = true;
+  }
+
+  void forward(const ForwardArgs& args) override {
+    if (!ready_) throw Error(std::string("megamoe: ") + kName + ": forward() before prepare_weights()");
+    const int64_t T = args.num_tokens;
+    if (T > cap_)
+      throw_invalid("x", "at most " + std::to_string(cap_) + " rows (workspace capacity)", std::to_string(T));
+    if (T == 0) return;
+    DeviceGuard guard(c_.device);
+    auto stream = static_cast<cudaStream_t>(args.stream);
+    routing::RouteDims d;
+    d.num_tokens = T;
+    d.top_k = K_;
+    d.num_experts = c_.num_experts;
+    d.first_local_expert = c_.first_local_expert();
+    d.local_experts = EL_;
+    routing::build_route_plan_gpu(args.topk_ids, d, plan_, stream);
+    const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
+    sm90::launch_permute(args.x.data, ldx, T, K_, H_, plan_.route_to_row, x_perm_, stream);
+    const int64_t rows_bound = T * K_;
+    fc1_->run(x_perm_, H_, w13_.ptr, h_, N13_, plan_.offsets, rows_bound, stream);
+    sm90::launch_activation(h_, has_b13_ ? static_cast<const float*>(b13_.ptr) : nullptr, plan_.row_expert,
+                            plan_.offsets + EL_, rows_bound, I_, act_, a_, stream);
+    fc2_->run(a_, I_, w2_.ptr, y_, H_, plan_.offsets, rows_bound, stream);
+    sm90::launch_combine(y_, has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr, plan_.row_expert,
+                         plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream);
+  }
+
+  size_t workspace_bytes() const override {
+    return plan_bytes_ + region_bytes_ + a_bytes_ + fc1_->workspace_bytes() + fc2_->workspace_bytes();
+  }
+  size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + b13_.bytes + b2_.bytes; }
+
+  int64_t invalid_id_count(void* stream) override {
+    DeviceGuard guard(c_.device);
+    auto s = static_cast<cudaStream_t>(stream);
+    unsigned long long v = 0;
+    check_cuda(cudaMemcpyAsync(&v, plan_.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
+    check_cuda(cudaMemsetAsync(plan_.invalid_count, 0, sizeof v, s), "reset invalid count");
+    check_cuda(cudaStreamSynchronize(s), "invalid_id_count sync");
+    return int64_t(v);
+  }
+
+ private:
+  MoeConfig c_;
+  int64_t EL_ = 0, H_ = 0, I_ = 0, N13_ = 0, K_ = 0, cap_ = 0;
+  size_t plan_bytes_ = 0, region_bytes_ = 0, a_bytes_ = 0;
+  DeviceBuffer ws_, w13_, w2_, b13_, b2_;
+  routing::RoutePlanDevice plan_;
+  void* x_perm_ = nullptr;
+  float* h_ = nullptr;
+  float* y_ = nullptr;
+  void* a_ = nullptr;
+  std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
+  sm90::ActivationParams act_;
+  bool has_b13_ = false, has_b2_ = false, ready_ = false;
+};
+
+std::string why_not(const MoeConfig& c) {
+  if (c.device < 0) return "needs a CUDA device (config.device >= 0), got device " + std::to_string(c.device);
+  if (c.recipe != Recipe::kBF16) return std::string("needs recipe bf16, got ") + recipe_name(c.recipe);
+  if (c.ep_size != 1) return "expert parallelism (ep_size " + std::to_string(c.ep_size) + ") is not supported yet; needs ep_size 1";
+  if (c.hidden_size % 64 != 0) return "needs hidden_size a multiple of 64, got " + std::to_string(c.hidden_size);
+  if (c.intermediate_size % 64 != 0)
+    return "needs intermediate_size a multiple of 64, got " + std::to_string(c.intermediate_size);
+  if (c.local_experts() > routing::max_gpu_local_experts())
+    return "needs at most " + std::to_string(routing::max_gpu_local_experts()) + " local experts, got " +
+           std::to_string(c.local_experts());
+  const int64_t cap = routing::bucket_capacity(c.max_tokens);
+  if (cap * c.top_k > int64_t(std::numeric_limits<int32_t>::max()))
+    return "max_tokens * top_k (bucketed: " + std::to_string(cap * c.top_k) + ") must stay below 2^31";
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return "no CUDA device is present";
+  }
+  if (c.device >= count)
+    return "CUDA device " + std::to_string(c.device) + " does not exist (" + std::to_string(count) + " present)";
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, c.device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, c.device) != cudaSuccess) {
+    cudaGetLastError();
+    return "cannot query CUDA device " + std::to_string(c.device);
+  }
+  if (major != 9 || minor != 0)
+    return "needs compute capability 9.0 (sm_90a: H100/H200), device " + std::to_string(c.device) + " is " +
+           std::to_string(major) + "." + std::to_string(minor);
+  return "";
+}
+
+}  // namespace
+
+BackendInfo sm90_bf16_bf16_bf16_split_backend_info() {
+  BackendInfo info;
+  info.name = kName;
+  info.why_not = why_not;
+  info.create = [](const MoeConfig& c) -> std::unique_ptr<Backend> { return std::make_unique<Sm90SplitBf16>(c); };
+  return info;
+}
+
+}  // namespace megamoe

@@ -1,0 +1,115 @@
+// Activation: fp32 h (+ b13 of the row's expert) -> act -> bf16 a (see moe_kernels.h).
+// One thread per 8 outputs of one row: 2 x 16-byte loads of g (and of u, and of each bias
+// half), one 16-byte store of 8 bf16. Formulas and NaN behaviour mirror the CPU reference
+// (src/reference/reference.cpp): clamps written as the std::min / std::clamp comparisons.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "kernels/sm90/moe_kernels.h"
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90 {
+
+namespace {
+
+__device__ __forceinline__ float min_nan(float g, float L) { return (L < g) ? L : g; }  // std::min(g, L)
+__device__ __forceinline__ float clamp_nan(float u, float L) {                          // std::clamp(u,-L,L)
+  return (u < -L) ? -L : ((L < u) ? L : u);
+}
+
+template <Activation kAct>
+__device__ __forceinline__ float act_fn(float g, float u, float limit, float alpha) {
+  if constexpr (kAct == Activation::kSwiGLU) {
+    g = min_nan(g, limit);
+    u = clamp_nan(u, limit);
+    return (g / (1.0f + expf(-g))) * u;
+  } else if constexpr (kAct == Activation::kSwiGLUOAI) {
+    g = min_nan(g, limit);
+    u = clamp_nan(u, limit);
+    return (g / (1.0f + expf(-alpha * g))) * (u + 1.0f);
+  } else if constexpr (kAct == Activation::kGeGLU) {
+    const float k0 = 0.7978845608028654f;  // sqrt(2/pi)
+    const float inner = k0 * (g + 0.044715f * g * g * g);
+    return 0.5f * g * (1.0f + tanhf(inner)) * u;
+  } else {  // relu2 (u unused)
+    const float r = (g < 0.0f) ? 0.0f : g;
+    return r * r;
+  }
+}
+
+__device__ __forceinline__ void load8(const float* p, float (&v)[8]) {
+  const float4 a = __ldg(reinterpret_cast<const float4*>(p));
+  const float4 b = __ldg(reinterpret_cast<const float4*>(p + 4));
+  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
+  v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
+}
+
+template <Activation kAct, bool kBias>
+__global__ void activation_kernel(const float* __restrict__ h, const float* __restrict__ b13,
+                                  const int32_t* __restrict__ row_expert, const int32_t* __restrict__ total_rows,
+                                  int64_t max_rows, int64_t I, float limit, float alpha,
+                                  __nv_bfloat16* __restrict__ a) {
+  constexpr bool kGated = kAct != Activation::kReLU2;
+  const int64_t N13 = kGated ? 2 * I : I;
+  const int64_t vecs = I / 8;
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= max_rows * vecs) return;
+  const int64_t row = idx / vecs, c = (idx - row * vecs) * 8;
+  if (row >= int64_t(__ldg(total_rows))) return;
+  const float* hr = h + row * N13;
+  float g[8], u[8];
+  load8(hr + c, g);
+  if constexpr (kGated) load8(hr + I + c, u);
+  if constexpr (kBias) {
+    const float* br = b13 + int64_t(__ldg(row_expert + row)) * N13;
+    float bg[8];
+    load8(br + c, bg);
+#pragma unroll
+    for (int j = 0; j < 8; ++j) g[j] += bg[j];
+    if constexpr (kGated) {
+      float bu[8];
+      load8(br + I + c, bu);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) u[j] += bu[j];
+    }
+  }
+  alignas(16) __nv_bfloat16 out[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) out[j] = __float2bfloat16_rn(act_fn<kAct>(g[j], kGated ? u[j] : 0.0f, limit, alpha));
+  *reinterpret_cast<uint4*>(a + row * I + c) = *reinterpret_cast<const uint4*>(out);
+}
+
+template <Activation kAct>
+void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* total_rows,
+                int64_t max_rows, int64_t I, const ActivationParams& p, __nv_bfloat16* a, cudaStream_t stream) {
+  constexpr int kBlock = 256;
+  const int64_t threads = max_rows * (I / 8);
+  const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
+  if (b13)
+    activation_kernel<kAct, true><<<grid, kBlock, 0, stream>>>(h, b13, row_expert, total_rows, max_rows, I,
+                                                               p.limit, p.alpha, a);
+  else
+    activation_kernel<kAct, false><<<grid, kBlock, 0, stream>>>(h, b13, row_expert, total_rows, max_rows, I,
+                                                                p.limit, p.alpha, a);
+}
+
+}  // namespace
+
+void launch_activation(const float* h, const float* b13, const int32_t* row_expert, const int32_t* total_rows,
+                       int64_t max_rows, int64_t I, const ActivationParams& p, void* a, cudaStream_t stream) {
+  if (max_rows <= 0) return;
+  if (I % 8 != 0) throw_invalid("intermediate_size", "a multiple of 8 (activation kernel)", std::to_string(I));
+  auto ap = static_cast<__nv_bfloat16*>(a);
+  switch (p.activation) {
+    case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
+    case Activation::kSwiGLUOAI: launch_act<Activation::kSwiGLUOAI>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
+    case Activation::kGeGLU: launch_act<Activation::kGeGLU>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
+    case Activation::kReLU2: launch_act<Activation::kReLU2>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
+  }
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw CudaError(std::string("activation kernel launch: ") + cudaGetErrorString(e));
+}
+
+}  // namespace megamoe::sm90

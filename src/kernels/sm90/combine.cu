@@ -1,0 +1,81 @@
+// Combine: per token, the fixed-order (k = 0..K-1) weighted FP32 sum of its routes' bf16 y
+// rows, rounded to bf16 once (see moe_kernels.h). One thread per 8 columns of one token:
+// for each route 2 x 16-byte loads of fp32 y (and of b2), one 16-byte store of 8 bf16.
+// Products and sums use __fmul_rn/__fadd_rn so no FMA contraction changes the rounding:
+// the result equals the CPU reference's `acc += w * y` bit for bit given the same y.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "kernels/sm90/moe_kernels.h"
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90 {
+
+namespace {
+
+__device__ __forceinline__ void load8(const float* p, float (&v)[8]) {
+  const float4 a = __ldg(reinterpret_cast<const float4*>(p));
+  const float4 b = __ldg(reinterpret_cast<const float4*>(p + 4));
+  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
+  v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
+}
+
+template <bool kBias>
+__global__ void combine_kernel(const float* __restrict__ y, const float* __restrict__ b2,
+                               const int32_t* __restrict__ row_expert, const int32_t* __restrict__ route_to_row,
+                               const float* __restrict__ topk_weights, int64_t T, int K, int64_t H,
+                               __nv_bfloat16* __restrict__ out) {
+  const int64_t vecs = H / 8;
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= T * vecs) return;
+  const int64_t t = idx / vecs, c = (idx - t * vecs) * 8;
+  float acc[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
+  for (int k = 0; k < K; ++k) {
+    const int32_t row = __ldg(route_to_row + t * K + k);
+    if (row < 0) continue;
+    const float w = __ldg(topk_weights + t * K + k);
+    float v[8];
+    load8(y + int64_t(row) * H + c, v);
+    if constexpr (kBias) {
+      float b[8];
+      load8(b2 + int64_t(__ldg(row_expert + row)) * H + c, b);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) v[j] = __fadd_rn(v[j], b[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const float yb = __bfloat162float(__float2bfloat16_rn(v[j]));
+      acc[j] = __fadd_rn(acc[j], __fmul_rn(w, yb));
+    }
+  }
+  alignas(16) __nv_bfloat16 o[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) o[j] = __float2bfloat16_rn(acc[j]);
+  *reinterpret_cast<uint4*>(out + t * H + c) = *reinterpret_cast<const uint4*>(o);
+}
+
+}  // namespace
+
+void launch_combine(const float* y, const float* b2, const int32_t* row_expert, const int32_t* route_to_row,
+                    const float* topk_weights, int64_t T, int64_t K, int64_t H, void* out, cudaStream_t stream) {
+  if (T <= 0) return;
+  if (H % 8 != 0) throw_invalid("hidden_size", "a multiple of 8 (combine kernel)", std::to_string(H));
+  if (reinterpret_cast<uintptr_t>(out) % 16 != 0)
+    throw_invalid("out", "a 16-byte aligned pointer", std::to_string(reinterpret_cast<uintptr_t>(out)));
+  constexpr int kBlock = 256;
+  const int64_t threads = T * (H / 8);
+  const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
+  auto op = static_cast<__nv_bfloat16*>(out);
+  if (b2)
+    combine_kernel<true><<<grid, kBlock, 0, stream>>>(y, b2, row_expert, route_to_row, topk_weights, T, int(K), H, op);
+  else
+    combine_kernel<false><<<grid, kBlock, 0, stream>>>(y, b2, row_expert, route_to_row, topk_weights, T, int(K), H, op);
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw CudaError(std::string("combine kernel launch: ") + cudaGetErrorString(e));
+}
+
+}  // namespace megamoe::sm90

@@ -1,0 +1,173 @@
+// Dispatcher of the grouped bf16 GEMM (see grouped_gemm_bf16.h): owns the device workspace and
+// one prepared CUTLASS kernel per tactic; the kernels themselves live in
+// grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_swapab64.cu and grouped_gemm_bf16_large.cu
+// (shared code: grouped_gemm_bf16_impl.cuh).
+// This translation unit includes no CUTLASS header.
+#include "kernels/sm90/grouped_gemm_bf16.h"
+
+#include <cstdint>
+#include <string>
+
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90 {
+
+namespace gd = grouped_gemm_detail;
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(std::string("grouped_gemm_bf16: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Makes `device` current for the scope when it is not already (host-only calls, capture-safe).
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    check(cudaGetDevice(&prev_), "cudaGetDevice");
+    if (prev_ != device) check(cudaSetDevice(device), "cudaSetDevice");
+    switched_ = prev_ != device;
+  }
+  ~DeviceScope() {
+    if (switched_) cudaSetDevice(prev_);
+  }
+
+ private:
+  int prev_ = 0;
+  bool switched_ = false;
+};
+
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+// The CUTLASS kernels: kSwapAB has two (32- and 64-wide token tiles), kLargeTile one.
+enum Kernel : int { kSwap32 = 0, kSwap64 = 1, kLarge = 2, kNumKernels = 3 };
+
+const gd::TacticOps& ops_for(int kernel) {
+  switch (kernel) {
+    case kSwap32: return gd::swapab32_ops();
+    case kSwap64: return gd::swapab64_ops();
+    default: return gd::large_ops();
+  }
+}
+
+int64_t avg_rows_per_group(int64_t total_rows_upper_bound, int num_groups) {
+  return num_groups > 0 ? (total_rows_upper_bound + num_groups - 1) / num_groups : 0;
+}
+
+// Within kSwapAB: 32-wide token tiles up to 8 rows per group on average, 64-wide beyond. Measured
+// on H200: the 32-wide tile is 7-8% faster at 1 row per group (less MMA and epilogue work per
+// weight byte), the 64-wide one 8-14% faster at 16-32 rows (gpt-oss FC1; within 1% for deepseek).
+int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_groups) {
+  if (t == GroupedGemmTactic::kLargeTile) return kLarge;
+  return avg_rows_per_group(total_rows_upper_bound, num_groups) <= 8 ? kSwap32 : kSwap64;
+}
+
+}  // namespace
+
+struct GroupedGemmBf16::Arrays {
+  void* state[kNumKernels] = {};   // indexed by Kernel
+  size_t offset[kNumKernels] = {};  // each kernel's slice of workspace_
+};
+
+const char* tactic_name(GroupedGemmTactic t) {
+  switch (t) {
+    case GroupedGemmTactic::kSwapAB: return "swap_ab_128x32|128x64";
+    case GroupedGemmTactic::kLargeTile: return "large_tile_128x256";
+  }
+  return "unknown";
+}
+
+// Rule: swap-AB when the average rows per group, ceil(total_rows / groups), is at most 32; large
+// tiles otherwise. Why: r rows per group do r FLOP per weight byte, far under the H200's ridge
+// (~180 FLOP/B = ~760 TFLOP/s over ~4.2 TB/s), so at small r the GEMM is weight-bandwidth bound
+// and the swap-AB kernels, whose 32/64-wide token tiles waste little MMA work, stream the weights
+// fastest; a 128-row tile executes 128 rows of MMA per weight byte whatever r is. Past ~32 rows
+// per group the token tiles repeat over each weight slab and their fixed costs add up, while one
+// 128-row tile still covers the group in one weight pass. Measured on H200 (bench/gemm_probe.cu):
+// at 32 rows per group swap-AB was 4-5% faster (deepseek FC1, gpt-oss FC1), at 64 rows the large
+// tile was 2-14% faster.
+GroupedGemmTactic choose_tactic(int64_t total_rows_upper_bound, int num_groups) {
+  return avg_rows_per_group(total_rows_upper_bound, num_groups) <= 32 ? GroupedGemmTactic::kSwapAB
+                                                                       : GroupedGemmTactic::kLargeTile;
+}
+
+GroupedGemmBf16::GroupedGemmBf16(int num_groups, int64_t N, int64_t K, int device)
+    : num_groups_(num_groups), N_(N), K_(K), device_(device) {
+  if (num_groups < 0) throw_invalid("num_groups", ">= 0", std::to_string(num_groups));
+  if (N <= 0 || N > INT32_MAX) throw_invalid("N", "in [1, 2^31)", std::to_string(N));
+  // TMA: the weight row stride (K bf16) must be a multiple of 16 bytes.
+  if (K <= 0 || K > INT32_MAX || K % 8 != 0) throw_invalid("K", "a positive multiple of 8 (16-byte rows)", std::to_string(K));
+  DeviceScope scope(device);
+  int sm_count = 0;
+  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute(SM count)");
+  int major = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute(CC)");
+  if (major != 9) throw Unsupported("grouped_gemm_bf16 needs an sm_90 (Hopper) GPU, got compute capability " + std::to_string(major) + ".x");
+
+  auto arrays = new Arrays{};
+  size_t total = 0;
+  for (int i = 0; i < kNumKernels; ++i) {
+    arrays->offset[i] = total;
+    total += (ops_for(i).workspace_bytes(num_groups, sm_count) + 255) / 256 * 256;
+  }
+  workspace_bytes_ = total;
+  try {
+    check(cudaMalloc(&workspace_, workspace_bytes_), "cudaMalloc(workspace)");
+    for (int i = 0; i < kNumKernels; ++i)
+      arrays->state[i] =
+          ops_for(i).create(num_groups, N, K, device, sm_count, static_cast<char*>(workspace_) + arrays->offset[i]);
+  } catch (...) {
+    for (int i = 0; i < kNumKernels; ++i)
+      if (arrays->state[i]) ops_for(i).destroy(arrays->state[i]);
+    delete arrays;
+    if (workspace_) cudaFree(workspace_);
+    workspace_ = nullptr;
+    throw;
+  }
+  arrays_ = arrays;
+}
+
+GroupedGemmBf16::~GroupedGemmBf16() {
+  if (arrays_) {
+    for (int i = 0; i < kNumKernels; ++i)
+      if (arrays_->state[i]) ops_for(i).destroy(arrays_->state[i]);
+    delete arrays_;
+  }
+  if (workspace_) {
+    int prev = 0;
+    if (cudaGetDevice(&prev) == cudaSuccess) {
+      if (prev != device_) cudaSetDevice(device_);
+      cudaFree(workspace_);
+      if (prev != device_) cudaSetDevice(prev);
+    }
+  }
+}
+
+size_t GroupedGemmBf16::workspace_bytes() const { return workspace_bytes_; }
+
+void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
+                          const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+                          GroupedGemmTactic tactic) {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;  // no row can belong to a group
+  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
+  if (A == nullptr || W == nullptr || D == nullptr)
+    throw_invalid(A == nullptr ? "A" : W == nullptr ? "W" : "D", "a non-null device pointer", "nullptr");
+  // TMA needs 16-byte aligned bases and row strides.
+  if (lda < K_ || lda % 8 != 0)
+    throw_invalid("lda", ">= K (" + std::to_string(K_) + ") and a multiple of 8 elements", std::to_string(lda));
+  if (ldd < N_ || ldd % 4 != 0)
+    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of 4 elements", std::to_string(ldd));
+  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
+  if (tactic != GroupedGemmTactic::kSwapAB && tactic != GroupedGemmTactic::kLargeTile)
+    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_);
+  DeviceScope scope(device_);
+  gd::RunArgs args{A, lda, W, D, ldd, offsets};
+  ops_for(kernel).run(arrays_->state[kernel], args, stream);
+}
+
+}  // namespace megamoe::sm90

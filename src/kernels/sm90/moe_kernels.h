@@ -1,0 +1,44 @@
+// Memory-bound kernels of the sm90 split path: permute (gather x rows into expert order),
+// activation (fp32 h + b13 -> act -> bf16 a) and combine (fp32 y + b2 -> bf16 y per route ->
+// fixed-order weighted FP32 sum per token, rounded once). All take the route plan
+// (src/routing/route_plan.h) and are asynchronous, allocation-free and graph-capturable.
+// Row counts that only the device knows (offsets[E_local]) are read on the device; grids are
+// sized from host-known upper bounds.
+#pragma once
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "megamoe/config.h"
+
+namespace megamoe::sm90 {
+
+// x_perm[route_to_row[t*K+k], :] = x[t, :] for every routed (t, k).
+// x [T, H] bf16 with row stride ldx (elements); x_perm [rows, H] bf16, contiguous.
+// Uses 16-byte accesses when H % 8 == 0, ldx % 8 == 0 and both pointers are 16-byte aligned.
+void launch_permute(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H,
+                    const int32_t* route_to_row, void* x_perm, cudaStream_t stream);
+
+struct ActivationParams {
+  Activation activation = Activation::kSwiGLU;
+  float limit = 0.0f;   // +inf for no clamp (MoeConfig::effective_limit())
+  float alpha = 1.702f; // swiglu_oai's sigmoid slope
+};
+
+// For rows r < *total_rows (device; max_rows is a host upper bound):
+//   h' = h[r, :] + b13[row_expert[r], :]   (b13 may be null)
+//   gated: a[r, i] = bf16(act(h'[i], h'[I + i]));  relu2: a[r, i] = bf16(relu(h'[i])^2)
+// h [rows, N13] fp32 (N13 = 2I or I), a [rows, I] bf16; I % 8 == 0.
+void launch_activation(const float* h, const float* b13, const int32_t* row_expert,
+                       const int32_t* total_rows, int64_t max_rows, int64_t I,
+                       const ActivationParams& params, void* a, cudaStream_t stream);
+
+// out[t, :] = bf16( sum_{k=0..K-1, routed} w[t,k] * float(bf16(y[row, :] + b2[row_expert[row], :])) )
+// with row = route_to_row[t*K+k]; FP32 sum in k order, products and sums rounded separately
+// (no FMA contraction), as the CPU reference does; 0 for tokens with no route.
+// y [rows, H] fp32, topk_weights [T, K] f32 contiguous, out [T, H] bf16 contiguous; H % 8 == 0.
+void launch_combine(const float* y, const float* b2, const int32_t* row_expert, const int32_t* route_to_row,
+                    const float* topk_weights, int64_t T, int64_t K, int64_t H, void* out,
+                    cudaStream_t stream);
+
+}  // namespace megamoe::sm90

@@ -1,0 +1,95 @@
+// CPU twin of the route plan (see route_plan.h) and the CUDA-free parts of the GPU plan
+// (capacity bucketing, workspace layout).
+#include "routing/route_plan.h"
+
+#include "megamoe/errors.h"
+
+namespace megamoe::routing {
+
+int64_t bucket_capacity(int64_t n) {
+  int64_t c = 1;
+  while (c < n) c <<= 1;
+  return c;
+}
+
+RoutePlanHost build_route_plan_cpu(const TensorView& ids, const RouteDims& d) {
+  const int64_t T = d.num_tokens, K = d.top_k, EL = d.local_experts;
+  if (ids.dtype != DType::kI32 && ids.dtype != DType::kI64)
+    throw_invalid("topk_ids", "int32 or int64", dtype_name(ids.dtype));
+  const int64_t s0 = ids.ndim >= 1 ? ids.strides[0] : K, s1 = ids.ndim >= 2 ? ids.strides[1] : 1;
+  RoutePlanHost p;
+  p.counts.assign(EL, 0);
+  p.offsets.assign(EL + 1, 0);
+  p.route_to_row.assign(T * K, -1);
+  std::vector<int32_t> local(T * K, -1);
+  for (int64_t t = 0; t < T; ++t) {
+    for (int64_t k = 0; k < K; ++k) {
+      const int64_t off = t * s0 + k * s1;
+      const int64_t v = ids.dtype == DType::kI32 ? int64_t(ids.ptr<const int32_t>()[off])
+                                                 : ids.ptr<const int64_t>()[off];
+      if (v == -1) continue;
+      if (v < 0 || v >= d.num_experts) {
+        ++p.invalid_count;
+        continue;
+      }
+      const int64_t e = v - d.first_local_expert;
+      if (e < 0 || e >= EL) continue;
+      local[t * K + k] = int32_t(e);
+      ++p.counts[e];
+    }
+  }
+  for (int64_t e = 0; e < EL; ++e) p.offsets[e + 1] = p.offsets[e] + p.counts[e];
+  const int32_t total = p.offsets[EL];
+  p.row_to_route.assign(total, 0);
+  p.row_expert.assign(total, 0);
+  std::vector<int32_t> cursor(p.offsets.begin(), p.offsets.end() - 1);
+  for (int64_t i = 0; i < T * K; ++i) {
+    const int32_t e = local[i];
+    if (e < 0) continue;
+    const int32_t row = cursor[e]++;
+    p.row_to_route[row] = int32_t(i);
+    p.row_expert[row] = e;
+    p.route_to_row[i] = row;
+  }
+  return p;
+}
+
+namespace {
+constexpr size_t kAlign = 256;
+size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+}  // namespace
+
+size_t route_plan_workspace_bytes(int64_t cap, int64_t K, int64_t EL) {
+  const size_t routes = size_t(cap * K);
+  size_t b = 0;
+  b += align_up(sizeof(int32_t) * EL);            // counts
+  b += align_up(sizeof(int32_t) * (EL + 1));      // offsets
+  b += 3 * align_up(sizeof(int32_t) * routes);    // row_to_route, route_to_row, row_expert
+  b += align_up(sizeof(int32_t) * EL * size_t(route_plan_chunks(cap * K)));  // chunk_hist
+  b += align_up(sizeof(unsigned long long));      // invalid_count
+  return b;
+}
+
+RoutePlanDevice carve_route_plan(void* base, int64_t cap, int64_t K, int64_t EL) {
+  RoutePlanDevice p;
+  p.capacity_tokens = cap;
+  p.top_k = K;
+  p.local_experts = EL;
+  char* ptr = static_cast<char*>(base);
+  auto take = [&](size_t bytes) {
+    char* r = ptr;
+    ptr += align_up(bytes);
+    return r;
+  };
+  const size_t routes = size_t(cap * K);
+  p.counts = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * EL));
+  p.offsets = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * (EL + 1)));
+  p.row_to_route = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * routes));
+  p.route_to_row = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * routes));
+  p.row_expert = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * routes));
+  p.chunk_hist = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * EL * size_t(route_plan_chunks(cap * K))));
+  p.invalid_count = reinterpret_cast<unsigned long long*>(take(sizeof(unsigned long long)));
+  return p;
+}
+
+}  // namespace megamoe::routing

@@ -1,0 +1,346 @@
+// GPU route plan (see route_plan.h).
+//
+// Stable order without depending on atomics' timing: the routes i = t*K + k are cut into
+// consecutive chunks, one warp per chunk. A warp counts its chunk per expert; an exclusive
+// scan over (expert, chunk) gives every chunk its first row inside each expert's segment;
+// the warp then walks its chunk again 32 routes at a time, ranking equal experts inside the
+// step with __match_any_sync (lower lane = lower route index) and advancing per-expert
+// cursors held in warp-private shared memory. Only shared-memory counts use atomics, and
+// sums do not depend on order.
+//
+// Small T*K (<= kSmallPathRoutes): one block does count, scan and scatter (one launch, up
+// to 32 warps, one route per lane). Larger: chunks of kChunkRoutes routes, one block each:
+// a count kernel (per-chunk expert histograms), a scan kernel (one warp per expert over its
+// chunks) and a scatter kernel (offsets, per-warp cursors inside the chunk, both maps) --
+// three launches, every one spread over the whole GPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "megamoe/errors.h"
+#include "routing/route_plan.h"
+
+namespace megamoe::routing {
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kSmemBudget = 47 * 1024;  // dynamic; with the static arrays under 48 KiB (no opt-in)
+constexpr int kSmallMaxWarps = 32;
+constexpr int kBigWarps = 8;
+
+__host__ __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+struct IdSource {
+  const void* ptr;
+  int64_t s0, s1;
+  int64_t K, E, e0;
+  int EL;
+};
+
+// Local expert of route i, or -1 (no route). Sets *invalid for ids that are neither -1 nor
+// in [0, E).
+template <typename IdT>
+__device__ __forceinline__ int decode_route(const IdSource& src, int64_t i, bool* invalid) {
+  const int64_t t = i / src.K, k = i - t * src.K;
+  const int64_t v = int64_t(static_cast<const IdT*>(src.ptr)[t * src.s0 + k * src.s1]);
+  if (v == -1) return -1;
+  if (v < 0 || v >= src.E) {
+    *invalid = true;
+    return -1;
+  }
+  const int64_t e = v - src.e0;
+  return (e >= 0 && e < src.EL) ? int(e) : -1;
+}
+
+// Counts routes [begin, end) into hist (warp-private shared array); returns this lane's
+// invalid-id count.
+template <typename IdT>
+__device__ __forceinline__ int warp_count(const IdSource& src, int64_t begin, int64_t end, int* hist) {
+  const int lane = threadIdx.x & 31;
+  int invalid = 0;
+  for (int64_t i = begin + lane; i < end; i += 32) {
+    bool inv = false;
+    const int e = decode_route<IdT>(src, i, &inv);
+    invalid += inv ? 1 : 0;
+    if (e >= 0) atomicAdd(&hist[e], 1);
+  }
+  return invalid;
+}
+
+__device__ __forceinline__ int warp_sum(int v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFull, v, o);
+  return v;
+}
+
+// Walks routes [begin, end) in order; cursor[e] holds the next row of expert e for this
+// chunk. Writes both maps and row_expert.
+template <typename IdT>
+__device__ __forceinline__ void warp_scatter(const IdSource& src, int64_t begin, int64_t end, int* cursor,
+                                             const RoutePlanDevice& p) {
+  const int lane = threadIdx.x & 31;
+  const unsigned lower = (1u << lane) - 1u;
+  for (int64_t base = begin; base < end; base += 32) {
+    const int64_t i = base + lane;
+    const bool in_range = i < end;
+    bool inv = false;
+    const int e = in_range ? decode_route<IdT>(src, i, &inv) : -2;
+    const unsigned peers = __match_any_sync(kFull, e);
+    int row = -1;
+    if (e >= 0) row = cursor[e] + __popc(peers & lower);
+    __syncwarp();
+    if (e >= 0 && (peers & lower) == 0) cursor[e] += __popc(peers);  // the group's first lane
+    __syncwarp();
+    if (in_range) {
+      p.route_to_row[i] = row;
+      if (row >= 0) {
+        p.row_to_route[row] = int32_t(i);
+        p.row_expert[row] = e;
+      }
+    }
+  }
+}
+
+// In-place exclusive scan of a[0, n) in shared memory by the whole block (blockDim.x a
+// multiple of 32). Returns the total. Ends with a barrier.
+__device__ int block_exclusive_scan(int* a, int n, int* warp_sums /* [33] */) {
+  const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, w = tid >> 5, nw = nt >> 5;
+  const int seg = (n + nt - 1) / nt;
+  const int b = min(n, tid * seg), e = min(n, b + seg);
+  int s = 0;
+  for (int i = b; i < e; ++i) s += a[i];
+  int incl = s;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const int v = __shfl_up_sync(kFull, incl, o);
+    if (lane >= o) incl += v;
+  }
+  if (lane == 31) warp_sums[w] = incl;
+  __syncthreads();
+  if (w == 0) {
+    const int v = lane < nw ? warp_sums[lane] : 0;
+    int wi = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const int u = __shfl_up_sync(kFull, wi, o);
+      if (lane >= o) wi += u;
+    }
+    if (lane < nw) warp_sums[lane] = wi - v;
+    if (lane == 31) warp_sums[32] = wi;
+  }
+  __syncthreads();
+  int run = warp_sums[w] + incl - s;
+  for (int i = b; i < e; ++i) {
+    const int v = a[i];
+    a[i] = run;
+    run += v;
+  }
+  const int total = warp_sums[32];
+  __syncthreads();
+  return total;
+}
+
+// ---- small path: one block ----------------------------------------------------------------
+// Shared memory: hist[W][EL] (per-warp counts, then per-warp cursors), tot[EL].
+template <typename IdT>
+__global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t chunk, RoutePlanDevice p) {
+  extern __shared__ int smem[];
+  __shared__ int warp_sums[33];
+  const int EL = src.EL;
+  const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, lane = tid & 31, W = nt >> 5;
+  int* hist = smem;
+  int* tot = smem + W * EL;
+  for (int i = tid; i < W * EL; i += nt) hist[i] = 0;
+  __syncthreads();
+  const int64_t begin = min64(routes, w * chunk), end = min64(routes, begin + chunk);
+  const int invalid = warp_sum(warp_count<IdT>(src, begin, end, hist + w * EL));
+  if (lane == 0 && invalid) atomicAdd(p.invalid_count, (unsigned long long)invalid);
+  __syncthreads();
+  for (int e = tid; e < EL; e += nt) {
+    int run = 0;
+    for (int ww = 0; ww < W; ++ww) {
+      const int c = hist[ww * EL + e];
+      hist[ww * EL + e] = run;
+      run += c;
+    }
+    tot[e] = run;
+    p.counts[e] = run;
+  }
+  __syncthreads();
+  const int total = block_exclusive_scan(tot, EL, warp_sums);
+  for (int e = tid; e < EL; e += nt) {
+    const int o = tot[e];
+    p.offsets[e] = o;
+    for (int ww = 0; ww < W; ++ww) hist[ww * EL + e] += o;
+  }
+  if (tid == 0) p.offsets[EL] = total;
+  __syncthreads();
+  warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
+}
+
+// ---- large path: count, scan, scatter ---------------------------------------------------
+// Block c owns routes [c*kChunkRoutes, (c+1)*kChunkRoutes). chunk_hist layout [EL][nchunks]:
+// per-chunk counts (count kernel), then each chunk's exclusive prefix inside its expert
+// (scan kernel), read by the scatter kernel.
+template <typename IdT>
+__global__ void route_plan_count_kernel(IdSource src, int64_t routes, int nchunks, RoutePlanDevice p) {
+  extern __shared__ int smem[];
+  const int EL = src.EL;
+  const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31;
+  const int c = blockIdx.x;
+  for (int e = tid; e < EL; e += nt) smem[e] = 0;
+  __syncthreads();
+  const int64_t begin = int64_t(c) * kChunkRoutes, end = min64(routes, begin + kChunkRoutes);
+  int invalid = 0;
+  for (int64_t i = begin + tid; i < end; i += nt) {
+    bool inv = false;
+    const int e = decode_route<IdT>(src, i, &inv);
+    invalid += inv ? 1 : 0;
+    if (e >= 0) atomicAdd(&smem[e], 1);
+  }
+  invalid = warp_sum(invalid);
+  if (lane == 0 && invalid) atomicAdd(p.invalid_count, (unsigned long long)invalid);
+  __syncthreads();
+  for (int e = tid; e < EL; e += nt) p.chunk_hist[int64_t(e) * nchunks + c] = smem[e];
+}
+
+// One warp per expert: exclusive scan of its per-chunk counts; counts[e] = the total.
+__global__ void route_plan_scan_kernel(int EL, int nchunks, RoutePlanDevice p) {
+  const int lane = threadIdx.x & 31;
+  const int e = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+  if (e >= EL) return;
+  int* row = p.chunk_hist + int64_t(e) * nchunks;
+  constexpr int kUnroll = 8;
+  int carry = 0;
+  for (int c0 = 0; c0 < nchunks; c0 += 32 * kUnroll) {
+    int v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int cc = c0 + u * 32 + lane;
+      v[u] = cc < nchunks ? row[cc] : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      int incl = v[u];
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        const int t = __shfl_up_sync(kFull, incl, o);
+        if (lane >= o) incl += t;
+      }
+      const int cc = c0 + u * 32 + lane;
+      if (cc < nchunks) row[cc] = carry + incl - v[u];
+      carry += __shfl_sync(kFull, incl, 31);
+    }
+  }
+  if (lane == 0) p.counts[e] = carry;
+}
+
+// Block c: offsets from counts (every block scans them; block 0 stores them), then the
+// chunk's routes split over W warps in order, per-warp counts, cursors, scatter.
+// Shared memory: hist[W][EL], offs[EL].
+template <typename IdT>
+__global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchunks, RoutePlanDevice p) {
+  extern __shared__ int smem[];
+  __shared__ int warp_sums[33];
+  const int EL = src.EL;
+  const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, W = nt >> 5;
+  const int c = blockIdx.x;
+  int* hist = smem;
+  int* offs = smem + W * EL;
+  for (int i = tid; i < W * EL; i += nt) hist[i] = 0;
+  for (int e = tid; e < EL; e += nt) offs[e] = p.counts[e];
+  __syncthreads();
+  const int total = block_exclusive_scan(offs, EL, warp_sums);
+  if (c == 0) {
+    for (int e = tid; e < EL; e += nt) p.offsets[e] = offs[e];
+    if (tid == 0) p.offsets[EL] = total;
+  }
+  const int64_t cbegin = int64_t(c) * kChunkRoutes, cend = min64(routes, cbegin + kChunkRoutes);
+  const int64_t per_warp = kChunkRoutes / W;  // W divides kChunkRoutes
+  const int64_t begin = min64(cend, cbegin + w * per_warp), end = min64(cend, begin + per_warp);
+  warp_count<IdT>(src, begin, end, hist + w * EL);  // invalid ids were counted by the count kernel
+  __syncthreads();
+  for (int e = tid; e < EL; e += nt) {
+    int run = offs[e] + p.chunk_hist[int64_t(e) * nchunks + c];
+    for (int ww = 0; ww < W; ++ww) {
+      const int t = hist[ww * EL + e];
+      hist[ww * EL + e] = run;
+      run += t;
+    }
+  }
+  __syncthreads();
+  warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
+}
+
+template <typename IdT>
+void launch_plan(const IdSource& src, int64_t routes, const RoutePlanDevice& p, cudaStream_t stream) {
+  const int EL = src.EL;
+  if (routes <= kSmallPathRoutes) {
+    // One route per lane when the shared memory allows: W = routes / 32 warps (at least 8 for
+    // the scans), fewer for many experts.
+    int W = int(std::clamp<int64_t>((routes + 31) / 32, 8, kSmallMaxWarps));
+    while (W > 1 && size_t(W + 1) * EL * sizeof(int) > size_t(kSmemBudget)) --W;
+    const int64_t per_warp = (routes + W - 1) / W;
+    const int64_t chunk = std::max<int64_t>(32, (per_warp + 31) / 32 * 32);
+    const size_t smem = size_t(W + 1) * EL * sizeof(int);
+    route_plan_small_kernel<IdT><<<1, 32 * W, smem, stream>>>(src, routes, chunk, p);
+  } else {
+    const int nchunks = int(route_plan_chunks(routes));
+    route_plan_count_kernel<IdT><<<nchunks, unsigned(kChunkRoutes), size_t(EL) * sizeof(int), stream>>>(src, routes, nchunks, p);
+    check_cuda(cudaGetLastError(), "route plan count kernel launch");
+    constexpr int kScanWarps = 4;
+    route_plan_scan_kernel<<<(EL + kScanWarps - 1) / kScanWarps, 32 * kScanWarps, 0, stream>>>(EL, nchunks, p);
+    check_cuda(cudaGetLastError(), "route plan scan kernel launch");
+    int W = kBigWarps;  // a power of two dividing kChunkRoutes / 32
+    while (W > 1 && size_t(W + 1) * EL * sizeof(int) > size_t(kSmemBudget)) W >>= 1;
+    const size_t smem = size_t(W + 1) * EL * sizeof(int);
+    route_plan_scatter_kernel<IdT><<<nchunks, 32 * W, smem, stream>>>(src, routes, nchunks, p);
+  }
+  check_cuda(cudaGetLastError(), "route plan kernel launch");
+}
+
+}  // namespace
+
+int64_t max_gpu_local_experts() { return kSmemBudget / (2 * int64_t(sizeof(int))); }
+
+void init_route_plan(const RoutePlanDevice& plan, void* stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  check_cuda(cudaMemsetAsync(plan.invalid_count, 0, sizeof(unsigned long long), s), "route plan init");
+  check_cuda(cudaStreamSynchronize(s), "route plan init");
+}
+
+void build_route_plan_gpu(const TensorView& ids, const RouteDims& d, const RoutePlanDevice& plan,
+                          void* stream) {
+  if (d.num_tokens < 0 || d.num_tokens > plan.capacity_tokens)
+    throw_invalid("num_tokens", "in [0, " + std::to_string(plan.capacity_tokens) + "] (plan capacity)",
+                  std::to_string(d.num_tokens));
+  if (d.top_k != plan.top_k)
+    throw_invalid("top_k", std::to_string(plan.top_k) + " (plan)", std::to_string(d.top_k));
+  if (d.local_experts != plan.local_experts || d.local_experts < 1 || d.local_experts > max_gpu_local_experts())
+    throw_invalid("local_experts", std::to_string(plan.local_experts) + " (plan), at most " +
+                  std::to_string(max_gpu_local_experts()), std::to_string(d.local_experts));
+  if (ids.dtype != DType::kI32 && ids.dtype != DType::kI64)
+    throw_invalid("topk_ids", "int32 or int64", dtype_name(ids.dtype));
+  IdSource src;
+  src.ptr = ids.data;
+  src.s0 = ids.ndim >= 1 ? ids.strides[0] : d.top_k;
+  src.s1 = ids.ndim >= 2 ? ids.strides[1] : 1;
+  src.K = d.top_k;
+  src.E = d.num_experts;
+  src.e0 = d.first_local_expert;
+  src.EL = int(d.local_experts);
+  const int64_t routes = d.num_tokens * d.top_k;
+  auto s = static_cast<cudaStream_t>(stream);
+  if (ids.dtype == DType::kI32)
+    launch_plan<int32_t>(src, routes, plan, s);
+  else
+    launch_plan<int64_t>(src, routes, plan, s);
+}
+
+}  // namespace megamoe::routing

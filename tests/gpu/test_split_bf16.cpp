@@ -1,0 +1,374 @@
+// End-to-end tests of the sm90_bf16_bf16_bf16_split backend against the CPU reference.
+// Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
+// (MEGAMOE_TEST_SEED=<n> pins them); outputs are poisoned before each run.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include "kernels/sm90/synthetic_fill.h"
+#include "split_test_util.h"
+
+namespace megamoe::gputest {
+namespace {
+
+constexpr int64_t kH = 256, kI = 512;
+
+TEST(SplitBf16, BackendIsRegisteredAndExplainsRefusals) {
+  const auto names = registered_backends();
+  EXPECT_NE(std::find(names.begin(), names.end(), std::string(kSplitBackend)), names.end());
+  MEGAMOE_REQUIRE_SM90();
+  MoeConfig c = split_config(8, 2, 256, 512, 64);
+  c.hidden_size = 96;  // not a multiple of 64
+  EXPECT_THROW(MoeLayer{c}, Unsupported);
+  c = split_config(8, 2, 256, 512, 64);
+  c.recipe = Recipe::kFP8Block;
+  EXPECT_THROW(MoeLayer{c}, Unsupported);
+  c = split_config(8, 2, 256, 512, 64);
+  c.device = -1;
+  EXPECT_THROW(MoeLayer{c}, Unsupported);
+  MoeLayer ok(split_config(8, 2, 256, 512, 64));
+  EXPECT_EQ(ok.backend_name(), kSplitBackend);
+}
+
+TEST(SplitBf16, EveryActivation) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  struct Act {
+    Activation a;
+    std::optional<float> limit;
+    bool bias;
+    const char* name;
+  };
+  const Act acts[] = {
+      {Activation::kSwiGLU, std::nullopt, false, "swiglu"},
+      {Activation::kSwiGLU, 0.5f, false, "swiglu limit 0.5"},
+      {Activation::kSwiGLU, std::nullopt, true, "swiglu + bias"},
+      {Activation::kSwiGLUOAI, std::nullopt, true, "swiglu_oai (limit 7) + bias"},
+      {Activation::kSwiGLUOAI, 0.25f, false, "swiglu_oai limit 0.25"},
+      {Activation::kGeGLU, std::nullopt, false, "geglu"},
+      {Activation::kGeGLU, std::nullopt, true, "geglu + bias"},
+      {Activation::kReLU2, std::nullopt, false, "relu2"},
+      {Activation::kReLU2, std::nullopt, true, "relu2 + bias"},
+  };
+  for (const Act& act : acts) {
+    SCOPED_TRACE(act.name);
+    MoeConfig c = split_config(8, 2, kH, kI, 64, act.a, act.bias);
+    c.swiglu_limit = act.limit;
+    TestLayer tl(c, case_seed(std::string("act ") + act.name));
+    const HostInputs in = make_inputs(c, 64, RouteKind::kUniform, case_seed(std::string("act in ") + act.name));
+    check_against_reference(tl, in);
+  }
+}
+
+TEST(SplitBf16, TokenCounts) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(8, 2, kH, 256, 4096);
+  TestLayer tl(c, case_seed("tokens"));
+  for (int64_t T : {0, 1, 7, 64, 1000, 4096}) {
+    SCOPED_TRACE("T=" + std::to_string(T));
+    const HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("tokens in " + std::to_string(T)));
+    check_against_reference(tl, in);
+  }
+}
+
+TEST(SplitBf16, RoutingDistributions) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(128, 8, kH, 256, 1024);
+  TestLayer tl(c, case_seed("routing"));
+  const std::pair<RouteKind, const char*> kinds[] = {
+      {RouteKind::kUniform, "uniform"}, {RouteKind::kZipf, "zipf"}, {RouteKind::kOneExpert, "one expert"}};
+  for (const auto& [kind, name] : kinds) {
+    SCOPED_TRACE(name);
+    const HostInputs in = make_inputs(c, 1000, kind, case_seed(std::string("routing in ") + name));
+    check_against_reference(tl, in);
+  }
+}
+
+TEST(SplitBf16, ExpertCountsAndTopK) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::map<int64_t, std::vector<int64_t>> cases = {{8, {1, 2, 4, 8}}, {128, {1, 4, 8}}, {256, {2, 8}}};
+  for (const auto& [E, ks] : cases) {
+    std::unique_ptr<TestLayer> first;
+    for (int64_t K : ks) {
+      SCOPED_TRACE("E=" + std::to_string(E) + " K=" + std::to_string(K));
+      MoeConfig c = split_config(E, K, kH, 256, 128);
+      std::unique_ptr<TestLayer> tl = first ? std::make_unique<TestLayer>(c, *first)  // same weights for every K
+                                            : std::make_unique<TestLayer>(c, case_seed("EK " + std::to_string(E)));
+      const HostInputs in = make_inputs(c, 100, K % 2 ? RouteKind::kZipf : RouteKind::kUniform,
+                                        case_seed("EK in " + std::to_string(E * 100 + K)));
+      check_against_reference(*tl, in);
+      if (!first) first = std::move(tl);
+    }
+  }
+}
+
+TEST(SplitBf16, NoRouteAndInvalidIds) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(16, 4, kH, kI, 512, Activation::kSwiGLU, true);
+  TestLayer tl(c, case_seed("invalid"));
+  for (bool i64 : {false, true}) {
+    SCOPED_TRACE(i64 ? "int64 ids" : "int32 ids");
+    HostInputs in = make_inputs(c, 300, RouteKind::kUniform, case_seed(std::string("invalid in") + (i64 ? "64" : "32")),
+                                0.2, 0.15, i64);
+    // Some tokens with no route at all (all -1, or all invalid).
+    for (int64_t k = 0; k < c.top_k; ++k) {
+      in.ids[size_t(3 * c.top_k + k)] = -1;
+      in.ids[size_t(5 * c.top_k + k)] = c.num_experts + k;
+    }
+    in.invalid = count_invalid(in, c.num_experts);
+    ASSERT_GT(in.invalid, 0);
+    check_against_reference(tl, in);
+    EXPECT_EQ(tl.layer->invalid_id_count(nullptr), 0) << "the counter resets when read";
+  }
+}
+
+TEST(SplitBf16, GptOssShape) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(8, 4, 2880, 2880, 64, Activation::kSwiGLUOAI, true);
+  TestLayer tl(c, case_seed("gpt-oss"));
+  for (int64_t T : {1, 7, 40}) {
+    SCOPED_TRACE("T=" + std::to_string(T));
+    check_against_reference(tl, make_inputs(c, T, RouteKind::kUniform, case_seed("gpt-oss in " + std::to_string(T))));
+  }
+}
+
+TEST(SplitBf16, BitwiseRepeatable) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(64, 8, kH, kI, 2048, Activation::kSwiGLU, true);
+  TestLayer tl(c, case_seed("repeat"));
+  const HostInputs in = make_inputs(c, 1500, RouteKind::kZipf, case_seed("repeat in"));
+  DeviceInputs d(in);
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const std::vector<uint16_t> first = run_layer(*tl.layer, d, s);
+  EXPECT_EQ(count_nan(first), 0);
+  for (int rep = 0; rep < 3; ++rep) EXPECT_TRUE(run_layer(*tl.layer, d, s) == first) << "run " << rep;
+  EXPECT_TRUE(run_layer(*tl.layer, d, nullptr) == first) << "default stream";
+  CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+TEST(SplitBf16, CudaGraphReplayEqualsEager) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(32, 4, kH, kI, 2048, Activation::kGeGLU, true);
+  TestLayer tl(c, case_seed("graph"));
+  const int64_t T = 200;  // 800 routes: the single-block route plan
+  const int64_t T2 = 1100;  // 4400 routes: the multi-block route plan
+  for (int64_t t : {T, T2}) {
+    SCOPED_TRACE("T=" + std::to_string(t));
+    HostInputs in = make_inputs(c, t, RouteKind::kUniform, case_seed("graph in " + std::to_string(t)), 0.05, 0.05);
+    DeviceInputs d(in);
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const std::vector<uint16_t> eager = run_layer(*tl.layer, d, s);
+    EXPECT_EQ(tl.layer->invalid_id_count(s), in.invalid);
+
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    tl.layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+    CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int rep = 0; rep < 2; ++rep) {
+      d.poison(s);
+      CUDA_CHECK(cudaGraphLaunch(exec, s));
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      EXPECT_TRUE(d.result() == eager) << "replay " << rep;
+    }
+    EXPECT_EQ(tl.layer->invalid_id_count(s), 2 * in.invalid);
+    // New inputs in the same buffers: the replay follows them.
+    HostInputs in2 = make_inputs(c, t, RouteKind::kZipf, case_seed("graph in2 " + std::to_string(t)));
+    d.upload(in2);
+    d.poison(s);
+    CUDA_CHECK(cudaGraphLaunch(exec, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    const std::vector<uint16_t> replay2 = d.result();
+    EXPECT_TRUE(run_layer(*tl.layer, d, s) == replay2) << "replay with new inputs equals eager";
+    EXPECT_LE(rel_l2(replay2, run_reference(c, *tl.ref, in2)), 5e-3);
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    CUDA_CHECK(cudaStreamDestroy(s));
+  }
+}
+
+TEST(SplitBf16, TwoLayersOnTwoStreams) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  TestLayer a(split_config(16, 2, kH, kI, 2048, Activation::kSwiGLU, false), case_seed("two a"));
+  TestLayer b(split_config(32, 4, 512, 256, 1024, Activation::kSwiGLUOAI, true), case_seed("two b"));
+  const HostInputs ia = make_inputs(a.cfg, 2000, RouteKind::kUniform, case_seed("two a in"));
+  const HostInputs ib = make_inputs(b.cfg, 700, RouteKind::kZipf, case_seed("two b in"), 0.1, 0.05, true);
+  DeviceInputs da(ia), db(ib);
+  const std::vector<uint16_t> ea = run_layer(*a.layer, da), eb = run_layer(*b.layer, db);
+  EXPECT_EQ(b.layer->invalid_id_count(nullptr), ib.invalid);
+  cudaStream_t s1, s2;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  for (int rep = 0; rep < 3; ++rep) {
+    da.poison(s1);
+    db.poison(s2);
+    a.layer->forward(da.xv(), da.idv(), da.wv(), da.outv(), s1);
+    b.layer->forward(db.xv(), db.idv(), db.wv(), db.outv(), s2);
+    CUDA_CHECK(cudaStreamSynchronize(s1));
+    CUDA_CHECK(cudaStreamSynchronize(s2));
+    EXPECT_TRUE(da.result() == ea) << "layer a, rep " << rep;
+    EXPECT_TRUE(db.result() == eb) << "layer b, rep " << rep;
+  }
+  EXPECT_EQ(b.layer->invalid_id_count(s2), 3 * ib.invalid);
+  EXPECT_EQ(a.layer->invalid_id_count(s1), 0);
+  EXPECT_LE(rel_l2(ea, run_reference(a.cfg, *a.ref, ia)), 5e-3);
+  EXPECT_LE(rel_l2(eb, run_reference(b.cfg, *b.ref, ib)), 5e-3);
+  CUDA_CHECK(cudaStreamDestroy(s1));
+  CUDA_CHECK(cudaStreamDestroy(s2));
+}
+
+TEST(SplitBf16, WeightsFromDeviceAndBf16Biases) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(8, 2, kH, kI, 256, Activation::kSwiGLUOAI, true);
+  TestLayer tl(c, case_seed("devw"));
+  const HostInputs in = make_inputs(c, 100, RouteKind::kUniform, case_seed("devw in"));
+  DeviceInputs d(in);
+  const std::vector<uint16_t> host_prepared = run_layer(*tl.layer, d);
+  // The same weights from device memory, biases as bf16 holding the same values rounded.
+  DevBuf<uint16_t> w13, w2, b13, b2;
+  w13.upload(tl.weights->w13);
+  w2.upload(tl.weights->w2);
+  std::vector<uint16_t> hb13(tl.weights->b13.size()), hb2(tl.weights->b2.size());
+  std::vector<float> fb13(hb13.size()), fb2(hb2.size());
+  for (size_t i = 0; i < hb13.size(); ++i) fb13[i] = formats::bf16_bits_to_float(hb13[i] = formats::float_to_bf16_bits(tl.weights->b13[i]));
+  for (size_t i = 0; i < hb2.size(); ++i) fb2[i] = formats::bf16_bits_to_float(hb2[i] = formats::float_to_bf16_bits(tl.weights->b2[i]));
+  b13.upload(hb13);
+  b2.upload(hb2);
+  const int64_t E = c.local_experts(), N13 = c.fc1_rows(), H = c.hidden_size, I = c.intermediate_size;
+  MoeWeights w;
+  w.w13 = TensorView::contiguous(w13.p, DType::kBF16, {E, N13, H}, Device::cuda(0));
+  w.w2 = TensorView::contiguous(w2.p, DType::kBF16, {E, H, I}, Device::cuda(0));
+  w.b13 = TensorView::contiguous(b13.p, DType::kBF16, {E, N13}, Device::cuda(0));
+  w.b2 = TensorView::contiguous(b2.p, DType::kBF16, {E, H}, Device::cuda(0));
+  MoeLayer dev_layer(c);
+  dev_layer.prepare_weights(w);
+  EXPECT_EQ(dev_layer.weight_bytes(), size_t(E * (N13 * H + H * I) * 2 + E * (N13 + H) * 4));
+  // Host-prepared layer with the bf16-rounded fp32 biases gives the same bits.
+  HostWeights hw = *tl.weights;
+  hw.b13 = fb13;
+  hw.b2 = fb2;
+  tl.layer->prepare_weights(hw.view());
+  const std::vector<uint16_t> a = run_layer(dev_layer, d), b = run_layer(*tl.layer, d);
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(count_nan(a), 0);
+  EXPECT_LE(rel_l2(a, host_prepared), 2e-2);  // only the bias rounding differs
+}
+
+TEST(SplitBf16, PaddedAndMisalignedRowStride) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(8, 2, kH, kI, 128);
+  TestLayer tl(c, case_seed("stride"));
+  const HostInputs in = make_inputs(c, 50, RouteKind::kUniform, case_seed("stride in"));
+  DeviceInputs d(in);
+  const std::vector<uint16_t> dense = run_layer(*tl.layer, d);
+  for (int64_t ld : {kH + 64, kH + 4}) {  // 16-byte aligned rows, then 8-byte aligned rows
+    SCOPED_TRACE("ldx=" + std::to_string(ld));
+    std::vector<uint16_t> xp(size_t(in.T * ld), 0xFFFF);
+    for (int64_t t = 0; t < in.T; ++t) std::copy_n(in.x.begin() + t * kH, kH, xp.begin() + t * ld);
+    DevBuf<uint16_t> dx;
+    dx.upload(xp);
+    TensorView xv = TensorView::contiguous(dx.p, DType::kBF16, {in.T, kH}, Device::cuda(0));
+    xv.strides[0] = ld;
+    d.poison(nullptr);
+    tl.layer->forward(xv, d.idv(), d.wv(), d.outv(), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_TRUE(d.result() == dense);
+  }
+}
+
+TEST(SplitBf16, DeepseekWorkspaceFitsBudget) {
+  MEGAMOE_REQUIRE_SM90();
+  MoeConfig c = split_config(256, 8, 7168, 2048, 8192);
+  MoeLayer layer(c);
+  const size_t ws = layer.workspace_bytes();
+  EXPECT_LE(ws, size_t(5) << 29) << "workspace " << ws << " bytes > 2.5 GiB";
+  EXPECT_GT(ws, size_t(2) << 30);
+}
+
+// Not a timed test: prints forward's device time per model shape and T (median of graph
+// replays, weights synthetic on the device; the layer's weights ~1 GB so they stream from HBM).
+TEST(SplitBf16, LatencyReport) {
+  MEGAMOE_REQUIRE_SM90();
+  struct Shape {
+    const char* name;
+    int64_t H, I, E, K;
+    Activation act;
+    bool bias;
+  };
+  for (const Shape& sh : {Shape{"qwen3-30b-a3b", 2048, 768, 128, 8, Activation::kSwiGLU, false},
+                          Shape{"gpt-oss-120b", 2880, 2880, 128, 4, Activation::kSwiGLUOAI, true}}) {
+    MoeConfig c = split_config(sh.E, sh.K, sh.H, sh.I, 8192, sh.act, sh.bias);
+    const int64_t E = c.local_experts(), N13 = c.fc1_rows();
+    DevBuf<uint16_t> w13(size_t(E * N13 * sh.H)), w2(size_t(E * sh.H * sh.I));
+    DevBuf<float> b13(size_t(E * N13)), b2(size_t(E * sh.H));
+    sm90::fill_synthetic_layer_bf16(c, 1234, w13.p, w2.p, sh.bias ? b13.p : nullptr, sh.bias ? b2.p : nullptr, nullptr);
+    MoeWeights w;
+    w.w13 = TensorView::contiguous(w13.p, DType::kBF16, {E, N13, sh.H}, Device::cuda(0));
+    w.w2 = TensorView::contiguous(w2.p, DType::kBF16, {E, sh.H, sh.I}, Device::cuda(0));
+    if (sh.bias) {
+      w.b13 = TensorView::contiguous(b13.p, DType::kF32, {E, N13}, Device::cuda(0));
+      w.b2 = TensorView::contiguous(b2.p, DType::kF32, {E, sh.H}, Device::cuda(0));
+    }
+    MoeLayer layer(c);
+    layer.prepare_weights(w);
+    w13.free_();
+    w2.free_();
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t a, b;
+    CUDA_CHECK(cudaEventCreate(&a));
+    CUDA_CHECK(cudaEventCreate(&b));
+    for (int64_t T : {1, 8, 64, 512, 2048, 8192}) {
+      HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("latency"));
+      DeviceInputs d(in);
+      d.poison(s);
+      cudaGraph_t g;
+      cudaGraphExec_t ge;
+      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+      layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+      CUDA_CHECK(cudaStreamEndCapture(s, &g));
+      CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+      std::vector<float> ms;
+      for (int i = 0; i < 40; ++i) {
+        CUDA_CHECK(cudaEventRecord(a, s));
+        CUDA_CHECK(cudaGraphLaunch(ge, s));
+        CUDA_CHECK(cudaEventRecord(b, s));
+        CUDA_CHECK(cudaEventSynchronize(b));
+        float t = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+        if (i >= 5) ms.push_back(t);
+      }
+      std::sort(ms.begin(), ms.end());
+      std::printf("[split forward] %s T=%lld: %.3f ms (median of %zu graph replays)\n", sh.name, (long long)T,
+                  ms[ms.size() / 2], ms.size());
+      EXPECT_EQ(count_nan(d.result()), 0);
+      CUDA_CHECK(cudaGraphExecDestroy(ge));
+      CUDA_CHECK(cudaGraphDestroy(g));
+    }
+    CUDA_CHECK(cudaEventDestroy(a));
+    CUDA_CHECK(cudaEventDestroy(b));
+    CUDA_CHECK(cudaStreamDestroy(s));
+  }
+}
+
+}  // namespace
+}  // namespace megamoe::gputest
