@@ -121,12 +121,9 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   cudaStream_t stream;
   cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   MoeLayer layer(c);
-  const size_t need = formats::canonical_weight_bytes(c), budget = host_weight_budget();
-  if (need <= budget) {
-    const auto canonical = reference::synthetic_canonical_weights(c, s.seed, budget);
-    layer.prepare_weights(canonical.view(c));
-  } else if (c.recipe == Recipe::kBF16) {
-    // Generate the canonical bf16 layer on the device; the layer keeps its own copy.
+  if (c.recipe == Recipe::kBF16) {
+    // bf16: generate the canonical layer on the device (the same values the reference
+    // regenerates on the host); the layer keeps its own copy.
     DeviceBuffer w13(size_t(E * N13 * H * 2)), w2(size_t(E * H * I * 2)),
         b13(c.has_bias ? size_t(E * N13 * 4) : 0), b2(c.has_bias ? size_t(E * H * 4) : 0);
     sm90::fill_synthetic_layer_bf16(c, s.seed, w13.ptr, w2.ptr, static_cast<float*>(b13.ptr),
@@ -141,8 +138,9 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
     }
     layer.prepare_weights(w);
   } else {
-    throw Unsupported(std::string("run: the ") + recipe_name(c.recipe) +
-                      " weights of this preset do not fit the host budget; only bf16 is generated on the device");
+    // Quantized recipes: quantize on the host with the CPU quantizers (the contract).
+    const auto canonical = reference::synthetic_canonical_weights(c, s.seed, host_weight_budget());
+    layer.prepare_weights(canonical.view(c));
   }
   std::printf("backend: %s on %s (workspace %.1f MiB, weights %.1f MiB)\n", layer.backend_name().c_str(),
               gpu_name(c.device).c_str(), double(layer.workspace_bytes()) / (1 << 20),
