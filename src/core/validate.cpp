@@ -40,6 +40,7 @@ void check_device(const TensorView& t, const std::string& name, const std::vecto
 }
 
 void check_contiguous(const TensorView& t, const std::string& name) {
+  if (t.numel() == 0) return;  // an empty tensor has no layout (NumPy reports strides 0)
   if (!t.is_contiguous()) {
     std::string s = "[";
     for (int d = 0; d < t.ndim; ++d) s += (d ? ", " : "") + std::to_string(t.strides[d]);
@@ -49,6 +50,7 @@ void check_contiguous(const TensorView& t, const std::string& name) {
 
 void check_row_major(const TensorView& t, const std::string& name) {
   const int n = t.ndim;
+  if (t.numel() == 0) return;  // an empty tensor has no layout
   if (n < 2) return check_contiguous(t, name);
   bool ok = t.strides[n - 1] == 1 && t.strides[n - 2] >= t.shape[n - 1];
   if (ok && n > 2) {

@@ -1,0 +1,483 @@
+"""MoELayer: one Mixture-of-Experts block (route -> FC1 + activation -> FC2 -> combine)."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import sys
+import weakref
+from typing import Any, Dict, Mapping, Optional, Union
+
+import numpy as np
+
+from . import _arrays
+from . import _C
+
+DeviceLike = Union[None, str, int, Any]  # Any: a torch.device
+
+RECIPES = ("bf16", "fp8_block", "w4a16_mxfp4", "w4a16_nvfp4", "mxfp8", "w4a8_mxfp4", "nvfp4")
+ACTIVATIONS = ("swiglu", "swiglu_oai", "geglu", "relu2")
+FP4_RECIPES = ("w4a16_mxfp4", "w4a8_mxfp4", "w4a16_nvfp4", "nvfp4")
+
+# Layers by handle, for torch.ops.megamoe.* (an op takes the int handle, never the object).
+_LAYERS: "weakref.WeakValueDictionary[int, MoELayer]" = weakref.WeakValueDictionary()
+_NEXT_HANDLE = itertools.count(1)
+
+# The torch module once megamoe.torch_ops is imported (set there); None before.
+_torch: Any = None
+
+
+def layer_from_handle(handle: int) -> "MoELayer":
+    """The live MoELayer with this ``handle`` (see ``MoELayer.handle``)."""
+    layer = _LAYERS.get(int(handle))
+    if layer is None:
+        raise RuntimeError(
+            f"megamoe: no live MoELayer has handle {handle} (it was garbage-collected, or the handle "
+            "comes from another process); keep a reference to the layer while its op is in use"
+        )
+    return layer
+
+
+_TORCH_OPS_FAILED = False
+
+
+def _ensure_torch_ops() -> None:
+    """Registers torch.ops.megamoe.* once the program uses torch (imports megamoe.torch_ops)."""
+    global _TORCH_OPS_FAILED
+    if _torch is None and not _TORCH_OPS_FAILED and "torch" in sys.modules:
+        try:
+            from . import torch_ops  # noqa: F401  (sets _torch)
+        except (ImportError, AttributeError) as e:  # a torch without torch.library.custom_op
+            _TORCH_OPS_FAILED = True
+            import warnings
+
+            warnings.warn(f"megamoe: torch.ops.megamoe.* not registered ({e}); eager calls still work",
+                          RuntimeWarning, stacklevel=3)
+
+
+def _int(name: str, v: Any) -> int:
+    if isinstance(v, bool):
+        raise TypeError(f"megamoe: argument '{name}': expected an int, got bool")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"megamoe: argument '{name}': expected an int, got {type(v).__name__}") from None
+
+
+def _str(name: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"megamoe: argument '{name}': expected a str, got {type(v).__name__}")
+    return v
+
+
+def _current_cuda_device() -> int:
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available():
+        return int(torch.cuda.current_device())
+    return int(_C.cuda_current_device())
+
+
+def _cuda_device_count() -> int:
+    if not _C.with_cuda:
+        return 0
+    return int(_C.cuda_device_count())
+
+
+def resolve_device(device: DeviceLike, backend: str = "auto") -> int:
+    """megamoe device ordinal: -1 for the CPU, N for CUDA device N.
+
+    ``None`` picks the current CUDA device when this build has CUDA and a device is present
+    (and ``backend`` is not ``"cpu_reference"``), else the CPU.
+    """
+    if device is None:
+        if backend == "cpu_reference" or _cuda_device_count() == 0:
+            return -1
+        return _current_cuda_device()
+    if not isinstance(device, (str, int)) and hasattr(device, "type"):  # torch.device
+        if device.type == "cpu":
+            return -1
+        if device.type == "cuda":
+            return _current_cuda_device() if device.index is None else int(device.index)
+        raise ValueError(f"megamoe: argument 'device': expected 'cpu' or 'cuda[:N]', got {device}")
+    if isinstance(device, bool):
+        raise TypeError("megamoe: argument 'device': expected None, 'cpu', 'cuda', 'cuda:N' or an int, got bool")
+    if isinstance(device, int):
+        if device < -1:
+            raise ValueError(f"megamoe: argument 'device': expected -1 (CPU) or a CUDA ordinal >= 0, got {device}")
+        return device
+    if isinstance(device, str):
+        d = device.strip().lower()
+        if d == "cpu":
+            return -1
+        if d == "cuda":
+            return _current_cuda_device()
+        if d.startswith("cuda:") and d[5:].isdigit():
+            return int(d[5:])
+        raise ValueError(f"megamoe: argument 'device': expected 'cpu', 'cuda' or 'cuda:N', got '{device}'")
+    raise TypeError(
+        "megamoe: argument 'device': expected None, 'cpu', 'cuda', 'cuda:N', an int or a torch.device, "
+        f"got {type(device).__name__}"
+    )
+
+
+def _activation_params(activation: str, params: Optional[Mapping[str, float]]):
+    if params is None:
+        return None, None
+    if not isinstance(params, Mapping):
+        raise TypeError(
+            f"megamoe: argument 'activation_params': expected a dict with keys 'limit'/'alpha', got "
+            f"{type(params).__name__}"
+        )
+    unknown = set(params) - {"limit", "alpha"}
+    if unknown:
+        raise ValueError(
+            f"megamoe: argument 'activation_params': expected keys 'limit' and/or 'alpha', got {sorted(unknown)}"
+        )
+    limit = params.get("limit")
+    alpha = params.get("alpha")
+    if limit is not None:
+        limit = float(limit)
+    if alpha is not None:
+        alpha = float(alpha)
+        if activation != "swiglu_oai":
+            raise ValueError(
+                "megamoe: argument 'activation_params': expected 'alpha' only with activation 'swiglu_oai', "
+                f"got alpha={alpha} with activation '{activation}'"
+            )
+    return limit, alpha
+
+
+class MoELayer:
+    """One Mixture-of-Experts block: route each token to its top-k experts, run each expert's
+    gated MLP (FC1, activation, FC2), weight by the router scores and sum (DESIGN.md section 1).
+
+    Args:
+        num_experts: E, experts in the whole model.
+        top_k: K, routes per token.
+        hidden_size: H.
+        intermediate_size: I, per expert (FC1 has 2I rows for gated activations, I for relu2).
+        recipe: weight/activation format: "bf16", "fp8_block", "w4a16_mxfp4", "w4a16_nvfp4",
+            "mxfp8", "w4a8_mxfp4", "nvfp4" (which ones run depends on the backend).
+        activation: "swiglu", "swiglu_oai" (gpt-oss), "geglu" or "relu2".
+        activation_params: {"limit": L} clamps swiglu/swiglu_oai; {"alpha": a} is swiglu_oai's
+            sigmoid slope (default 1.702; limit defaults to 7.0 for swiglu_oai).
+        ep_rank, ep_size: expert parallelism; this layer holds experts
+            [ep_rank*E/ep_size, (ep_rank+1)*E/ep_size).
+        max_tokens: capacity; a call accepts at most this many tokens. GPU workspace is sized
+            from it once, here.
+        backend: "auto" or a name from ``megamoe.registered_backends()``.
+        device: None (the current CUDA device if this build has CUDA and a GPU is present,
+            else the CPU), "cpu", "cuda", "cuda:N", an int ordinal (-1 = CPU) or a torch.device.
+        has_bias: prepare_weights takes b13 [E_local, N13] and b2 [E_local, H].
+        num_threads: CPU backend threads (0 = all cores).
+
+    Raises:
+        ValueError / TypeError for a bad configuration, NotImplementedError when no backend
+        can run it here (the message lists each backend's reason).
+    """
+
+    def __init__(
+        self,
+        num_experts: int,
+        top_k: int,
+        hidden_size: int,
+        intermediate_size: int,
+        *,
+        recipe: str = "bf16",
+        activation: str = "swiglu",
+        activation_params: Optional[Mapping[str, float]] = None,
+        ep_rank: int = 0,
+        ep_size: int = 1,
+        max_tokens: int = 8192,
+        backend: str = "auto",
+        device: DeviceLike = None,
+        has_bias: bool = False,
+        num_threads: int = 0,
+    ) -> None:
+        self._num_experts = _int("num_experts", num_experts)
+        self._top_k = _int("top_k", top_k)
+        self._hidden_size = _int("hidden_size", hidden_size)
+        self._intermediate_size = _int("intermediate_size", intermediate_size)
+        self._recipe = _str("recipe", recipe)
+        self._activation = _str("activation", activation)
+        self._ep_rank = _int("ep_rank", ep_rank)
+        self._ep_size = _int("ep_size", ep_size)
+        self._max_tokens = _int("max_tokens", max_tokens)
+        backend = _str("backend", backend)
+        self._has_bias = bool(has_bias)
+        limit, alpha = _activation_params(self._activation, activation_params)
+        self._activation_params = dict(activation_params) if activation_params else {}
+        self._device_index = resolve_device(device, backend)
+        if self._device_index >= 0 and not _C.with_cuda:
+            raise NotImplementedError(
+                f"megamoe: unsupported: device cuda:{self._device_index} requested, but this megamoe build has "
+                "no CUDA support (it was built without nvcc); use device='cpu'"
+            )
+        self._impl = _C.Layer(
+            self._num_experts, self._top_k, self._hidden_size, self._intermediate_size,
+            self._recipe, self._activation, limit, alpha, self._ep_rank, self._ep_size,
+            self._max_tokens, backend, self._device_index, self._has_bias, _int("num_threads", num_threads),
+        )
+        self._weights_ready = False
+        self._handle = next(_NEXT_HANDLE)
+        _LAYERS[self._handle] = self
+        _ensure_torch_ops()
+
+    # ---- description --------------------------------------------------------------------
+    @property
+    def num_experts(self) -> int:
+        return self._num_experts
+
+    @property
+    def top_k(self) -> int:
+        return self._top_k
+
+    @property
+    def hidden_size(self) -> int:
+        return self._hidden_size
+
+    @property
+    def intermediate_size(self) -> int:
+        return self._intermediate_size
+
+    @property
+    def local_experts(self) -> int:
+        """Experts held by this rank: num_experts // ep_size."""
+        return self._num_experts // self._ep_size
+
+    @property
+    def fc1_rows(self) -> int:
+        """N13: 2I for gated activations, I for relu2."""
+        return self._intermediate_size if self._activation == "relu2" else 2 * self._intermediate_size
+
+    @property
+    def recipe(self) -> str:
+        return self._recipe
+
+    @property
+    def activation(self) -> str:
+        return self._activation
+
+    @property
+    def activation_params(self) -> Dict[str, float]:
+        return dict(self._activation_params)
+
+    @property
+    def ep_rank(self) -> int:
+        return self._ep_rank
+
+    @property
+    def ep_size(self) -> int:
+        return self._ep_size
+
+    @property
+    def max_tokens(self) -> int:
+        return self._max_tokens
+
+    @property
+    def has_bias(self) -> bool:
+        return self._has_bias
+
+    @property
+    def backend(self) -> str:
+        """The backend that runs this layer (``backend="auto"`` resolved)."""
+        return self._impl.backend_name
+
+    @property
+    def device(self) -> str:
+        """'cpu' or 'cuda:N'."""
+        return "cpu" if self._device_index < 0 else f"cuda:{self._device_index}"
+
+    @property
+    def workspace_bytes(self) -> int:
+        return int(self._impl.workspace_bytes)
+
+    @property
+    def weight_bytes(self) -> int:
+        return int(self._impl.weight_bytes)
+
+    @property
+    def weights_ready(self) -> bool:
+        return self._weights_ready
+
+    @property
+    def handle(self) -> int:
+        """An int naming this layer to ``torch.ops.megamoe.fused_moe`` (valid while the layer lives)."""
+        return self._handle
+
+    def __repr__(self) -> str:
+        return (
+            f"MoELayer(num_experts={self._num_experts}, top_k={self._top_k}, hidden_size={self._hidden_size}, "
+            f"intermediate_size={self._intermediate_size}, recipe='{self._recipe}', "
+            f"activation='{self._activation}', ep_rank={self._ep_rank}, ep_size={self._ep_size}, "
+            f"max_tokens={self._max_tokens}, backend='{self.backend}', device='{self.device}', "
+            f"has_bias={self._has_bias})"
+        )
+
+    # ---- weights --------------------------------------------------------------------------
+    def prepare_weights(
+        self,
+        w13: Any,
+        w2: Any,
+        *,
+        w13_scale: Any = None,
+        w2_scale: Any = None,
+        w13_global_scale: Any = None,
+        w2_global_scale: Any = None,
+        b13: Any = None,
+        b2: Any = None,
+        fc1_input_global_scale: float = 1.0,
+        fc2_input_global_scale: float = 1.0,
+    ) -> "MoELayer":
+        """Loads this rank's experts from canonical (checkpoint-like) layouts, once.
+
+        Layouts (E = local experts, N13 = ``fc1_rows``, K innermost)::
+
+            recipe       w13 / w2                                      w13_scale / w2_scale
+            bf16         bfloat16 [E,N13,H] / [E,H,I]                  -
+            fp8_block    float8_e4m3fn (or uint8) [E,N13,H] / [E,H,I]  float32 [E,ceil(N/128),ceil(K/128)]
+            mxfp8        float8_e4m3fn (or uint8) [E,N13,H] / [E,H,I]  float8_e8m0fnu (or uint8) [E,N,K/32]
+            w4a16_mxfp4  uint8 packed e2m1 [E,N13,H/2] / [E,H,I/2]     float8_e8m0fnu (or uint8) [E,N,K/32]
+            w4a16_nvfp4  as w4a16_mxfp4                                float8_e4m3fn (or uint8) [E,N,K/16]
+                         plus w13_global_scale / w2_global_scale float32 [E]
+            biases (has_bias): b13 [E,N13], b2 [E,H], float32 or bfloat16
+
+        Packed FP4: element 2j in the low nibble of byte j. ``megamoe.quantize_weights`` makes
+        these from bf16/float32 master weights. Arrays may be NumPy (ml_dtypes dtypes included),
+        torch tensors (CPU or the layer's GPU) or any DLPack tensor; they are copied, so they
+        can be freed afterwards. Returns ``self``.
+        """
+        names = ("w13", "w2", "w13_scale", "w2_scale", "w13_global_scale", "w2_global_scale", "b13", "b2")
+        values = (w13, w2, w13_scale, w2_scale, w13_global_scale, w2_global_scale, b13, b2)
+        tensors = []
+        for name, v in zip(names, values):
+            if v is None:
+                continue
+            if name.endswith("global_scale") and isinstance(v, (list, tuple, float, int)):
+                v = np.asarray(v, dtype=np.float32).reshape(-1)
+            if _arrays.is_torch_tensor(v) and v.is_cuda:
+                # C++ copies on the legacy default stream; order it after the producer's work.
+                sys.modules["torch"].cuda.current_stream(v.device).synchronize()
+            obj, tag = _arrays.export(v, name, dl_stream=1)
+            tensors.append((name, obj, tag))
+        try:
+            self._impl.prepare_weights(tensors, float(fc1_input_global_scale), float(fc2_input_global_scale))
+        except (ValueError, TypeError):
+            raise  # rejected by validation, before anything changed: earlier weights stay in use
+        except BaseException:
+            self._weights_ready = False
+            raise
+        self._weights_ready = True
+        return self
+
+    # ---- forward --------------------------------------------------------------------------
+    def __call__(
+        self, x: Any, topk_ids: Any, topk_weights: Any, out: Any = None, *, stream: Any = None
+    ) -> Any:
+        """out[t] = sum_k topk_weights[t,k] * expert_{topk_ids[t,k]}(x[t]) (DESIGN.md section 1).
+
+        Args:
+            x: [T, H] bfloat16 (rows contiguous; a row stride >= H is allowed), T <= max_tokens.
+            topk_ids: [T, K] int32 or int64; -1 = no route. Host ids outside [0, E) raise
+                ValueError; device ids outside it count as no route and are reported by
+                ``invalid_id_count()``.
+            topk_weights: [T, K] float32.
+            out: optional [T, H] bfloat16 output, written (never read). When None it is
+                allocated in x's framework: torch in -> torch out, NumPy in -> NumPy
+                (ml_dtypes.bfloat16) out; other CPU arrays -> NumPy; other CUDA arrays -> a
+                megamoe-owned buffer that exports DLPack (``from_dlpack`` it after the stream).
+            stream: CUDA stream to run on (int cudaStream_t, or an object with ``.cuda_stream``
+                / ``.ptr``). Default: torch's current stream for torch tensors, the legacy
+                default stream otherwise. GPU calls are asynchronous and capturable.
+
+        Every argument is validated before any work; errors name the argument, the expected
+        and the actual value (TypeError for dtypes, ValueError for shapes/strides/devices/ids).
+
+        The layer owns one workspace: calls on it must not overlap (one stream orders them;
+        across streams or threads the caller orders them, or uses one layer each).
+        """
+        torch = _torch
+        if torch is not None and isinstance(x, torch.Tensor):
+            return self._call_torch(torch, x, topk_ids, topk_weights, out, stream)
+        if _arrays.is_torch_tensor(x):  # torch imported after megamoe
+            _ensure_torch_ops()
+            return self._call_torch(sys.modules["torch"], x, topk_ids, topk_weights, out, stream)
+        return self._call_generic(x, topk_ids, topk_weights, out, stream)
+
+    forward = __call__
+
+    def _call_torch(self, torch, x, topk_ids, topk_weights, out, stream):
+        if _torch is not None and torch.compiler.is_compiling():
+            if stream is not None:
+                raise ValueError("megamoe: argument 'stream': must be None under torch.compile "
+                                 "(the op runs on the current stream)")
+            if out is None:
+                return torch.ops.megamoe.fused_moe(x, topk_ids, topk_weights, self._handle)
+            torch.ops.megamoe.fused_moe_out(x, topk_ids, topk_weights, out, self._handle)
+            return out
+        return self._forward_torch(x, topk_ids, topk_weights, out, stream)
+
+    def _forward_torch(self, x, topk_ids, topk_weights, out=None, stream=None):
+        """Eager torch path (also the body of torch.ops.megamoe.fused_moe)."""
+        torch = sys.modules["torch"]
+        if out is None:
+            rows = x.shape[0] if x.dim() == 2 else 0
+            out = torch.empty((rows, self._hidden_size), dtype=torch.bfloat16, device=x.device)
+        if stream is not None:
+            s = _arrays.stream_value(stream)
+        elif x.is_cuda:
+            s = torch.cuda.current_stream(x.device).cuda_stream
+        else:
+            s = 0
+        ids_obj, _ = _arrays.export(topk_ids, "topk_ids", dl_stream=s or 1)
+        w_obj, _ = _arrays.export(topk_weights, "topk_weights", dl_stream=s or 1)
+        out_obj, out_tag = _arrays.export(out, "out", dl_stream=s or 1)
+        self._impl.forward(_arrays.torch_spec(x, "x"), "", ids_obj, w_obj, out_obj, out_tag, s)
+        return out
+
+    def _call_generic(self, x, topk_ids, topk_weights, out, stream):
+        s = _arrays.stream_value(stream)
+        dev_type, dev_id = _arrays.dlpack_device(x)
+        on_cuda = dev_type in (_arrays.DL_CUDA, _arrays.DL_CUDA_MANAGED)
+        dl_stream = (s if s != 0 else 1) if on_cuda else None
+        made = []
+        if out is None:
+            if on_cuda and not _C.with_cuda:
+                raise ValueError("megamoe: argument 'x': expected a tensor on cpu, got a tensor on a CUDA device "
+                                 "(this megamoe build has no CUDA support)")
+            hidden = self._hidden_size
+
+            def out_obj(rows: int):  # called by _C once x is imported (x's row count)
+                if on_cuda:
+                    made.append(_C.cuda_empty([rows, hidden], "bfloat16", dev_id))
+                    return made[0], ""
+                bf16 = _arrays.need_ml_dtypes("a NumPy bfloat16 output").bfloat16
+                made.append(np.empty((rows, hidden), dtype=bf16))
+                return _arrays.numpy_export(made[0], "out")
+
+            out_tag = ""
+        else:
+            out_obj, out_tag = _arrays.export(out, "out", dl_stream)
+        x_obj, x_tag = _arrays.export(x, "x", dl_stream)
+        ids_obj, _ = _arrays.export(topk_ids, "topk_ids", dl_stream)
+        w_obj, _ = _arrays.export(topk_weights, "topk_weights", dl_stream)
+        self._impl.forward(x_obj, x_tag, ids_obj, w_obj, out_obj, out_tag, s)
+        return made[0] if out is None else out
+
+    def invalid_id_count(self, stream: Any = None) -> int:
+        """Device-resident ids outside [-1, E) seen since the last call (then reset to 0).
+
+        Synchronises ``stream`` (default: torch's current stream when torch is in use, else the
+        legacy default stream). Host ids are checked before launch instead (ValueError).
+        """
+        torch = sys.modules.get("torch")
+        if stream is None and self._device_index >= 0 and torch is not None and torch.cuda.is_available():
+            s = torch.cuda.current_stream(self._device_index).cuda_stream
+        else:
+            s = _arrays.stream_value(stream)
+        return int(self._impl.invalid_id_count(s))
+
+
+def registered_backends() -> list:
+    """Backend names in ``backend="auto"`` preference order (GPU backends first)."""
+    return list(_C.registered_backends())
