@@ -31,7 +31,10 @@ __all__ = ["fused_moe", "fused_moe_out", "MoEModule"]
 
 @torch.library.custom_op("megamoe::fused_moe", mutates_args=())
 def fused_moe(x: torch.Tensor, topk_ids: torch.Tensor, topk_weights: torch.Tensor, handle: int) -> torch.Tensor:
-    """out [T, H] bf16 = the MoE block of the layer named by ``handle`` applied to x [T, H]."""
+    """out [T, H] bf16 = the MoE block of the layer named by ``handle`` applied to x [T, H].
+
+    Inference only: the op has no autograd formula, so call it (and torch.compile modules
+    that use it) under ``torch.no_grad()`` or ``torch.inference_mode()``."""
     return _layer.layer_from_handle(handle)._forward_torch(x, topk_ids, topk_weights)
 
 

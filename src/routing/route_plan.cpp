@@ -6,6 +6,11 @@
 
 namespace megamoe::routing {
 
+bool plan_permute_supported(const PlanPermute& p) {
+  return p.x != nullptr && p.x_perm != nullptr && p.H > 0 && p.H % 8 == 0 && p.ldx % 8 == 0 &&
+         reinterpret_cast<uintptr_t>(p.x) % 16 == 0 && reinterpret_cast<uintptr_t>(p.x_perm) % 16 == 0;
+}
+
 int64_t bucket_capacity(int64_t n) {
   int64_t c = 1;
   while (c < n) c <<= 1;

@@ -13,6 +13,13 @@
 // a count kernel (per-chunk expert histograms), a scan kernel (one warp per expert over its
 // chunks) and a scatter kernel (offsets, per-warp cursors inside the chunk, both maps) --
 // three launches, every one spread over the whole GPU.
+//
+// Folded work (PlanExtras): the last kernel also writes the grouped GEMMs' per-expert argument
+// arrays once the offsets are known (replacing the GEMMs' own setup kernels) and, on the
+// single-block path, can gather x into expert order (replacing the permute kernel for small T).
+// Programmatic dependent launch: every plan kernel starts with griddepcontrol.wait (a no-op
+// unless it was launched with PDL) and then griddepcontrol.launch_dependents, so the next
+// kernel of the forward can be launched while the plan still runs (that kernel waits itself).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,6 +38,38 @@ constexpr int kSmallMaxWarps = 32;
 constexpr int kBigWarps = 8;
 
 __host__ __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// PDL: wait until the previous kernel in the stream has completed and its writes are visible
+// (no-op without a programmatic dependency), then allow the next kernel to launch.
+__device__ __forceinline__ void pdl_wait_then_release() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// Writes the per-expert GEMM argument arrays of `w` for experts [e_begin, EL) step `e_step`;
+// off(e) gives offsets[e] for e in [0, EL] (offsets[EL] = the routed rows).
+template <class Off>
+__device__ __forceinline__ void write_gemm_arrays(const GroupedProblemWrite& w, int EL, int e_begin, int e_step,
+                                                  Off off) {
+  if (w.shapes == nullptr) return;
+  for (int e = e_begin; e < EL; e += e_step) {
+    const int lo = off(e), hi = off(e + 1);
+    const int rows = hi > lo ? hi - lo : 0;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) w.shapes[3 * e + j] = j == w.rows_slot ? rows : w.shape[j];
+    w.ptr_w[e] = w.w + int64_t(e) * w.w_group_bytes;
+    w.ptr_x[e] = w.x + int64_t(lo) * w.x_row_bytes;
+    w.ptr_d[e] = w.d + int64_t(lo) * w.d_row_bytes;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+      if (w.stride_ptr[j] == nullptr) continue;
+      uint32_t* dst = reinterpret_cast<uint32_t*>(w.stride_ptr[j] + int64_t(e) * w.stride_bytes[j]);
+      for (int q = 0; q < w.stride_bytes[j] / 4; ++q) dst[q] = w.stride_value[j][q];
+    }
+  }
+}
 
 void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
@@ -149,9 +188,11 @@ __device__ int block_exclusive_scan(int* a, int n, int* warp_sums /* [33] */) {
 // ---- small path: one block ----------------------------------------------------------------
 // Shared memory: hist[W][EL] (per-warp counts, then per-warp cursors), tot[EL].
 template <typename IdT>
-__global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t chunk, RoutePlanDevice p) {
+__global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t chunk, RoutePlanDevice p,
+                                        PlanExtras ex) {
   extern __shared__ int smem[];
   __shared__ int warp_sums[33];
+  pdl_wait_then_release();
   const int EL = src.EL;
   const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, lane = tid & 31, W = nt >> 5;
   int* hist = smem;
@@ -180,8 +221,25 @@ __global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t ch
     for (int ww = 0; ww < W; ++ww) hist[ww * EL + e] += o;
   }
   if (tid == 0) p.offsets[EL] = total;
+  auto off = [&](int e) { return e < EL ? tot[e] : total; };
+#pragma unroll
+  for (int gi = 0; gi < kMaxPlanGemmWrites; ++gi) write_gemm_arrays(ex.gemm[gi], EL, tid, nt, off);
   __syncthreads();
   warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
+  if (ex.permute.x == nullptr) return;
+  // Gather x rows into expert order: 16 bytes per thread and step.
+  __syncthreads();  // route_to_row (global, written above by this block) is now visible
+  const int64_t vecs = ex.permute.H / 8, H = ex.permute.H;
+  const uint16_t* x = static_cast<const uint16_t*>(ex.permute.x);
+  uint16_t* xp = static_cast<uint16_t*>(ex.permute.x_perm);
+  for (int64_t idx = tid; idx < routes * vecs; idx += nt) {
+    const int64_t r = idx / vecs, c = (idx - r * vecs) * 8;
+    const int32_t row = p.route_to_row[r];
+    if (row < 0) continue;
+    const int64_t t = r / src.K;
+    const uint4 v = *reinterpret_cast<const uint4*>(x + t * ex.permute.ldx + c);
+    *reinterpret_cast<uint4*>(xp + int64_t(row) * H + c) = v;
+  }
 }
 
 // ---- large path: count, scan, scatter ---------------------------------------------------
@@ -191,6 +249,7 @@ __global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t ch
 template <typename IdT>
 __global__ void route_plan_count_kernel(IdSource src, int64_t routes, int nchunks, RoutePlanDevice p) {
   extern __shared__ int smem[];
+  pdl_wait_then_release();
   const int EL = src.EL;
   const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31;
   const int c = blockIdx.x;
@@ -212,6 +271,7 @@ __global__ void route_plan_count_kernel(IdSource src, int64_t routes, int nchunk
 
 // One warp per expert: exclusive scan of its per-chunk counts; counts[e] = the total.
 __global__ void route_plan_scan_kernel(int EL, int nchunks, RoutePlanDevice p) {
+  pdl_wait_then_release();
   const int lane = threadIdx.x & 31;
   const int e = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
   if (e >= EL) return;
@@ -245,9 +305,11 @@ __global__ void route_plan_scan_kernel(int EL, int nchunks, RoutePlanDevice p) {
 // chunk's routes split over W warps in order, per-warp counts, cursors, scatter.
 // Shared memory: hist[W][EL], offs[EL].
 template <typename IdT>
-__global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchunks, RoutePlanDevice p) {
+__global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchunks, RoutePlanDevice p,
+                                          PlanExtras ex) {
   extern __shared__ int smem[];
   __shared__ int warp_sums[33];
+  pdl_wait_then_release();
   const int EL = src.EL;
   const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, W = nt >> 5;
   const int c = blockIdx.x;
@@ -260,6 +322,9 @@ __global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchu
   if (c == 0) {
     for (int e = tid; e < EL; e += nt) p.offsets[e] = offs[e];
     if (tid == 0) p.offsets[EL] = total;
+    auto off = [&](int e) { return e < EL ? offs[e] : total; };
+#pragma unroll
+    for (int gi = 0; gi < kMaxPlanGemmWrites; ++gi) write_gemm_arrays(ex.gemm[gi], EL, tid, nt, off);
   }
   const int64_t cbegin = int64_t(c) * kChunkRoutes, cend = min64(routes, cbegin + kChunkRoutes);
   const int64_t per_warp = kChunkRoutes / W;  // W divides kChunkRoutes
@@ -278,31 +343,53 @@ __global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchu
   warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
 }
 
+// cudaLaunchKernelEx with the programmatic-stream-serialization attribute when `pdl`.
+template <typename... KArgs, typename... Args>
+void launch(void (*kernel)(KArgs...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream, bool pdl,
+            const char* what, Args... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = pdl ? 1 : 0;
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, args...), what);
+}
+
 template <typename IdT>
-void launch_plan(const IdSource& src, int64_t routes, const RoutePlanDevice& p, cudaStream_t stream) {
+void launch_plan(const IdSource& src, int64_t routes, const RoutePlanDevice& p, const PlanExtras& ex,
+                 cudaStream_t stream) {
   const int EL = src.EL;
   if (routes <= kSmallPathRoutes) {
     // One route per lane when the shared memory allows: W = routes / 32 warps (at least 8 for
-    // the scans), fewer for many experts.
+    // the scans), fewer for many experts. With a folded permute, all 32 warps (more copy threads).
     int W = int(std::clamp<int64_t>((routes + 31) / 32, 8, kSmallMaxWarps));
+    if (ex.permute.x != nullptr) W = kSmallMaxWarps;
     while (W > 1 && size_t(W + 1) * EL * sizeof(int) > size_t(kSmemBudget)) --W;
     const int64_t per_warp = (routes + W - 1) / W;
     const int64_t chunk = std::max<int64_t>(32, (per_warp + 31) / 32 * 32);
     const size_t smem = size_t(W + 1) * EL * sizeof(int);
-    route_plan_small_kernel<IdT><<<1, 32 * W, smem, stream>>>(src, routes, chunk, p);
+    launch(route_plan_small_kernel<IdT>, dim3(1), dim3(32 * W), smem, stream, ex.pdl_first,
+           "route plan kernel launch", src, routes, chunk, p, ex);
   } else {
+    if (ex.permute.x != nullptr) throw_invalid("extras.permute", "only with T*K <= 1024 (single-block plan)",
+                                               std::to_string(routes) + " routes");
     const int nchunks = int(route_plan_chunks(routes));
-    route_plan_count_kernel<IdT><<<nchunks, unsigned(kChunkRoutes), size_t(EL) * sizeof(int), stream>>>(src, routes, nchunks, p);
-    check_cuda(cudaGetLastError(), "route plan count kernel launch");
+    launch(route_plan_count_kernel<IdT>, dim3(nchunks), dim3(unsigned(kChunkRoutes)), size_t(EL) * sizeof(int),
+           stream, ex.pdl_first, "route plan count kernel launch", src, routes, nchunks, p);
     constexpr int kScanWarps = 4;
-    route_plan_scan_kernel<<<(EL + kScanWarps - 1) / kScanWarps, 32 * kScanWarps, 0, stream>>>(EL, nchunks, p);
-    check_cuda(cudaGetLastError(), "route plan scan kernel launch");
+    launch(route_plan_scan_kernel, dim3((EL + kScanWarps - 1) / kScanWarps), dim3(32 * kScanWarps), 0, stream,
+           true, "route plan scan kernel launch", EL, nchunks, p);
     int W = kBigWarps;  // a power of two dividing kChunkRoutes / 32
     while (W > 1 && size_t(W + 1) * EL * sizeof(int) > size_t(kSmemBudget)) W >>= 1;
     const size_t smem = size_t(W + 1) * EL * sizeof(int);
-    route_plan_scatter_kernel<IdT><<<nchunks, 32 * W, smem, stream>>>(src, routes, nchunks, p);
+    launch(route_plan_scatter_kernel<IdT>, dim3(nchunks), dim3(32 * W), smem, stream, true,
+           "route plan scatter kernel launch", src, routes, nchunks, p, ex);
   }
-  check_cuda(cudaGetLastError(), "route plan kernel launch");
 }
 
 }  // namespace
@@ -317,6 +404,11 @@ void init_route_plan(const RoutePlanDevice& plan, void* stream) {
 
 void build_route_plan_gpu(const TensorView& ids, const RouteDims& d, const RoutePlanDevice& plan,
                           void* stream) {
+  build_route_plan_gpu(ids, d, plan, PlanExtras{}, stream);
+}
+
+void build_route_plan_gpu(const TensorView& ids, const RouteDims& d, const RoutePlanDevice& plan,
+                          const PlanExtras& extras, void* stream) {
   if (d.num_tokens < 0 || d.num_tokens > plan.capacity_tokens)
     throw_invalid("num_tokens", "in [0, " + std::to_string(plan.capacity_tokens) + "] (plan capacity)",
                   std::to_string(d.num_tokens));
@@ -337,10 +429,20 @@ void build_route_plan_gpu(const TensorView& ids, const RouteDims& d, const Route
   src.EL = int(d.local_experts);
   const int64_t routes = d.num_tokens * d.top_k;
   auto s = static_cast<cudaStream_t>(stream);
+  if (extras.permute.x != nullptr && !plan_permute_supported(extras.permute))
+    throw_invalid("extras.permute", "H and ldx multiples of 8, 16-byte aligned x and x_perm", "unsupported layout");
+  for (const GroupedProblemWrite& w : extras.gemm) {
+    if (w.shapes == nullptr) continue;
+    if (w.rows_slot < 0 || w.rows_slot > 2 || !w.ptr_w || !w.ptr_x || !w.ptr_d)
+      throw_invalid("extras.gemm", "rows_slot in [0, 3) and all argument arrays set", "an incomplete entry");
+    for (int j = 0; j < 3; ++j)
+      if (w.stride_ptr[j] && (w.stride_bytes[j] <= 0 || w.stride_bytes[j] > 16 || w.stride_bytes[j] % 4 != 0))
+        throw_invalid("extras.gemm.stride_bytes", "in {4, 8, 12, 16}", std::to_string(w.stride_bytes[j]));
+  }
   if (ids.dtype == DType::kI32)
-    launch_plan<int32_t>(src, routes, plan, s);
+    launch_plan<int32_t>(src, routes, plan, extras, s);
   else
-    launch_plan<int64_t>(src, routes, plan, s);
+    launch_plan<int64_t>(src, routes, plan, extras, s);
 }
 
 }  // namespace megamoe::routing

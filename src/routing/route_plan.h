@@ -85,4 +85,57 @@ int64_t max_gpu_local_experts();
 void build_route_plan_gpu(const TensorView& ids, const RouteDims& dims, const RoutePlanDevice& plan,
                           void* stream);
 
+// ---- work folded into the plan's last kernel ----------------------------------------------
+// The per-group argument arrays of one grouped GEMM (see sm90::GroupedGemmBf16::prepare_writes),
+// written by the plan kernel as soon as the offsets are known, so the GEMM needs no setup kernel.
+// For every local expert g, with lo = offsets[g] and rows = offsets[g+1] - offsets[g]:
+//   shapes[3g + j] = shape[j] for j != rows_slot, shapes[3g + rows_slot] = rows
+//   ptr_w[g] = w + g * w_group_bytes;  ptr_x[g] = x + lo * x_row_bytes;  ptr_d[g] = d + lo * d_row_bytes
+//   for j < 3 with stride_ptr[j] set: bytes [g * stride_bytes[j], (g+1) * stride_bytes[j]) of
+//   stride_ptr[j] = the first stride_bytes[j] (<= 16, a multiple of 4) bytes of stride_value[j]
+struct GroupedProblemWrite {
+  int32_t* shapes = nullptr;  // null: this entry writes nothing
+  int32_t shape[3] = {0, 0, 0};
+  int32_t rows_slot = 0;
+  const void** ptr_w = nullptr;
+  const char* w = nullptr;
+  int64_t w_group_bytes = 0;
+  const void** ptr_x = nullptr;
+  const char* x = nullptr;
+  int64_t x_row_bytes = 0;
+  void** ptr_d = nullptr;
+  char* d = nullptr;
+  int64_t d_row_bytes = 0;
+  unsigned char* stride_ptr[3] = {nullptr, nullptr, nullptr};
+  int32_t stride_bytes[3] = {0, 0, 0};
+  alignas(16) uint32_t stride_value[3][4] = {};
+};
+constexpr int kMaxPlanGemmWrites = 2;
+
+// The permute (x rows -> x_perm in expert order, as sm90::launch_permute) done by the plan's
+// single-block kernel itself: x [T, H] bf16 with row stride ldx (elements), x_perm [rows, H].
+// Needs H % 8 == 0, ldx % 8 == 0 and 16-byte aligned pointers (plan_permute_supported).
+struct PlanPermute {
+  const void* x = nullptr;  // null: no permute in the plan
+  int64_t ldx = 0, H = 0;
+  void* x_perm = nullptr;
+};
+bool plan_permute_supported(const PlanPermute& p);
+// Whether build_route_plan_gpu runs the single-block path for this many routes (T*K); only that
+// path can take a PlanPermute.
+inline bool plan_is_single_block(int64_t routes) { return routes <= kSmallPathRoutes; }
+
+struct PlanExtras {
+  GroupedProblemWrite gemm[kMaxPlanGemmWrites];  // entries with shapes == nullptr are skipped
+  PlanPermute permute;                           // only with the single-block path
+  // Launch the plan's first kernel with programmatic dependent launch (it waits on the previous
+  // kernel in the stream); its kernels always let the next kernel launch early (griddepcontrol),
+  // which only matters when that kernel is launched with PDL and waits itself.
+  bool pdl_first = false;
+};
+
+// As above, and also does `extras` (GEMM argument arrays, permute) in the plan's last kernel.
+void build_route_plan_gpu(const TensorView& ids, const RouteDims& dims, const RoutePlanDevice& plan,
+                          const PlanExtras& extras, void* stream);
+
 }  // namespace megamoe::routing
