@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "cuda_util.h"
 #include "kernels/sm90/synthetic_fill.h"
 
 #ifndef MEGAMOE_GIT_COMMIT
@@ -25,22 +26,7 @@ namespace megamoe::cli {
 
 namespace {
 
-void ck(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  explicit DeviceBuffer(size_t bytes) { ck(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)), "cudaMalloc"); }
-  ~DeviceBuffer() { cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
+constexpr auto ck = cuda_check;
 
 // Times `body` (enqueued on `s`) `iters` times after `warmup` runs; `before` runs untimed
 // ahead of each (the L2 flush). Returns milliseconds per run.

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -85,6 +86,11 @@ std::vector<int64_t> parse_token_list(const std::string& text) {
     if (t < 0) throw_invalid("--tokens", "non-negative token counts", std::to_string(t));
   if (out.empty()) throw_invalid("--tokens", "at least one token count", "'" + text + "'");
   return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 int gpu_count() {

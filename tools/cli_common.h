@@ -34,6 +34,9 @@ class Options {
 // Parses "1,8,64" or "1-8192" (powers of two) into token counts.
 std::vector<int64_t> parse_token_list(const std::string& text);
 
+// Median of timings (0 for none).
+double median(std::vector<double> v);
+
 int gpu_count();  // 0 without CUDA or without a device
 std::string gpu_name(int device);
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli_common.h"
+#include "cuda_util.h"
 
 #if defined(MEGAMOE_WITH_CUDA)
 #include <cuda_runtime.h>
@@ -20,12 +21,6 @@ struct Case {
   bool bias;
   workload::Routing routing;
 };
-
-#if defined(MEGAMOE_WITH_CUDA)
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
-}
-#endif
 
 // Runs `layer` on x/ids/w wherever the layer lives and returns out (bf16 bits) on the host.
 std::vector<uint16_t> run_layer(MoeLayer& layer, const std::vector<uint16_t>& x, const workload::Routes& r,

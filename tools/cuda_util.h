@@ -1,0 +1,27 @@
+// CUDA helpers shared by the CLI commands (CUDA builds only).
+#pragma once
+#if defined(MEGAMOE_WITH_CUDA)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "megamoe/errors.h"
+
+namespace megamoe::cli {
+
+inline void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// An owning device allocation (at least 16 bytes, so empty tensors still get a pointer).
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  explicit DeviceBuffer(size_t bytes) { cuda_check(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)), "cudaMalloc"); }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+}  // namespace megamoe::cli
+#endif
