@@ -27,7 +27,8 @@ def main():
         ax.plot(T, [r["floor_ms"] for r in rs], "k--", label="floor")
         names = sorted({b["name"] for r in rs for b in r.get("baselines", [])})
         for n in names:
-            pts = [(r["tokens"], b["median_ms"]) for r in rs for b in r.get("baselines", []) if b["name"] == n]
+            pts = [(r["tokens"], b["median_ms"]) for r in rs for b in r.get("baselines", [])
+                   if b["name"] == n and "median_ms" in b]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "s:", label=n)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")

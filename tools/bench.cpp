@@ -4,6 +4,7 @@
 // CUDA graph; warm-up replays, then the median of >= 50 timed replays; floor =
 // max(touched weight bytes / measured copy bandwidth, FLOPs / measured bf16 MMA rate).
 #if defined(MEGAMOE_WITH_CUDA)
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -16,6 +17,8 @@
 
 #include "cli_common.h"
 #include "cuda_util.h"
+#include "device_weights.h"
+#include "kernels/sm90/quantize_fp8.h"
 #include "kernels/sm90/synthetic_fill.h"
 
 #ifndef MEGAMOE_GIT_COMMIT
@@ -54,7 +57,53 @@ std::vector<double> time_runs(cudaStream_t s, int warmup, int iters, Before befo
 struct Ceilings {
   double copy_gbps;     // device-to-device copy, bytes read + written per second / 1e9
   double bf16_tflops;   // cuBLAS bf16 GEMM 8192^3, fp32 accumulation
+  double fp8_tflops;    // cuBLASLt e4m3 GEMM 8192^3 (TN), fp32 accumulation, bf16 out
 };
+
+// cuBLASLt e4m3 x e4m3 -> bf16 GEMM rate on random data (n x n x n, the TN layout FP8 needs).
+double measure_fp8_tflops(cudaStream_t s, int n) {
+  DeviceBuffer src(size_t(n) * n * 2), a(size_t(n) * n), b(size_t(n) * n), d(size_t(n) * n * 2),
+      scale(size_t(n) * (n / 128) * 4), ws(size_t(32) << 20);
+  sm90::fill_synthetic_x_bf16(n, n, 303, src.ptr, s);
+  sm90::quantize_fp8_act_1x128_gpu(src.ptr, DType::kBF16, n, n, n, static_cast<uint8_t*>(a.ptr),
+                                   static_cast<float*>(scale.ptr), false, s);
+  sm90::quantize_fp8_act_1x128_gpu(src.ptr, DType::kBF16, n, n, n, static_cast<uint8_t*>(b.ptr),
+                                   static_cast<float*>(scale.ptr), false, s);
+  cublasLtHandle_t lt;
+  if (cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS) throw CudaError("cublasLtCreate failed");
+  cublasLtMatmulDesc_t desc;
+  cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+  cublasLtMatrixLayout_t la, lb, ld;
+  cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, n, n, n);
+  cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, n, n, n);
+  cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, n, n, n);
+  cublasLtMatmulPreference_t pref;
+  cublasLtMatmulPreferenceCreate(&pref);
+  const size_t ws_bytes = size_t(32) << 20;
+  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof(ws_bytes));
+  cublasLtMatmulHeuristicResult_t heur{};
+  int found = 0;
+  cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, ld, ld, pref, 1, &heur, &found);
+  double tflops = 0;
+  if (found > 0) {
+    const float one = 1.0f, zero = 0.0f;
+    const auto ms = time_runs(s, 3, 20, [] {}, [&] {
+      cublasLtMatmul(lt, desc, &one, a.ptr, la, b.ptr, lb, &zero, d.ptr, ld, d.ptr, ld, &heur.algo, ws.ptr, ws_bytes, s);
+    });
+    tflops = 2.0 * double(n) * n * n / (median(ms) * 1e-3) / 1e12;
+  }
+  cublasLtMatmulPreferenceDestroy(pref);
+  cublasLtMatrixLayoutDestroy(la);
+  cublasLtMatrixLayoutDestroy(lb);
+  cublasLtMatrixLayoutDestroy(ld);
+  cublasLtMatmulDescDestroy(desc);
+  cublasLtDestroy(lt);
+  if (found == 0) throw CudaError("cuBLASLt found no e4m3 GEMM algorithm for the FP8 ceiling");
+  return tflops;
+}
 
 Ceilings measure_ceilings(cudaStream_t s) {
   Ceilings c{};
@@ -82,6 +131,7 @@ Ceilings measure_ceilings(cudaStream_t s) {
     cublasDestroy(h);
     c.bf16_tflops = 2.0 * double(n) * n * n / (median(ms) * 1e-3) / 1e12;
   }
+  c.fp8_tflops = measure_fp8_tflops(s, 8192);
   return c;
 }
 
@@ -111,6 +161,7 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
       << ", \"tflops\": " << r.tflops << ", \"weight_gbps\": " << r.weight_gbps
       << ", \"touched_weight_bytes\": " << r.touched_weight_bytes << ", \"flops\": " << r.flops
       << ", \"ceiling_copy_gbps\": " << c.copy_gbps << ", \"ceiling_bf16_tflops\": " << c.bf16_tflops
+      << ", \"ceiling_fp8_tflops\": " << c.fp8_tflops
       << ", \"gpu\": \"" << r.gpu << "\", \"commit\": \"" << r.commit << "\", \"baselines\": []}"
       << (i + 1 < rs.size() ? ",\n" : "\n");
   }
@@ -140,7 +191,8 @@ int cmd_bench(const Options& opts) {
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   std::fprintf(stderr, "[bench] measuring ceilings on %s ...\n", gpu.c_str());
   const Ceilings ceil = measure_ceilings(s);
-  std::fprintf(stderr, "[bench] copy %.0f GB/s, bf16 MMA %.0f TFLOP/s\n", ceil.copy_gbps, ceil.bf16_tflops);
+  std::fprintf(stderr, "[bench] copy %.0f GB/s, bf16 MMA %.0f TFLOP/s, fp8 MMA %.0f TFLOP/s\n", ceil.copy_gbps,
+               ceil.bf16_tflops, ceil.fp8_tflops);
   const size_t flush_bytes = size_t(256) << 20;  // > 4x the 60 MB L2
   DeviceBuffer flush(flush_bytes);
 
@@ -150,8 +202,8 @@ int cmd_bench(const Options& opts) {
   for (const auto& pname : presets) {
     const auto& preset = workload::find_preset(pname);
     MoeConfig c = workload::preset_config(preset);
-    if (recipe == Recipe::kBF16 && c.activation == Activation::kSwiGLUOAI) {
-      // The bf16 comparison across presets uses plain swiglu (the PyTorch baseline's act).
+    if (c.activation == Activation::kSwiGLUOAI) {
+      // The comparison across presets uses plain swiglu (the PyTorch baseline's act).
       c.activation = Activation::kSwiGLU;
       c.has_bias = false;
     }
@@ -162,24 +214,11 @@ int cmd_bench(const Options& opts) {
     const int64_t E = c.local_experts(), H = c.hidden_size, I = c.intermediate_size, N13 = c.fc1_rows(),
                   K = c.top_k;
     MoeLayer layer(c);
-    {
-      if (recipe != Recipe::kBF16) throw Unsupported("bench: only the bf16 recipe has device-side weight generation yet");
-      DeviceBuffer w13(size_t(E * N13 * H * 2)), w2(size_t(E * H * I * 2)), b13(size_t(E * N13 * 4)),
-          b2(size_t(E * H * 4));
-      sm90::fill_synthetic_layer_bf16(c, seed, w13.ptr, w2.ptr, static_cast<float*>(b13.ptr),
-                                      static_cast<float*>(b2.ptr), s);
-      ck(cudaStreamSynchronize(s), "weights");
-      const Device dev = Device::cuda(device);
-      MoeWeights w;
-      w.w13 = TensorView::contiguous(w13.ptr, DType::kBF16, {E, N13, H}, dev);
-      w.w2 = TensorView::contiguous(w2.ptr, DType::kBF16, {E, H, I}, dev);
-      if (c.has_bias) {
-        w.b13 = TensorView::contiguous(b13.ptr, DType::kF32, {E, N13}, dev);
-        w.b2 = TensorView::contiguous(b2.ptr, DType::kF32, {E, H}, dev);
-      }
-      layer.prepare_weights(w);
-    }
-    const double bytes_per_expert = double(N13 * H + H * I) * 2.0;
+    prepare_synthetic_weights(layer, seed, s);
+    // Real bytes of one expert in this recipe (codes + scales + biases): the weight floor.
+    const double bytes_per_expert = double(formats::canonical_weight_bytes(c)) / double(E);
+    const bool fp8_mma = recipe == Recipe::kFP8Block || recipe == Recipe::kMXFP8;
+    const double mma_tflops = fp8_mma ? ceil.fp8_tflops : ceil.bf16_tflops;
     DeviceBuffer dx(size_t(max_t * H * 2)), dids(size_t(max_t * K * 4)), dw(size_t(max_t * K * 4)),
         dout(size_t(max_t * H * 2));
     for (int64_t T : tokens) {
@@ -221,14 +260,14 @@ int cmd_bench(const Options& opts) {
       r.median_ms = median(ms);
       r.touched_weight_bytes = double(touched.size()) * bytes_per_expert;
       r.flops = 2.0 * double(T * K) * double(N13 * H + H * I);
-      r.floor_ms = std::max(r.touched_weight_bytes / (ceil.copy_gbps * 1e9), r.flops / (ceil.bf16_tflops * 1e12)) * 1e3;
+      r.floor_ms = std::max(r.touched_weight_bytes / (ceil.copy_gbps * 1e9), r.flops / (mma_tflops * 1e12)) * 1e3;
       r.tflops = r.flops / (r.median_ms * 1e-3) / 1e12;
       r.weight_gbps = r.touched_weight_bytes / (r.median_ms * 1e-3) / 1e9;
       records.push_back(r);
     }
   }
-  std::printf("gpu %s, commit %s, ceilings: copy %.0f GB/s, bf16 MMA %.0f TFLOP/s\n", gpu.c_str(), commit.c_str(),
-              ceil.copy_gbps, ceil.bf16_tflops);
+  std::printf("gpu %s, commit %s, ceilings: copy %.0f GB/s, bf16 MMA %.0f TFLOP/s, fp8 MMA %.0f TFLOP/s\n",
+              gpu.c_str(), commit.c_str(), ceil.copy_gbps, ceil.bf16_tflops, ceil.fp8_tflops);
   std::printf("%-14s %6s %10s %10s %8s %9s %9s\n", "model", "T", "ms", "floor_ms", "%floor", "TFLOP/s", "W GB/s");
   for (const auto& r : records)
     std::printf("%-14s %6lld %10.4f %10.4f %7.1f%% %9.1f %9.0f\n", r.model.c_str(), (long long)r.tokens, r.median_ms,

@@ -115,6 +115,13 @@ std::string gpu_name(int device) {
   return "cpu";
 }
 
+double rel_l2_limit(Recipe recipe) {
+  switch (recipe) {
+    case Recipe::kBF16: case Recipe::kW4A16MXFP4: case Recipe::kW4A16NVFP4: return 5e-3;
+    default: return 1e-2;
+  }
+}
+
 double rel_l2_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref) {
   double num = 0, den = 0;
   for (size_t i = 0; i < out.size(); ++i) {

@@ -6,6 +6,7 @@ namespace megamoe {
 
 BackendInfo cpu_reference_backend_info();
 #if defined(MEGAMOE_WITH_CUDA)
+BackendInfo sm90_fp8_fp8_bf16_split_backend_info();
 BackendInfo sm90_bf16_bf16_bf16_split_backend_info();
 #endif
 
@@ -13,6 +14,7 @@ const std::vector<BackendInfo>& backend_registry() {
   static const std::vector<BackendInfo> registry = [] {
     std::vector<BackendInfo> r;
 #if defined(MEGAMOE_WITH_CUDA)
+    r.push_back(sm90_fp8_fp8_bf16_split_backend_info());
     r.push_back(sm90_bf16_bf16_bf16_split_backend_info());
 #endif
     r.push_back(cpu_reference_backend_info());

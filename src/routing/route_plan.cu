@@ -227,18 +227,19 @@ __global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t ch
   __syncthreads();
   warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
   if (ex.permute.x == nullptr) return;
-  // Gather x rows into expert order: 16 bytes per thread and step.
+  // Gather x rows into expert order: one thread per 8 columns of a token loads them once (16
+  // bytes) and stores them to each of the token's routed rows (as the permute kernel does).
   __syncthreads();  // route_to_row (global, written above by this block) is now visible
-  const int64_t vecs = ex.permute.H / 8, H = ex.permute.H;
+  const int64_t vecs = ex.permute.H / 8, H = ex.permute.H, T = routes / src.K;
   const uint16_t* x = static_cast<const uint16_t*>(ex.permute.x);
   uint16_t* xp = static_cast<uint16_t*>(ex.permute.x_perm);
-  for (int64_t idx = tid; idx < routes * vecs; idx += nt) {
-    const int64_t r = idx / vecs, c = (idx - r * vecs) * 8;
-    const int32_t row = p.route_to_row[r];
-    if (row < 0) continue;
-    const int64_t t = r / src.K;
-    const uint4 v = *reinterpret_cast<const uint4*>(x + t * ex.permute.ldx + c);
-    *reinterpret_cast<uint4*>(xp + int64_t(row) * H + c) = v;
+  for (int64_t idx = tid; idx < T * vecs; idx += nt) {
+    const int64_t t = idx / vecs, c = (idx - t * vecs) * 8;
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(x + t * ex.permute.ldx + c));
+    for (int64_t k = 0; k < src.K; ++k) {
+      const int32_t row = p.route_to_row[t * src.K + k];
+      if (row >= 0) *reinterpret_cast<uint4*>(xp + int64_t(row) * H + c) = v;
+    }
   }
 }
 

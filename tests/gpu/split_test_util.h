@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -347,6 +349,29 @@ struct TestLayer {
     layer = std::make_unique<MoeLayer>(cfg);
     layer->prepare_weights(weights->view());
   }
+};
+
+// Sets environment variables for the scope (the split backend reads its knobs at construction).
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(const std::vector<std::pair<const char*, const char*>>& vars) {
+    for (const auto& [k, v] : vars) {
+      const char* old = std::getenv(k);
+      saved_.push_back({k, old ? std::optional<std::string>(old) : std::nullopt});
+      setenv(k, v, 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      if (it->second) setenv(it->first.c_str(), it->second->c_str(), 1);
+      else unsetenv(it->first.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
 };
 
 inline bool is_invalid_id(int64_t v, int64_t E) { return v != -1 && (v < 0 || v >= E); }

@@ -23,6 +23,7 @@
 
 #include "kernels/sm90/grouped_gemm_bf16.h"
 #include "megamoe/errors.h"
+#include "routing/route_plan.h"
 
 namespace {
 
@@ -396,4 +397,157 @@ TEST(GroupedGemm, RejectsBadArguments) {
   EXPECT_THROW(gemm.run(A.ptr, 128, W.ptr, D.ptr, 128, nullptr, 64, nullptr), megamoe::InvalidArgument);
   // a zero bound launches nothing and needs nothing
   EXPECT_NO_THROW(gemm.run(nullptr, 128, nullptr, nullptr, 128, nullptr, 0, nullptr));
+}
+
+namespace {
+
+using megamoe::sm90::GroupedGemmOutput;
+
+// A route plan whose offsets equal p.offsets (p.row0 must be 0): token t (K = 1) goes to the group
+// that owns row t, so the plan's stable order puts group g's rows at [offsets[g], offsets[g+1]).
+struct PlanForProblem {
+  DeviceBuffer<char> ws;
+  DeviceBuffer<int32_t> ids;
+  megamoe::routing::RoutePlanDevice plan;
+  megamoe::routing::RouteDims dims;
+  explicit PlanForProblem(const Problem& p)
+      : ws(megamoe::routing::route_plan_workspace_bytes(megamoe::routing::bucket_capacity(std::max<int64_t>(p.total(), 1)),
+                                                        1, p.G)),
+        ids(size_t(std::max<int64_t>(p.total(), 1))) {
+    const int64_t cap = megamoe::routing::bucket_capacity(std::max<int64_t>(p.total(), 1));
+    plan = megamoe::routing::carve_route_plan(ws.ptr, cap, 1, p.G);
+    megamoe::routing::init_route_plan(plan, nullptr);
+    std::vector<int32_t> h;
+    for (int g = 0; g < p.G; ++g)
+      for (int r = 0; r < p.rows[g]; ++r) h.push_back(g);
+    if (!h.empty()) EXPECT_EQ(cudaMemcpy(ids.ptr, h.data(), h.size() * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    dims.num_tokens = p.total();
+    dims.top_k = 1;
+    dims.num_experts = p.G;
+    dims.first_local_expert = 0;
+    dims.local_experts = p.G;
+  }
+  megamoe::TensorView ids_view() const {
+    return megamoe::TensorView::contiguous(ids.ptr, megamoe::DType::kI32, {dims.num_tokens, 1},
+                                           megamoe::Device::cuda(0));
+  }
+};
+
+std::vector<uint16_t> download_u16(const DeviceBuffer<uint16_t>& b) {
+  std::vector<uint16_t> h(b.count);
+  EXPECT_EQ(cudaMemcpy(h.data(), b.ptr, b.bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
+  return h;
+}
+
+// For one problem and tactic: (1) the fused-setup path (route plan writes the argument arrays,
+// GEMM launched alone with PDL) equals run() bitwise, eagerly and in a CUDA graph, and (2) the
+// bf16-output kernel writes exactly bf16(fp32 D) on the groups' rows and nothing elsewhere, also
+// through the fused path.
+void check_fused_and_bf16(const Problem& p, GroupedGemmTactic tactic, int64_t bound, const std::string& label) {
+  ASSERT_EQ(p.row0, 0);
+  cudaStream_t s;
+  CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  DeviceProblem d(p);
+  upload(p, d);
+  DeviceBuffer<uint16_t> D16(size_t(std::max<int64_t>(p.d_rows, 1)) * p.ldd);
+  GroupedGemmBf16 gemm(p.G, p.N, p.K, 0);
+  PlanForProblem pl(p);
+  const std::string what = label + " [" + kernel_label(tactic, bound, p.G) + "]";
+
+  poison(d, s);
+  gemm.run(d.A.ptr, p.lda, d.W.ptr, d.D.ptr, p.ldd, d.offsets.ptr, bound, s, tactic);
+  CUDA_OK(cudaStreamSynchronize(s));
+  const auto ref = download(d);
+  verify(p, ref, what);
+
+  auto fused = [&](GroupedGemmOutput out, void* D) {
+    megamoe::routing::PlanExtras ex;
+    ex.gemm[0] = gemm.prepare_writes(d.A.ptr, p.lda, d.W.ptr, D, p.ldd, bound, tactic, out);
+    megamoe::routing::build_route_plan_gpu(pl.ids_view(), pl.dims, pl.plan, ex, s);
+    gemm.launch_prepared(bound, tactic, out, s, /*pdl=*/true);
+  };
+  // (1) fused fp32, eager
+  poison(d, s);
+  fused(GroupedGemmOutput::kF32, d.D.ptr);
+  CUDA_OK(cudaGetLastError());
+  CUDA_OK(cudaStreamSynchronize(s));
+  EXPECT_EQ(std::memcmp(ref.data(), download(d).data(), ref.size() * sizeof(float)), 0)
+      << what << ": fused setup + PDL differs from run()";
+  // ... and captured in a graph
+  {
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    fused(GroupedGemmOutput::kF32, d.D.ptr);
+    CUDA_OK(cudaStreamEndCapture(s, &graph));
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    poison(d, s);
+    CUDA_OK(cudaGraphLaunch(exec, s));
+    CUDA_OK(cudaStreamSynchronize(s));
+    EXPECT_EQ(std::memcmp(ref.data(), download(d).data(), ref.size() * sizeof(float)), 0)
+        << what << ": fused setup + PDL in a graph differs from run()";
+    CUDA_OK(cudaGraphExecDestroy(exec));
+    CUDA_OK(cudaGraphDestroy(graph));
+  }
+  // (2) bf16 output = bf16(fp32 output); outside the groups' rows/columns untouched
+  if (p.ldd % 8 == 0) {
+    for (int path = 0; path < 2; ++path) {
+      CUDA_OK(cudaMemsetAsync(D16.ptr, 0xFF, D16.bytes(), s));
+      if (path == 0)
+        gemm.run_bf16_out(d.A.ptr, p.lda, d.W.ptr, D16.ptr, p.ldd, d.offsets.ptr, bound, s);
+      else
+        fused(GroupedGemmOutput::kBF16, D16.ptr);
+      CUDA_OK(cudaStreamSynchronize(s));
+      const auto got = download_u16(D16);
+      int64_t mismatches = 0, touched = 0;
+      for (int64_t r = 0; r < p.d_rows; ++r) {
+        const bool owned = r >= p.offsets.front() && r < p.offsets.back();
+        for (int64_t c = 0; c < p.ldd; ++c) {
+          const uint16_t g = got[size_t(r * p.ldd + c)];
+          if (owned && c < p.N)
+            mismatches += g != to_bf16(ref[size_t(r * p.ldd + c)]) ? 1 : 0;
+          else
+            touched += g != 0xFFFF ? 1 : 0;
+        }
+      }
+      EXPECT_EQ(mismatches, 0) << what << (path ? " fused" : " run_bf16_out") << ": bf16 D != bf16(fp32 D)";
+      EXPECT_EQ(touched, 0) << what << (path ? " fused" : " run_bf16_out") << ": wrote outside the groups";
+    }
+  }
+  std::printf("  %-60s fused/PDL and bf16-out paths checked\n", what.c_str());
+  CUDA_OK(cudaStreamDestroy(s));
+}
+
+}  // namespace
+
+TEST(GroupedGemm, FusedSetupPdlAndBf16OutputEqualRun) {
+  REQUIRE_HOPPER();
+  // small rows: swap-AB 128x32 (bound <= 8 per group), then the same with the large tile
+  const Problem small = make_problem(6, 320, 448, {1, 0, 3, 0, 2, 5}, 41, 0, /*ldd_pad=*/8, 0);
+  check_fused_and_bf16(small, GroupedGemmTactic::kSwapAB, small.total(), "small");
+  check_fused_and_bf16(small, GroupedGemmTactic::kLargeTile, small.total(), "small");
+  // ragged rows: swap-AB 128x64 and the large tile (several M tiles, empty groups, N/K tails)
+  const Problem ragged = make_problem(6, 192, 320, {5, 0, 37, 0, 1, 130}, 42, 8, 0, 0);
+  check_fused_and_bf16(ragged, GroupedGemmTactic::kSwapAB, ragged.total(), "ragged");
+  check_fused_and_bf16(ragged, GroupedGemmTactic::kLargeTile, ragged.total(), "ragged");
+  // a model shape (deepseek FC2: N 7168, K 2048) with a ragged tail tile
+  const Problem model = make_problem(3, 7168, 2048, {130, 0, 61}, 43);
+  check_fused_and_bf16(model, GroupedGemmTactic::kLargeTile, model.total(), "deepseek FC2");
+}
+
+TEST(GroupedGemm, Bf16OutputRejectsBadArguments) {
+  REQUIRE_HOPPER();
+  GroupedGemmBf16 gemm(2, 128, 128, 0);
+  DeviceBuffer<uint16_t> A(64 * 136), W(2 * 128 * 128), D(64 * 136);
+  DeviceBuffer<int32_t> off(3);
+  // ldd % 8 for bf16
+  EXPECT_THROW(gemm.run_bf16_out(A.ptr, 128, W.ptr, D.ptr, 132, off.ptr, 64, nullptr), megamoe::InvalidArgument);
+  EXPECT_THROW(gemm.prepare_writes(A.ptr, 128, W.ptr, D.ptr, 132, 64, GroupedGemmTactic::kLargeTile,
+                                   GroupedGemmOutput::kBF16),
+               megamoe::InvalidArgument);
+  // a zero bound describes nothing and launches nothing
+  EXPECT_EQ(gemm.prepare_writes(nullptr, 128, nullptr, nullptr, 128, 0, GroupedGemmTactic::kSwapAB,
+                                GroupedGemmOutput::kF32).shapes,
+            nullptr);
+  EXPECT_NO_THROW(gemm.launch_prepared(0, GroupedGemmTactic::kSwapAB, GroupedGemmOutput::kF32, nullptr, true));
 }

@@ -295,6 +295,86 @@ TEST(SplitBf16, PaddedAndMisalignedRowStride) {
   }
 }
 
+// The launch-structure optimizations (route plan writing the GEMM arrays, plan permute, PDL, bf16 y
+// from the FC2 epilogue) change no bit: each combination equals the plain path (setup kernels,
+// permute kernel, no PDL, fp32 y), eagerly and replayed from a CUDA graph, over T that select the
+// single- and multi-block plans and both GEMM tactics, with and without biases.
+TEST(SplitBf16, FastPathsEqualPlainPathBitwise) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::vector<std::pair<const char*, const char*>> plain = {
+      {"MEGAMOE_PDL", "0"}, {"MEGAMOE_SPLIT_FUSED_SETUP", "0"}, {"MEGAMOE_SPLIT_BF16_Y", "0"},
+      {"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "0"}};
+  struct Variant {
+    const char* name;
+    std::vector<std::pair<const char*, const char*>> env;
+  };
+  const Variant variants[] = {
+      {"all on (default)", {}},
+      {"setup kernels, bf16 y, PDL", {{"MEGAMOE_SPLIT_FUSED_SETUP", "0"}}},
+      {"fused setup, no PDL, no plan permute", {{"MEGAMOE_PDL", "0"}, {"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "0"}}},
+      {"plan permute for every single-block T", {{"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "1000000000"}}},
+      {"GEMMs with PDL, plan permute <= 256 KiB",
+       {{"MEGAMOE_SPLIT_GEMM_PDL", "1"}, {"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "262144"}}},
+      {"GEMMs with PDL, trigger their successor late",
+       {{"MEGAMOE_SPLIT_GEMM_PDL", "1"}, {"MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER", "0"}}},
+  };
+  for (bool bias : {false, true}) {
+    MoeConfig c = split_config(8, 2, kH, kI, 4096, Activation::kSwiGLU, bias);
+    std::unique_ptr<TestLayer> base;
+    {
+      ScopedEnv env(plain);
+      base = std::make_unique<TestLayer>(c, case_seed(std::string("fast paths ") + (bias ? "bias" : "nobias")));
+    }
+    std::vector<std::unique_ptr<TestLayer>> fast;
+    for (const Variant& v : variants) {
+      ScopedEnv env(v.env);
+      fast.push_back(std::make_unique<TestLayer>(c, *base));
+    }
+    // T*K: 2 .. 8192 routes (plan: single block up to 1024); rows per expert 0.25 .. 1024 (swap-AB
+    // up to 32, large tile above: bf16 y when there is no bias).
+    for (int64_t T : {1, 7, 64, 200, 512, 1000, 4096}) {
+      SCOPED_TRACE("bias=" + std::to_string(bias) + " T=" + std::to_string(T));
+      const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("fast paths in " + std::to_string(T)), 0.05);
+      DeviceInputs d(in);
+      const std::vector<uint16_t> want = run_layer(*base->layer, d);
+      EXPECT_EQ(count_nan(want), 0);
+      EXPECT_LE(rel_l2(want, run_reference(c, *base->ref, in)), 5e-3);
+      cudaStream_t s;
+      CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      for (size_t vi = 0; vi < fast.size(); ++vi) {
+        SCOPED_TRACE(variants[vi].name);
+        EXPECT_TRUE(run_layer(*fast[vi]->layer, d, s) == want) << "eager";
+        cudaGraph_t g;
+        cudaGraphExec_t ge;
+        CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        fast[vi]->layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+        CUDA_CHECK(cudaStreamEndCapture(s, &g));
+        CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+        for (int rep = 0; rep < 2; ++rep) {
+          d.poison(s);
+          CUDA_CHECK(cudaGraphLaunch(ge, s));
+          CUDA_CHECK(cudaStreamSynchronize(s));
+          EXPECT_TRUE(d.result() == want) << "graph replay " << rep;
+        }
+        CUDA_CHECK(cudaGraphExecDestroy(ge));
+        CUDA_CHECK(cudaGraphDestroy(g));
+      }
+      // Back-to-back forwards of two layers in one stream (the second plan kernel is launched with
+      // PDL behind the first layer's combine), then one more of the first.
+      d.poison(s);
+      fast[0]->layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+      DevBuf<uint16_t> out2(size_t(T * kH));
+      fast[1]->layer->forward(d.xv(), d.idv(), d.wv(),
+                              TensorView::contiguous(out2.p, DType::kBF16, {T, kH}, Device::cuda(0)), s);
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      EXPECT_TRUE(d.result() == want) << "back to back, first layer";
+      EXPECT_TRUE(out2.download() == want) << "back to back, second layer";
+      CUDA_CHECK(cudaStreamDestroy(s));
+    }
+  }
+}
+
 TEST(SplitBf16, DeepseekWorkspaceFitsBudget) {
   MEGAMOE_REQUIRE_SM90();
   MoeConfig c = split_config(256, 8, 7168, 2048, 8192);

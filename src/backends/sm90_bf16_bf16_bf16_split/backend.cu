@@ -4,16 +4,31 @@
 //   permute (kernels/sm90/permute.cu)         x -> x_perm [rows, H] bf16, expert order
 //   FC1 grouped GEMM (grouped_gemm_bf16.h)    x_perm . W13[e]^T -> h [rows, N13] fp32
 //   activation (kernels/sm90/activation.cu)   h + b13 -> act -> a [rows, I] bf16
-//   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32
+//   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32 (bf16, see below)
 //   combine (kernels/sm90/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
+// Launch structure (defaults; each can be switched off for A/B measurements, see Knobs):
+//   - fused setup: the route plan's last kernel also writes both GEMMs' per-expert argument
+//     arrays (problem shapes, pointers, strides), so the GEMMs need no setup kernels (6 launches
+//     per forward instead of 8);
+//   - PDL: permute, activation and combine are launched with programmatic dependent launch and
+//     begin with griddepcontrol.wait (their launch overlaps the previous kernel's tail); the
+//     GEMMs are not (measured slower at large T when launched early), but let their successor
+//     launch early (griddepcontrol.launch_dependents after their own wait);
+//   - bf16 y: with the large-tile FC2 and no b2, the FC2 epilogue writes y = bf16(acc) (the
+//     same bits combine would round fp32 y to) and combine reads bf16 y;
+//   - plan permute (off by default): the single-block plan kernel can gather x itself for small
+//     T; measured slower than the permute kernel (qwen3 T=8: 0.174 vs 0.157 ms).
+// Measured on H200 (ncu, qwen3-30b-a3b T=1, kernels in isolation): plan 7.5 us, permute 2.9,
+// FC1 23.9, activation 3.3, FC2 14.5, combine 6.6 (before its loads were batched): the small-T
+// time sits inside the kernels (mostly the two GEMMs' fixed cost), not in launch gaps.
 // Workspace (one device allocation, sized at construction; every buffer 256-byte aligned):
 //   cap  = bucket_capacity(max_tokens)            (next power of two)
 //   R    = cap * K                                (routed rows at most)
 //   plan = route_plan_workspace_bytes(cap, K, E_local)
 //        = al(4 E_local) + al(4 (E_local+1)) + 3 al(4 R) + al(4 E_local ceil(R/256)) + al(8)
 //   region = max(al(2 R H) + al(4 R N13), al(4 R H))   x_perm [R,H] bf16 then h [R,N13] fp32;
-//            y [R,H] fp32 aliases the start of the region (x_perm and h are dead once FC2 runs)
+//            y [R,H] fp32 (or bf16) aliases the start of the region (x_perm and h are dead once FC2 runs)
 //   a    = al(2 R I)                               a [R,I] bf16
 //   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace
 // (al(n) = n rounded up to 256.) deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192:
@@ -21,6 +36,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -79,6 +95,38 @@ struct DeviceBuffer {
     bytes = 0;
   }
   ~DeviceBuffer() { release(); }
+};
+
+// Knobs (environment, read once per layer at construction; for A/B measurements and tests):
+//   MEGAMOE_PDL=0                      no programmatic dependent launch
+//   MEGAMOE_SPLIT_FUSED_SETUP=0        GEMM setup kernels instead of the plan writing the arrays
+//   MEGAMOE_SPLIT_BF16_Y=0             always fp32 y
+//   MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES=n largest x_perm (bytes) the plan kernel gathers itself (default 0:
+//                                      never; measured slower than the permute kernel, see below)
+//   MEGAMOE_SPLIT_GEMM_PDL=1           GEMMs launched with PDL too (default 0: measured on H200,
+//                                      a PDL-launched GEMM made deepseek-v3 T=8192 14.4 ms vs 12.0 ms)
+//   MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER=0 a GEMM lets its successor launch only as its blocks exit
+int64_t env_int(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long long x = std::strtoll(v, &end, 0);
+  return (end && *end == '\0') ? int64_t(x) : fallback;
+}
+
+struct Knobs {
+  bool pdl = true, fused_setup = true, bf16_y = true, gemm_pdl = false, gemm_early_trigger = true;
+  int64_t plan_permute_bytes = 0;
+  static Knobs from_env() {
+    Knobs k;
+    k.pdl = env_int("MEGAMOE_PDL", 1) != 0;
+    k.gemm_pdl = env_int("MEGAMOE_SPLIT_GEMM_PDL", 0) != 0;
+    k.gemm_early_trigger = env_int("MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER", 1) != 0;
+    k.fused_setup = env_int("MEGAMOE_SPLIT_FUSED_SETUP", 1) != 0;
+    k.bf16_y = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;
+    k.plan_permute_bytes = env_int("MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", k.plan_permute_bytes);
+    return k;
+  }
 };
 
 float bf16_to_float(uint16_t b) {
@@ -149,7 +197,7 @@ class Sm90SplitBf16 final : public Backend {
     char* region = base + plan_bytes_;
     x_perm_ = region;
     h_ = reinterpret_cast<float*>(region + xperm_bytes);
-    y_ = reinterpret_cast<float*>(region);
+    y_ = region;
     a_ = region + region_bytes_;
     routing::init_route_plan(plan_, nullptr);
     fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
@@ -157,6 +205,7 @@ class Sm90SplitBf16 final : public Backend {
     act_.activation = c.activation;
     act_.limit = c.effective_limit();
     act_.alpha = c.swiglu_alpha;
+    knobs_ = Knobs::from_env();
   }
 
   ~Sm90SplitBf16() override {
@@ -212,16 +261,52 @@ class Sm90SplitBf16 final : public Backend {
     d.num_experts = c_.num_experts;
     d.first_local_expert = c_.first_local_expert();
     d.local_experts = EL_;
-    routing::build_route_plan_gpu(args.topk_ids, d, plan_, stream);
     const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
-    sm90::launch_permute(args.x.data, ldx, T, K_, H_, plan_.route_to_row, x_perm_, stream);
     const int64_t rows_bound = T * K_;
-    fc1_->run(x_perm_, H_, w13_.ptr, h_, N13_, plan_.offsets, rows_bound, stream);
-    sm90::launch_activation(h_, has_b13_ ? static_cast<const float*>(b13_.ptr) : nullptr, plan_.row_expert,
-                            plan_.offsets + EL_, rows_bound, I_, act_, a_, stream);
-    fc2_->run(a_, I_, w2_.ptr, y_, H_, plan_.offsets, rows_bound, stream);
-    sm90::launch_combine(y_, has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr, plan_.row_expert,
-                         plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream);
+    const sm90::GroupedGemmTactic tactic = sm90::choose_tactic(rows_bound, int(EL_));
+    // y as bf16 straight from the FC2 epilogue when no bias must be added first.
+    const bool y_bf16 = knobs_.bf16_y && !has_b2_ && tactic == sm90::GroupedGemmTactic::kLargeTile;
+    const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
+    // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
+    const bool pdl = knobs_.pdl && stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread;
+    const float* b13 = has_b13_ ? static_cast<const float*>(b13_.ptr) : nullptr;
+    routing::PlanExtras ex;
+    ex.pdl_first = pdl;
+    if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {
+      routing::PlanPermute pp;
+      pp.x = args.x.data;
+      pp.ldx = ldx;
+      pp.H = H_;
+      pp.x_perm = x_perm_;
+      if (routing::plan_permute_supported(pp)) ex.permute = pp;
+    }
+    if (knobs_.fused_setup) {
+      ex.gemm[0] = fc1_->prepare_writes(x_perm_, H_, w13_.ptr, h_, N13_, rows_bound, tactic,
+                                        sm90::GroupedGemmOutput::kF32);
+      ex.gemm[1] = fc2_->prepare_writes(a_, I_, w2_.ptr, y_, H_, rows_bound, tactic, out2);
+    }
+    routing::build_route_plan_gpu(args.topk_ids, d, plan_, ex, stream);
+    if (ex.permute.x == nullptr)
+      sm90::launch_permute(args.x.data, ldx, T, K_, H_, plan_.route_to_row, x_perm_, stream, pdl);
+    if (knobs_.fused_setup)
+      fc1_->launch_prepared(rows_bound, tactic, sm90::GroupedGemmOutput::kF32, stream, pdl && knobs_.gemm_pdl,
+                            knobs_.gemm_early_trigger);
+    else
+      fc1_->run(x_perm_, H_, w13_.ptr, h_, N13_, plan_.offsets, rows_bound, stream, tactic);
+    sm90::launch_activation(h_, b13, plan_.row_expert, plan_.offsets + EL_, rows_bound, I_, act_, a_, stream, pdl);
+    if (knobs_.fused_setup)
+      fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
+    else if (y_bf16)
+      fc2_->run_bf16_out(a_, I_, w2_.ptr, y_, H_, plan_.offsets, rows_bound, stream);
+    else
+      fc2_->run(a_, I_, w2_.ptr, static_cast<float*>(y_), H_, plan_.offsets, rows_bound, stream, tactic);
+    if (y_bf16)
+      sm90::launch_combine_bf16y(y_, plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
+                                 args.out.data, stream, pdl);
+    else
+      sm90::launch_combine(static_cast<const float*>(y_), has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr,
+                           plan_.row_expert, plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
+                           args.out.data, stream, pdl);
   }
 
   size_t workspace_bytes() const override {
@@ -247,10 +332,11 @@ class Sm90SplitBf16 final : public Backend {
   routing::RoutePlanDevice plan_;
   void* x_perm_ = nullptr;
   float* h_ = nullptr;
-  float* y_ = nullptr;
+  void* y_ = nullptr;  // fp32 or bf16 [R, H]
   void* a_ = nullptr;
   std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
   sm90::ActivationParams act_;
+  Knobs knobs_;
   bool has_b13_ = false, has_b2_ = false, ready_ = false;
 };
 

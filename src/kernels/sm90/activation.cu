@@ -51,6 +51,7 @@ __global__ void activation_kernel(const float* __restrict__ h, const float* __re
                                   const int32_t* __restrict__ row_expert, const int32_t* __restrict__ total_rows,
                                   int64_t max_rows, int64_t I, float limit, float alpha,
                                   __nv_bfloat16* __restrict__ a) {
+  pdl_wait_then_release();
   constexpr bool kGated = kAct != Activation::kReLU2;
   const int64_t N13 = kGated ? 2 * I : I;
   const int64_t vecs = I / 8;
@@ -82,33 +83,39 @@ __global__ void activation_kernel(const float* __restrict__ h, const float* __re
 }
 
 template <Activation kAct>
-void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* total_rows,
-                int64_t max_rows, int64_t I, const ActivationParams& p, __nv_bfloat16* a, cudaStream_t stream) {
+cudaError_t launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* total_rows,
+                       int64_t max_rows, int64_t I, const ActivationParams& p, __nv_bfloat16* a,
+                       cudaStream_t stream, bool pdl) {
   constexpr int kBlock = 256;
   const int64_t threads = max_rows * (I / 8);
   const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
   if (b13)
-    activation_kernel<kAct, true><<<grid, kBlock, 0, stream>>>(h, b13, row_expert, total_rows, max_rows, I,
-                                                               p.limit, p.alpha, a);
-  else
-    activation_kernel<kAct, false><<<grid, kBlock, 0, stream>>>(h, b13, row_expert, total_rows, max_rows, I,
-                                                                p.limit, p.alpha, a);
+    return launch_kernel_pdl(activation_kernel<kAct, true>, dim3(grid), dim3(kBlock), 0, stream, pdl, h, b13,
+                             row_expert, total_rows, max_rows, I, p.limit, p.alpha, a);
+  return launch_kernel_pdl(activation_kernel<kAct, false>, dim3(grid), dim3(kBlock), 0, stream, pdl, h, b13,
+                           row_expert, total_rows, max_rows, I, p.limit, p.alpha, a);
 }
 
 }  // namespace
 
 void launch_activation(const float* h, const float* b13, const int32_t* row_expert, const int32_t* total_rows,
                        int64_t max_rows, int64_t I, const ActivationParams& p, void* a, cudaStream_t stream) {
+  launch_activation(h, b13, row_expert, total_rows, max_rows, I, p, a, stream, false);
+}
+
+void launch_activation(const float* h, const float* b13, const int32_t* row_expert, const int32_t* total_rows,
+                       int64_t max_rows, int64_t I, const ActivationParams& p, void* a, cudaStream_t stream,
+                       bool pdl) {
   if (max_rows <= 0) return;
   if (I % 8 != 0) throw_invalid("intermediate_size", "a multiple of 8 (activation kernel)", std::to_string(I));
   auto ap = static_cast<__nv_bfloat16*>(a);
+  cudaError_t e = cudaSuccess;
   switch (p.activation) {
-    case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
-    case Activation::kSwiGLUOAI: launch_act<Activation::kSwiGLUOAI>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
-    case Activation::kGeGLU: launch_act<Activation::kGeGLU>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
-    case Activation::kReLU2: launch_act<Activation::kReLU2>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream); break;
+    case Activation::kSwiGLU: e = launch_act<Activation::kSwiGLU>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream, pdl); break;
+    case Activation::kSwiGLUOAI: e = launch_act<Activation::kSwiGLUOAI>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream, pdl); break;
+    case Activation::kGeGLU: e = launch_act<Activation::kGeGLU>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream, pdl); break;
+    case Activation::kReLU2: e = launch_act<Activation::kReLU2>(h, b13, row_expert, total_rows, max_rows, I, p, ap, stream, pdl); break;
   }
-  const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) throw CudaError(std::string("activation kernel launch: ") + cudaGetErrorString(e));
 }
 

@@ -22,11 +22,17 @@ __device__ __forceinline__ void load8(const float* p, float (&v)[8]) {
   v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
 }
 
+// Routes are taken kChunk at a time: their rows and weights are loaded first, then their y rows
+// (independent loads in flight together instead of one dependent round trip per route: at T = 1
+// a token's K = 8 routes took ~8 memory latencies), then accumulated in k order as before.
+constexpr int kChunk = 4;
+
 template <bool kBias>
 __global__ void combine_kernel(const float* __restrict__ y, const float* __restrict__ b2,
                                const int32_t* __restrict__ row_expert, const int32_t* __restrict__ route_to_row,
                                const float* __restrict__ topk_weights, int64_t T, int K, int64_t H,
                                __nv_bfloat16* __restrict__ out) {
+  pdl_wait_then_release();
   const int64_t vecs = H / 8;
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= T * vecs) return;
@@ -34,22 +40,34 @@ __global__ void combine_kernel(const float* __restrict__ y, const float* __restr
   float acc[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
-  for (int k = 0; k < K; ++k) {
-    const int32_t row = __ldg(route_to_row + t * K + k);
-    if (row < 0) continue;
-    const float w = __ldg(topk_weights + t * K + k);
-    float v[8];
-    load8(y + int64_t(row) * H + c, v);
-    if constexpr (kBias) {
-      float b[8];
-      load8(b2 + int64_t(__ldg(row_expert + row)) * H + c, b);
+  for (int k0 = 0; k0 < K; k0 += kChunk) {
+    int32_t row[kChunk];
+    float w[kChunk];
 #pragma unroll
-      for (int j = 0; j < 8; ++j) v[j] = __fadd_rn(v[j], b[j]);
+    for (int q = 0; q < kChunk; ++q) {
+      row[q] = k0 + q < K ? __ldg(route_to_row + t * K + k0 + q) : -1;
+      w[q] = k0 + q < K ? __ldg(topk_weights + t * K + k0 + q) : 0.0f;
+    }
+    float v[kChunk][8];
+#pragma unroll
+    for (int q = 0; q < kChunk; ++q) {
+      if (row[q] < 0) continue;
+      load8(y + int64_t(row[q]) * H + c, v[q]);
+      if constexpr (kBias) {
+        float b[8];
+        load8(b2 + int64_t(__ldg(row_expert + row[q])) * H + c, b);
+#pragma unroll
+        for (int j = 0; j < 8; ++j) v[q][j] = __fadd_rn(v[q][j], b[j]);
+      }
     }
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      const float yb = __bfloat162float(__float2bfloat16_rn(v[j]));
-      acc[j] = __fadd_rn(acc[j], __fmul_rn(w, yb));
+    for (int q = 0; q < kChunk; ++q) {
+      if (row[q] < 0) continue;
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const float yb = __bfloat162float(__float2bfloat16_rn(v[q][j]));
+        acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], yb));
+      }
     }
   }
   alignas(16) __nv_bfloat16 o[8];
@@ -58,23 +76,88 @@ __global__ void combine_kernel(const float* __restrict__ y, const float* __restr
   *reinterpret_cast<uint4*>(out + t * H + c) = *reinterpret_cast<const uint4*>(o);
 }
 
+// y already bf16 (rounded by the FC2 GEMM's epilogue), no bias: one 16-byte load per route.
+__global__ void combine_bf16y_kernel(const uint16_t* __restrict__ y, const int32_t* __restrict__ route_to_row,
+                                     const float* __restrict__ topk_weights, int64_t T, int K, int64_t H,
+                                     __nv_bfloat16* __restrict__ out) {
+  pdl_wait_then_release();
+  const int64_t vecs = H / 8;
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= T * vecs) return;
+  const int64_t t = idx / vecs, c = (idx - t * vecs) * 8;
+  float acc[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += kChunk) {
+    int32_t row[kChunk];
+    float w[kChunk];
+#pragma unroll
+    for (int q = 0; q < kChunk; ++q) {
+      row[q] = k0 + q < K ? __ldg(route_to_row + t * K + k0 + q) : -1;
+      w[q] = k0 + q < K ? __ldg(topk_weights + t * K + k0 + q) : 0.0f;
+    }
+    uint4 raw[kChunk];
+#pragma unroll
+    for (int q = 0; q < kChunk; ++q)
+      if (row[q] >= 0) raw[q] = __ldg(reinterpret_cast<const uint4*>(y + int64_t(row[q]) * H + c));
+#pragma unroll
+    for (int q = 0; q < kChunk; ++q) {
+      if (row[q] < 0) continue;
+      const uint32_t words[4] = {raw[q].x, raw[q].y, raw[q].z, raw[q].w};
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
+        acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], __uint_as_float(bits)));
+      }
+    }
+  }
+  alignas(16) __nv_bfloat16 o[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) o[j] = __float2bfloat16_rn(acc[j]);
+  *reinterpret_cast<uint4*>(out + t * H + c) = *reinterpret_cast<const uint4*>(o);
+}
+
+void check_combine_args(int64_t H, const void* out) {
+  if (H % 8 != 0) throw_invalid("hidden_size", "a multiple of 8 (combine kernel)", std::to_string(H));
+  if (reinterpret_cast<uintptr_t>(out) % 16 != 0)
+    throw_invalid("out", "a 16-byte aligned pointer", std::to_string(reinterpret_cast<uintptr_t>(out)));
+}
+
 }  // namespace
 
 void launch_combine(const float* y, const float* b2, const int32_t* row_expert, const int32_t* route_to_row,
                     const float* topk_weights, int64_t T, int64_t K, int64_t H, void* out, cudaStream_t stream) {
+  launch_combine(y, b2, row_expert, route_to_row, topk_weights, T, K, H, out, stream, false);
+}
+
+void launch_combine_bf16y(const void* y_bf16, const int32_t* route_to_row, const float* topk_weights, int64_t T,
+                          int64_t K, int64_t H, void* out, cudaStream_t stream, bool pdl) {
   if (T <= 0) return;
-  if (H % 8 != 0) throw_invalid("hidden_size", "a multiple of 8 (combine kernel)", std::to_string(H));
-  if (reinterpret_cast<uintptr_t>(out) % 16 != 0)
-    throw_invalid("out", "a 16-byte aligned pointer", std::to_string(reinterpret_cast<uintptr_t>(out)));
+  check_combine_args(H, out);
+  if (reinterpret_cast<uintptr_t>(y_bf16) % 16 != 0) throw_invalid("y", "a 16-byte aligned pointer", "misaligned");
+  constexpr int kBlock = 256;
+  const int64_t threads = T * (H / 8);
+  const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
+  const cudaError_t e = launch_kernel_pdl(combine_bf16y_kernel, dim3(grid), dim3(kBlock), 0, stream, pdl,
+                                          static_cast<const uint16_t*>(y_bf16), route_to_row, topk_weights, T,
+                                          int(K), H, static_cast<__nv_bfloat16*>(out));
+  if (e != cudaSuccess) throw CudaError(std::string("combine kernel launch: ") + cudaGetErrorString(e));
+}
+
+void launch_combine(const float* y, const float* b2, const int32_t* row_expert, const int32_t* route_to_row,
+                    const float* topk_weights, int64_t T, int64_t K, int64_t H, void* out, cudaStream_t stream,
+                    bool pdl) {
+  if (T <= 0) return;
+  check_combine_args(H, out);
   constexpr int kBlock = 256;
   const int64_t threads = T * (H / 8);
   const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
   auto op = static_cast<__nv_bfloat16*>(out);
-  if (b2)
-    combine_kernel<true><<<grid, kBlock, 0, stream>>>(y, b2, row_expert, route_to_row, topk_weights, T, int(K), H, op);
-  else
-    combine_kernel<false><<<grid, kBlock, 0, stream>>>(y, b2, row_expert, route_to_row, topk_weights, T, int(K), H, op);
-  const cudaError_t e = cudaGetLastError();
+  const cudaError_t e =
+      b2 ? launch_kernel_pdl(combine_kernel<true>, dim3(grid), dim3(kBlock), 0, stream, pdl, y, b2, row_expert,
+                             route_to_row, topk_weights, T, int(K), H, op)
+         : launch_kernel_pdl(combine_kernel<false>, dim3(grid), dim3(kBlock), 0, stream, pdl, y, b2, row_expert,
+                             route_to_row, topk_weights, T, int(K), H, op);
   if (e != cudaSuccess) throw CudaError(std::string("combine kernel launch: ") + cudaGetErrorString(e));
 }
 

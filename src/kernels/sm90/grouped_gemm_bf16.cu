@@ -1,7 +1,7 @@
 // Dispatcher of the grouped bf16 GEMM (see grouped_gemm_bf16.h): owns the device workspace and
 // one prepared CUTLASS kernel per tactic; the kernels themselves live in
-// grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_swapab64.cu and grouped_gemm_bf16_large.cu
-// (shared code: grouped_gemm_bf16_impl.cuh).
+// grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_swapab64.cu, grouped_gemm_bf16_large.cu and
+// grouped_gemm_bf16_large_bf16.cu (shared code: grouped_gemm_bf16_impl.cuh).
 // This translation unit includes no CUTLASS header.
 #include "kernels/sm90/grouped_gemm_bf16.h"
 
@@ -39,13 +39,15 @@ class DeviceScope {
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
-// The CUTLASS kernels: kSwapAB has two (32- and 64-wide token tiles), kLargeTile one.
-enum Kernel : int { kSwap32 = 0, kSwap64 = 1, kLarge = 2, kNumKernels = 3 };
+// The CUTLASS kernels: kSwapAB has two (32- and 64-wide token tiles), kLargeTile one with fp32 D
+// and one with bf16 D.
+enum Kernel : int { kSwap32 = 0, kSwap64 = 1, kLarge = 2, kLargeBf16 = 3, kNumKernels = 4 };
 
 const gd::TacticOps& ops_for(int kernel) {
   switch (kernel) {
     case kSwap32: return gd::swapab32_ops();
     case kSwap64: return gd::swapab64_ops();
+    case kLargeBf16: return gd::large_bf16_ops();
     default: return gd::large_ops();
   }
 }
@@ -57,7 +59,9 @@ int64_t avg_rows_per_group(int64_t total_rows_upper_bound, int num_groups) {
 // Within kSwapAB: 32-wide token tiles up to 8 rows per group on average, 64-wide beyond. Measured
 // on H200: the 32-wide tile is 7-8% faster at 1 row per group (less MMA and epilogue work per
 // weight byte), the 64-wide one 8-14% faster at 16-32 rows (gpt-oss FC1; within 1% for deepseek).
-int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_groups) {
+int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_groups,
+                  GroupedGemmOutput out = GroupedGemmOutput::kF32) {
+  if (out == GroupedGemmOutput::kBF16) return kLargeBf16;
   if (t == GroupedGemmTactic::kLargeTile) return kLarge;
   return avg_rows_per_group(total_rows_upper_bound, num_groups) <= 8 ? kSwap32 : kSwap64;
 }
@@ -145,6 +149,23 @@ GroupedGemmBf16::~GroupedGemmBf16() {
 
 size_t GroupedGemmBf16::workspace_bytes() const { return workspace_bytes_; }
 
+void GroupedGemmBf16::check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd,
+                                     int64_t d_align, GroupedGemmTactic tactic) const {
+  if (A == nullptr || W == nullptr || D == nullptr)
+    throw_invalid(A == nullptr ? "A" : W == nullptr ? "W" : "D", "a non-null device pointer", "nullptr");
+  // TMA needs 16-byte aligned bases and row strides.
+  if (lda < K_ || lda % 8 != 0)
+    throw_invalid("lda", ">= K (" + std::to_string(K_) + ") and a multiple of 8 elements", std::to_string(lda));
+  if (ldd < N_ || ldd % d_align != 0)
+    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of " + std::to_string(d_align) + " elements",
+                  std::to_string(ldd));
+  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
+  if (tactic != GroupedGemmTactic::kSwapAB && tactic != GroupedGemmTactic::kLargeTile)
+    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+}
+
 void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
                           const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
                           GroupedGemmTactic tactic) {
@@ -152,22 +173,49 @@ void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, i
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;  // no row can belong to a group
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  if (A == nullptr || W == nullptr || D == nullptr)
-    throw_invalid(A == nullptr ? "A" : W == nullptr ? "W" : "D", "a non-null device pointer", "nullptr");
-  // TMA needs 16-byte aligned bases and row strides.
-  if (lda < K_ || lda % 8 != 0)
-    throw_invalid("lda", ">= K (" + std::to_string(K_) + ") and a multiple of 8 elements", std::to_string(lda));
-  if (ldd < N_ || ldd % 4 != 0)
-    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of 4 elements", std::to_string(ldd));
-  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
-  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
-  if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
-  if (tactic != GroupedGemmTactic::kSwapAB && tactic != GroupedGemmTactic::kLargeTile)
-    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  check_run_args(A, lda, W, D, ldd, 4, tactic);
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
   ops_for(kernel).run(arrays_->state[kernel], args, stream);
+}
+
+void GroupedGemmBf16::run_bf16_out(const void* A, int64_t lda, const void* W, void* D, int64_t ldd,
+                                   const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
+  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
+  check_run_args(A, lda, W, D, ldd, 8, GroupedGemmTactic::kLargeTile);
+  DeviceScope scope(device_);
+  gd::RunArgs args{A, lda, W, D, ldd, offsets};
+  ops_for(kLargeBf16).run(arrays_->state[kLargeBf16], args, stream);
+}
+
+routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int64_t lda, const void* W, void* D,
+                                                             int64_t ldd, int64_t total_rows_upper_bound,
+                                                             GroupedGemmTactic tactic, GroupedGemmOutput out) const {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return routing::GroupedProblemWrite{};
+  check_run_args(A, lda, W, D, ldd, out == GroupedGemmOutput::kBF16 ? 8 : 4, tactic);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
+  gd::RunArgs args{A, lda, W, D, ldd, nullptr};
+  routing::GroupedProblemWrite w{};
+  ops_for(kernel).describe(arrays_->state[kernel], args, &w);
+  return w;
+}
+
+void GroupedGemmBf16::launch_prepared(int64_t total_rows_upper_bound, GroupedGemmTactic tactic,
+                                      GroupedGemmOutput out, cudaStream_t stream, bool pdl, bool early_trigger) {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
+  if (tactic != GroupedGemmTactic::kSwapAB && tactic != GroupedGemmTactic::kLargeTile)
+    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
+  DeviceScope scope(device_);
+  ops_for(kernel).launch(arrays_->state[kernel], stream, pdl, early_trigger);
 }
 
 }  // namespace megamoe::sm90

@@ -11,6 +11,8 @@
 
 #include <cuda_runtime.h>
 
+#include "routing/route_plan.h"
+
 namespace megamoe::sm90 {
 
 // Tile configuration, chosen on the host from the average rows per expert.
@@ -19,6 +21,10 @@ enum class GroupedGemmTactic : uint8_t {
   kLargeTile,  // large T: 128-row tiles of A, warp-specialized, multi-stage TMA pipeline
 };
 const char* tactic_name(GroupedGemmTactic t);
+
+// Element type of D. kBF16: D = bf16(accumulator), rounded to nearest even (the same bits as
+// rounding the fp32 result); only the kLargeTile kernel has a bf16 output (ldd % 8 == 0).
+enum class GroupedGemmOutput : uint8_t { kF32, kBF16 };
 // Documented heuristic: see the .cu file.
 GroupedGemmTactic choose_tactic(int64_t total_rows_upper_bound, int num_groups);
 
@@ -45,6 +51,32 @@ class GroupedGemmBf16 {
     run(A, lda, W, D, ldd, offsets, total_rows_upper_bound, stream,
         choose_tactic(total_rows_upper_bound, num_groups_));
   }
+  // bf16 D [rows, N] (row stride ldd, a multiple of 8): the kLargeTile kernel with a bf16 epilogue.
+  void run_bf16_out(const void* A, int64_t lda, const void* W, void* D, int64_t ldd, const int32_t* offsets,
+                    int64_t total_rows_upper_bound, cudaStream_t stream);
+
+  // Fused setup, in two steps on one stream (the split backend):
+  //  1. prepare_writes() (host only, checks the arguments as run() does) describes the per-group
+  //     argument arrays of the kernel picked by (total_rows_upper_bound, tactic, out); hand it to
+  //     routing::build_route_plan_gpu (PlanExtras::gemm), whose last kernel writes them from the
+  //     offsets it computes -- no setup kernel;
+  //  2. launch_prepared() with the same (total_rows_upper_bound, tactic, out) launches only the
+  //     GEMM, with programmatic dependent launch when `pdl` (the GEMM waits for the previous kernel
+  //     in the stream before it reads anything).
+  // Every launch_prepared() needs the arrays written since the last run of the same kernel.
+  // total_rows_upper_bound == 0 (or no groups): prepare_writes() returns an entry with
+  // shapes == nullptr and launch_prepared() launches nothing.
+  routing::GroupedProblemWrite prepare_writes(const void* A, int64_t lda, const void* W, void* D, int64_t ldd,
+                                              int64_t total_rows_upper_bound, GroupedGemmTactic tactic,
+                                              GroupedGemmOutput out) const;
+  void launch_prepared(int64_t total_rows_upper_bound, GroupedGemmTactic tactic, GroupedGemmOutput out,
+                       cudaStream_t stream, bool pdl) {
+    launch_prepared(total_rows_upper_bound, tactic, out, stream, pdl, true);
+  }
+  // early_trigger = false: the next kernel in the stream is launched only as this GEMM's blocks
+  // exit (instead of right after the GEMM's own wait).
+  void launch_prepared(int64_t total_rows_upper_bound, GroupedGemmTactic tactic, GroupedGemmOutput out,
+                       cudaStream_t stream, bool pdl, bool early_trigger);
 
  private:
   int num_groups_;
@@ -56,19 +88,21 @@ class GroupedGemmBf16 {
   // problem shapes and strides live in workspace_ (see grouped_gemm_bf16.cu)
   struct Arrays;
   Arrays* arrays_ = nullptr;
+  void check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd, int64_t d_align,
+                      GroupedGemmTactic tactic) const;
 };
 
 // ---- implementation detail, not API -------------------------------------------------------
 // Each kernel is one CUTLASS instantiation in its own translation unit so they compile in
 // parallel: kSwapAB has a 32-wide and a 64-wide token-tile kernel (picked from the average rows
-// per group), kLargeTile one kernel. The dispatcher (grouped_gemm_bf16.cu) reaches them through
-// this table.
+// per group), kLargeTile one kernel with fp32 D and one with bf16 D. The dispatcher
+// (grouped_gemm_bf16.cu) reaches them through this table.
 namespace grouped_gemm_detail {
 struct RunArgs {
   const void* A;  // [rows, K] bf16, row stride lda
   int64_t lda;
   const void* W;  // [G, N, K] bf16
-  float* D;       // [rows, N] fp32, row stride ldd
+  void* D;        // [rows, N] fp32 (bf16 for the bf16-output kernel), row stride ldd
   int64_t ldd;
   const int32_t* offsets;  // device, [G+1]
 };
@@ -80,10 +114,15 @@ struct TacticOps {
   void (*destroy)(void* state);
   // setup kernel (pointer arrays from offsets) + the grouped GEMM, both on `stream`
   void (*run)(void* state, const RunArgs& args, cudaStream_t stream);
+  // the grouped GEMM alone (arrays already written), PDL attribute when `pdl`
+  void (*launch)(void* state, cudaStream_t stream, bool pdl, bool early_trigger);
+  // the setup kernel's writes as a route-plan description (args.offsets unused)
+  void (*describe)(void* state, const RunArgs& args, routing::GroupedProblemWrite* out);
 };
 const TacticOps& swapab32_ops();  // grouped_gemm_bf16_swapab.cu
 const TacticOps& swapab64_ops();  // grouped_gemm_bf16_swapab64.cu
 const TacticOps& large_ops();     // grouped_gemm_bf16_large.cu
+const TacticOps& large_bf16_ops();  // grouped_gemm_bf16_large_bf16.cu
 }  // namespace grouped_gemm_detail
 
 }  // namespace megamoe::sm90

@@ -17,10 +17,16 @@
 //      and keeps rows outside [offsets[0], offsets[G]) untouched.
 // Kernel parameters (TMA descriptor templates, pointers to our arrays) do not depend on the data,
 // so they are built once at construction; run() launches with cudaLaunchKernelEx directly.
+// Fused setup (the split backend): describe() tells the route plan's last kernel how to write the
+// same arrays (routing::GroupedProblemWrite), and launch() starts only the GEMM, optionally with
+// programmatic dependent launch. The GEMM runs inside gemm_pdl_kernel, which executes
+// griddepcontrol.wait before CUTLASS's kernel body (CUTLASS 4.2's ptr-array sm90 kernels have no
+// GDC calls of their own), so launching it early is safe; without PDL the wait is a no-op.
 #ifdef MEGAMOE_GG_TACTIC_TU
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -37,6 +43,7 @@
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
 #include "kernels/sm90/grouped_gemm_bf16.h"
+#include "kernels/sm90/moe_kernels.h"
 #include "megamoe/errors.h"
 
 #if !defined(CUTLASS_ARCH_MMA_MODIFIABLE_TMA_SM90_SUPPORTED)
@@ -51,8 +58,11 @@ using RasterOrderOptions = cutlass::gemm::kernel::detail::RasterOrderOptions;
 // (N_out), GEMM N = the group's activation rows, D^T written column-major (= D row-major).
 // kPingpong: the two consumer warpgroups take alternate tiles (tile M = 64 per warpgroup..) instead
 // of splitting one tile (cooperative, tile M >= 128).
-template <class TileShape_, class ClusterShape_, bool kSwapAB_, RasterOrderOptions kRaster_, bool kPingpong_ = false>
+// ElementD: float (fp32 D) or cutlass::bfloat16_t (D = bf16(acc), round to nearest even).
+template <class TileShape_, class ClusterShape_, bool kSwapAB_, RasterOrderOptions kRaster_, bool kPingpong_ = false,
+          class ElementD_ = float>
 struct TacticConfig {
+  using ElementD = ElementD_;
   using TileShape = TileShape_;
   using ClusterShape = ClusterShape_;
   static constexpr bool kSwapAB = kSwapAB_;
@@ -73,7 +83,7 @@ inline size_t gg_align(size_t x, size_t a) { return (x + a - 1) / a * a; }
 // Sets the one dynamic (leading-dimension) mode of a rank-3 CuTe stride like Stride<int64_t,_1,_0>
 // or Stride<_1,int64_t,_0>.
 template <class Stride>
-__device__ __forceinline__ Stride make_ld_stride(int64_t ld) {
+__host__ __device__ __forceinline__ Stride make_ld_stride(int64_t ld) {
   Stride s{};
   if constexpr (!cute::is_static_v<std::remove_cv_t<std::remove_reference_t<decltype(cute::get<0>(s))>>>) {
     cute::get<0>(s) = ld;
@@ -83,10 +93,10 @@ __device__ __forceinline__ Stride make_ld_stride(int64_t ld) {
   return s;
 }
 
-template <class Shape, class StrideA, class StrideB, class StrideD, bool kSwapAB>
+template <class Shape, class StrideA, class StrideB, class StrideD, bool kSwapAB, class ElementD>
 __global__ void grouped_gemm_setup_kernel(int num_groups, int64_t N, int64_t K, RunArgs args, Shape* shapes,
                                           const cutlass::bfloat16_t** ptr_a, const cutlass::bfloat16_t** ptr_b,
-                                          float** ptr_d, StrideA* stride_a, StrideB* stride_b,
+                                          ElementD** ptr_d, StrideA* stride_a, StrideB* stride_b,
                                           StrideD* stride_d) {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= num_groups) return;
@@ -95,7 +105,7 @@ __global__ void grouped_gemm_setup_kernel(int num_groups, int64_t N, int64_t K, 
   const int rows = hi > lo ? int(hi - lo) : 0;  // a malformed (decreasing) range becomes empty
   const auto* a_rows = static_cast<const cutlass::bfloat16_t*>(args.A) + lo * args.lda;
   const auto* w_g = static_cast<const cutlass::bfloat16_t*>(args.W) + int64_t(g) * N * K;
-  float* d_rows = args.D + lo * args.ldd;
+  ElementD* d_rows = static_cast<ElementD*>(args.D) + lo * args.ldd;
   if constexpr (kSwapAB) {
     // D^T[N_out, rows] = W_g[N_out, K] . A_g[rows, K]^T
     shapes[g] = cute::make_shape(int(N), rows, int(K));
@@ -115,6 +125,21 @@ __global__ void grouped_gemm_setup_kernel(int num_groups, int64_t N, int64_t K, 
   stride_d[g] = make_ld_stride<StrideD>(args.ldd);
 }
 
+// cutlass::device_kernel<GemmKernel> with griddepcontrol.wait first (see the top of this file).
+// early_trigger: griddepcontrol.launch_dependents right after the wait (the next kernel may launch
+// while this GEMM runs); otherwise the next kernel launches when this grid's blocks exit.
+template <class GemmKernel>
+__global__ void __launch_bounds__(GemmKernel::MaxThreadsPerBlock, GemmKernel::MinBlocksPerMultiprocessor)
+    gemm_pdl_kernel(CUTLASS_GRID_CONSTANT typename GemmKernel::Params const params, int early_trigger) {
+  extern __shared__ char smem[];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (early_trigger) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+  GemmKernel op;
+  op(params, smem);
+}
+
 template <class Cfg>
 struct GroupedGemmTacticImpl {
   using TileShape = typename Cfg::TileShape;
@@ -127,15 +152,16 @@ struct GroupedGemmTacticImpl {
   // swap-AB: D^T (N_out x rows) column-major with leading dim ldd is exactly D row-major.
   using LayoutD = std::conditional_t<Cfg::kSwapAB, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
   static constexpr int kAlignAB = 128 / cutlass::sizeof_bits<Element>::value;  // 16 bytes
-  static constexpr int kAlignD = 128 / cutlass::sizeof_bits<float>::value;
+  using ElementD = typename Cfg::ElementD;
+  static constexpr int kAlignD = 128 / cutlass::sizeof_bits<ElementD>::value;
 
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float,
       void, LayoutD*, kAlignD,   // no C operand
-      float, LayoutD*, kAlignD,  // fp32 D
+      ElementD, LayoutD*, kAlignD,  // fp32 or bf16 D
       typename Cfg::EpilogueSchedule,
-      cutlass::epilogue::fusion::LinearCombination<float, float, void, float>>::CollectiveOp;
+      cutlass::epilogue::fusion::LinearCombination<ElementD, float, void, float>>::CollectiveOp;
 
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, LayoutA*, kAlignAB, Element, LayoutB*,
@@ -156,7 +182,7 @@ struct GroupedGemmTacticImpl {
     Shape* shapes;
     const Element** ptr_a;
     const Element** ptr_b;
-    float** ptr_d;
+    ElementD** ptr_d;
     StrideA* stride_a;
     StrideB* stride_b;
     StrideD* stride_d;
@@ -213,7 +239,7 @@ struct GroupedGemmTacticImpl {
     a.shapes = reinterpret_cast<Shape*>(take(sizeof(Shape) * G));
     a.ptr_a = reinterpret_cast<const Element**>(take(sizeof(void*) * G));
     a.ptr_b = reinterpret_cast<const Element**>(take(sizeof(void*) * G));
-    a.ptr_d = reinterpret_cast<float**>(take(sizeof(void*) * G));
+    a.ptr_d = reinterpret_cast<ElementD**>(take(sizeof(void*) * G));
     a.stride_a = reinterpret_cast<StrideA*>(take(sizeof(StrideA) * G));
     a.stride_b = reinterpret_cast<StrideB*>(take(sizeof(StrideB) * G));
     a.stride_d = reinterpret_cast<StrideD*>(take(sizeof(StrideD) * G));
@@ -246,10 +272,10 @@ struct GroupedGemmTacticImpl {
     int dev_prev = 0;
     gg_check(cudaGetDevice(&dev_prev), "cudaGetDevice");
     gg_check(cudaSetDevice(device), "cudaSetDevice");
-    cudaError_t e = cudaFuncSetAttribute(cutlass::device_kernel<GemmKernel>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, st->smem_bytes);
+    cudaError_t e = cudaFuncSetAttribute(gemm_pdl_kernel<GemmKernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         st->smem_bytes);
     if (e == cudaSuccess && kClusterSize > 1)
-      e = cudaFuncSetAttribute(cutlass::device_kernel<GemmKernel>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+      e = cudaFuncSetAttribute(gemm_pdl_kernel<GemmKernel>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     cudaSetDevice(dev_prev);
     if (e != cudaSuccess) {
       delete st;
@@ -265,33 +291,95 @@ struct GroupedGemmTacticImpl {
     if (st->num_groups <= 0) return;
     const Arrays& a = st->arrays;
     constexpr int kSetupThreads = 128;
-    grouped_gemm_setup_kernel<Shape, StrideA, StrideB, StrideD, Cfg::kSwapAB>
+    grouped_gemm_setup_kernel<Shape, StrideA, StrideB, StrideD, Cfg::kSwapAB, ElementD>
         <<<(st->num_groups + kSetupThreads - 1) / kSetupThreads, kSetupThreads, 0, stream>>>(
             st->num_groups, st->N, st->K, args, a.shapes, a.ptr_a, a.ptr_b, a.ptr_d, a.stride_a, a.stride_b,
             a.stride_d);
     gg_check(cudaGetLastError(), "grouped GEMM setup kernel launch");
+    launch(state, stream, false, true);
+  }
 
+  // The GEMM alone (its arrays written earlier in the stream, by run()'s setup kernel or by the
+  // route plan from describe()), with programmatic dependent launch when `pdl`.
+  static void launch(void* state, cudaStream_t stream, bool pdl, bool early_trigger) {
+    auto* st = static_cast<State*>(state);
+    if (st->num_groups <= 0) return;
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = st->grid;
     cfg.blockDim = st->block;
     cfg.dynamicSmemBytes = size_t(st->smem_bytes);
     cfg.stream = stream;
-    cudaLaunchAttribute attr[1];
+    cudaLaunchAttribute attr[2];
     cfg.attrs = attr;
     cfg.numAttrs = 0;
     if constexpr (kClusterSize > 1) {
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = decltype(cute::size<0>(ClusterShape{}))::value;
-      attr[0].val.clusterDim.y = decltype(cute::size<1>(ClusterShape{}))::value;
-      attr[0].val.clusterDim.z = 1;
-      cfg.numAttrs = 1;
+      attr[cfg.numAttrs].id = cudaLaunchAttributeClusterDimension;
+      attr[cfg.numAttrs].val.clusterDim.x = decltype(cute::size<0>(ClusterShape{}))::value;
+      attr[cfg.numAttrs].val.clusterDim.y = decltype(cute::size<1>(ClusterShape{}))::value;
+      attr[cfg.numAttrs].val.clusterDim.z = 1;
+      ++cfg.numAttrs;
     }
-    gg_check(cudaLaunchKernelEx(&cfg, cutlass::device_kernel<GemmKernel>, st->params),
+    if (pdl) {
+      attr[cfg.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attr[cfg.numAttrs].val.programmaticStreamSerializationAllowed = 1;
+      ++cfg.numAttrs;
+    }
+    gg_check(cudaLaunchKernelEx(&cfg, gemm_pdl_kernel<GemmKernel>, st->params, int(early_trigger)),
              "grouped GEMM kernel launch");
   }
 
+  // What grouped_gemm_setup_kernel would write, as a description for the route plan kernel.
+  static void describe(void* state, const RunArgs& args, routing::GroupedProblemWrite* out) {
+    static_assert(sizeof(Shape) == 3 * sizeof(int32_t), "problem shape is not three packed ints");
+    static_assert(sizeof(StrideA) <= 16 && sizeof(StrideB) <= 16 && sizeof(StrideD) <= 16 &&
+                      sizeof(StrideA) % 4 == 0 && sizeof(StrideB) % 4 == 0 && sizeof(StrideD) % 4 == 0,
+                  "stride records must be 4..16 bytes");
+    auto* st = static_cast<State*>(state);
+    const Arrays& a = st->arrays;
+    routing::GroupedProblemWrite w{};
+    // Layout check of the packed shape (host): {1, 2, 3} must read back as ints 1, 2, 3.
+    {
+      const Shape probe = cute::make_shape(1, 2, 3);
+      int32_t ints[3];
+      std::memcpy(ints, &probe, sizeof ints);
+      if (ints[0] != 1 || ints[1] != 2 || ints[2] != 3)
+        throw Unsupported("grouped_gemm_bf16: unexpected CuTe problem-shape layout; use run() instead");
+    }
+    w.shapes = reinterpret_cast<int32_t*>(a.shapes);
+    const int rows_slot = Cfg::kSwapAB ? 1 : 0;
+    w.shape[0] = Cfg::kSwapAB ? int(st->N) : 0;
+    w.shape[1] = Cfg::kSwapAB ? 0 : int(st->N);
+    w.shape[2] = int(st->K);
+    w.rows_slot = rows_slot;
+    const auto** ptr_w = reinterpret_cast<const void**>(Cfg::kSwapAB ? a.ptr_a : a.ptr_b);
+    const auto** ptr_x = reinterpret_cast<const void**>(Cfg::kSwapAB ? a.ptr_b : a.ptr_a);
+    w.ptr_w = ptr_w;
+    w.w = static_cast<const char*>(args.W);
+    w.w_group_bytes = st->N * st->K * int64_t(sizeof(Element));
+    w.ptr_x = ptr_x;
+    w.x = static_cast<const char*>(args.A);
+    w.x_row_bytes = args.lda * int64_t(sizeof(Element));
+    w.ptr_d = reinterpret_cast<void**>(a.ptr_d);
+    w.d = static_cast<char*>(args.D);
+    w.d_row_bytes = args.ldd * int64_t(sizeof(ElementD));
+    auto put = [&](int j, auto* arr, auto value) {
+      w.stride_ptr[j] = reinterpret_cast<unsigned char*>(arr);
+      w.stride_bytes[j] = int32_t(sizeof(value));
+      std::memcpy(w.stride_value[j], &value, sizeof(value));
+    };
+    if constexpr (Cfg::kSwapAB) {
+      put(0, a.stride_a, make_ld_stride<StrideA>(st->K));
+      put(1, a.stride_b, make_ld_stride<StrideB>(args.lda));
+    } else {
+      put(0, a.stride_a, make_ld_stride<StrideA>(args.lda));
+      put(1, a.stride_b, make_ld_stride<StrideB>(st->K));
+    }
+    put(2, a.stride_d, make_ld_stride<StrideD>(args.ldd));
+    *out = w;
+  }
+
   static const TacticOps& ops() {
-    static const TacticOps o{&workspace_bytes, &create, &destroy, &run};
+    static const TacticOps o{&workspace_bytes, &create, &destroy, &run, &launch, &describe};
     return o;
   }
 };

@@ -19,6 +19,7 @@ struct Vec8 {
 template <bool kVec>
 __global__ void permute_kernel(const uint16_t* __restrict__ x, int64_t ldx, int64_t T, int K, int64_t H,
                                const int32_t* __restrict__ route_to_row, uint16_t* __restrict__ x_perm) {
+  pdl_wait_then_release();
   const int64_t vecs = H / 8;
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= T * vecs) return;
@@ -49,6 +50,11 @@ __global__ void permute_kernel(const uint16_t* __restrict__ x, int64_t ldx, int6
 
 void launch_permute(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H, const int32_t* route_to_row,
                     void* x_perm, cudaStream_t stream) {
+  launch_permute(x, ldx, T, K, H, route_to_row, x_perm, stream, false);
+}
+
+void launch_permute(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H, const int32_t* route_to_row,
+                    void* x_perm, cudaStream_t stream, bool pdl) {
   if (T <= 0) return;
   const bool vec = H % 8 == 0 && ldx % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
                    reinterpret_cast<uintptr_t>(x_perm) % 16 == 0;
@@ -57,11 +63,12 @@ void launch_permute(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H,
   const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
   auto xs = static_cast<const uint16_t*>(x);
   auto xp = static_cast<uint16_t*>(x_perm);
-  if (vec)
-    permute_kernel<true><<<grid, kBlock, 0, stream>>>(xs, ldx, T, int(K), H, route_to_row, xp);
-  else
-    permute_kernel<false><<<grid, kBlock, 0, stream>>>(xs, ldx, T, int(K), H, route_to_row, xp);
-  const cudaError_t e = cudaGetLastError();
+  const int k = int(K);
+  const cudaError_t e =
+      vec ? launch_kernel_pdl(permute_kernel<true>, dim3(grid), dim3(kBlock), 0, stream, pdl, xs, ldx, T, k, H,
+                              route_to_row, xp)
+          : launch_kernel_pdl(permute_kernel<false>, dim3(grid), dim3(kBlock), 0, stream, pdl, xs, ldx, T, k, H,
+                              route_to_row, xp);
   if (e != cudaSuccess) throw CudaError(std::string("permute kernel launch: ") + cudaGetErrorString(e));
 }
 

@@ -1,0 +1,133 @@
+// Activation + 1x128 quantize of FC2's input (see moe_kernels_fp8.h). One warp per (row,
+// 128-column group of I): lane l takes columns 4l..4l+3 of g (and u, and the biases) with 16-byte
+// loads, computes a = bf16(act(h + b13)) with the same formulas as activation.cu (which mirror the
+// CPU reference), then the warp quantizes the group's 128 bf16 values exactly as
+// formats::quantize_fp8_act_1x128 does: e4m3 codes (one 32-bit store per lane) and one fp32 scale.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "kernels/sm90/moe_kernels_fp8.h"
+#include "kernels/sm90/quantize_fp8.cuh"
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90 {
+
+namespace {
+
+using namespace fp8;
+
+__device__ __forceinline__ float min_nan(float g, float L) { return (L < g) ? L : g; }  // std::min(g, L)
+__device__ __forceinline__ float clamp_nan(float u, float L) {                          // std::clamp(u,-L,L)
+  return (u < -L) ? -L : ((L < u) ? L : u);
+}
+
+template <Activation kAct>
+__device__ __forceinline__ float act_fn(float g, float u, float limit, float alpha) {
+  if constexpr (kAct == Activation::kSwiGLU) {
+    g = min_nan(g, limit);
+    u = clamp_nan(u, limit);
+    return (g / (1.0f + expf(-g))) * u;
+  } else if constexpr (kAct == Activation::kSwiGLUOAI) {
+    g = min_nan(g, limit);
+    u = clamp_nan(u, limit);
+    return (g / (1.0f + expf(-alpha * g))) * (u + 1.0f);
+  } else if constexpr (kAct == Activation::kGeGLU) {
+    const float k0 = 0.7978845608028654f;  // sqrt(2/pi)
+    const float inner = k0 * (g + 0.044715f * g * g * g);
+    return 0.5f * g * (1.0f + tanhf(inner)) * u;
+  } else {  // relu2 (u unused)
+    const float r = (g < 0.0f) ? 0.0f : g;
+    return r * r;
+  }
+}
+
+__device__ __forceinline__ void load4(const float* p, float (&v)[4]) {
+  const float4 a = __ldg(reinterpret_cast<const float4*>(p));
+  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
+}
+
+template <Activation kAct, bool kBias>
+__global__ void activation_quant_kernel(const float* __restrict__ h, const float* __restrict__ b13,
+                                        const int32_t* __restrict__ row_expert, const int32_t* __restrict__ offsets,
+                                        int64_t local_experts, int64_t max_rows, int64_t I, float limit, float alpha,
+                                        uint8_t* __restrict__ aq, float* __restrict__ sa) {
+  constexpr bool kGated = kAct != Activation::kReLU2;
+  const int64_t N13 = kGated ? 2 * I : I;
+  const int64_t IB = I / kBlock;
+  const int64_t wid = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (wid >= max_rows * IB) return;
+  const int64_t row = wid / IB, ib = wid - row * IB;
+  if (row >= int64_t(__ldg(offsets + local_experts))) return;  // whole warps exit together
+  const int64_t c = ib * kBlock + lane * 4;
+  const int32_t e = __ldg(row_expert + row);
+  const float* hr = h + row * N13;
+  float g[4], u[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  load4(hr + c, g);
+  if constexpr (kGated) load4(hr + I + c, u);
+  if constexpr (kBias) {
+    const float* br = b13 + int64_t(e) * N13;
+    float bg[4];
+    load4(br + c, bg);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) g[j] += bg[j];
+    if constexpr (kGated) {
+      float bu[4];
+      load4(br + I + c, bu);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) u[j] += bu[j];
+    }
+  }
+  float a[4];
+  uint32_t am = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    a[j] = __bfloat162float(__float2bfloat16_rn(act_fn<kAct>(g[j], u[j], limit, alpha)));
+    am = max(am, abs_bits(a[j]));
+  }
+  am = warp_max(am);
+  const float s = block_scale(am, false);
+  *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, s, am >= kInfBits);
+  if (lane == 0) {
+    const int64_t lo = __ldg(offsets + e), hi = __ldg(offsets + e + 1);
+    sa[act_scale_index(row, ib, IB, lo, hi)] = s;
+  }
+}
+
+template <Activation kAct>
+void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets, int64_t EL,
+                int64_t max_rows, int64_t I, const ActivationParams& p, uint8_t* aq, float* sa, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const int64_t warps = max_rows * (I / kBlock);
+  const unsigned grid = unsigned((warps * 32 + kThreads - 1) / kThreads);
+  if (b13)
+    activation_quant_kernel<kAct, true><<<grid, kThreads, 0, stream>>>(h, b13, row_expert, offsets, EL, max_rows, I,
+                                                                       p.limit, p.alpha, aq, sa);
+  else
+    activation_quant_kernel<kAct, false><<<grid, kThreads, 0, stream>>>(h, b13, row_expert, offsets, EL, max_rows, I,
+                                                                        p.limit, p.alpha, aq, sa);
+}
+
+}  // namespace
+
+void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets,
+                                 int64_t local_experts, int64_t max_rows, int64_t I, const ActivationParams& p,
+                                 void* aq, float* sa, cudaStream_t stream) {
+  if (max_rows <= 0) return;
+  if (I % kBlock != 0)
+    throw_invalid("intermediate_size", "a multiple of 128 (fp8 activation-quantize)", std::to_string(I));
+  if (reinterpret_cast<uintptr_t>(aq) % 4 != 0) throw_invalid("aq", "a 4-byte aligned pointer", "misaligned");
+  auto ap = static_cast<uint8_t*>(aq);
+  switch (p.activation) {
+    case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
+    case Activation::kSwiGLUOAI: launch_act<Activation::kSwiGLUOAI>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
+    case Activation::kGeGLU: launch_act<Activation::kGeGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
+    case Activation::kReLU2: launch_act<Activation::kReLU2>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
+  }
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw CudaError(std::string("fp8 activation-quantize kernel launch: ") + cudaGetErrorString(e));
+}
+
+}  // namespace megamoe::sm90

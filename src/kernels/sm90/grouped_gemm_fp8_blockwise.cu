@@ -1,0 +1,135 @@
+// Dispatcher of the grouped FP8 blockwise GEMM (see grouped_gemm_fp8_blockwise.h): owns the
+// device workspace and one prepared CUTLASS kernel per tactic (the kernels live in
+// grouped_gemm_fp8_blockwise_swapab.cu and grouped_gemm_fp8_blockwise_large.cu). No CUTLASS
+// header is included here.
+#include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
+
+#include <cstdint>
+#include <string>
+
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90 {
+
+namespace fd = fp8_gemm_detail;
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw CudaError(std::string("grouped_gemm_fp8_blockwise: ") + what + ": " + cudaGetErrorString(e));
+}
+
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    check(cudaGetDevice(&prev_), "cudaGetDevice");
+    switched_ = prev_ != device;
+    if (switched_) check(cudaSetDevice(device), "cudaSetDevice");
+  }
+  ~DeviceScope() {
+    if (switched_) cudaSetDevice(prev_);
+  }
+
+ private:
+  int prev_ = 0;
+  bool switched_ = false;
+};
+
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+constexpr int kNumTactics = 2;
+const fd::TacticOps& ops_for(int i) { return i == 0 ? fd::swapab_ops() : fd::large_ops(); }
+int index_of(Fp8GemmTactic t) { return t == Fp8GemmTactic::kSwapAB ? 0 : 1; }
+
+}  // namespace
+
+const char* fp8_tactic_name(Fp8GemmTactic t) {
+  switch (t) {
+    case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x64x128";
+    case Fp8GemmTactic::kLargeTile: return "fp8_large_tile_128x128x128";
+  }
+  return "unknown";
+}
+
+// Rule: swap-AB while the average rows per group, ceil(total_rows / groups), is at most 64 (the
+// token tile), large tiles beyond. At few rows per group the GEMM is weight-bandwidth bound: the
+// swap-AB tile puts 128 weight rows in wgmma's M and wastes at most one partial 64-row token tile
+// per weight slab, while a 128-token-row tile would run 128 rows of MMA per weight byte whatever
+// the group holds. Not tuned yet (no measurements of the crossover on H200).
+Fp8GemmTactic choose_fp8_tactic(int64_t total_rows_upper_bound, int num_groups) {
+  const int64_t avg = num_groups > 0 ? (total_rows_upper_bound + num_groups - 1) / num_groups : 0;
+  return avg <= 64 ? Fp8GemmTactic::kSwapAB : Fp8GemmTactic::kLargeTile;
+}
+
+void make_weight_scales_mn_major(const float* canonical, int64_t G, int64_t NB, int64_t KB, float* out) {
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t nb = 0; nb < NB; ++nb)
+      for (int64_t kb = 0; kb < KB; ++kb) out[(g * KB + kb) * NB + nb] = canonical[(g * NB + nb) * KB + kb];
+}
+
+GroupedGemmFp8Blockwise::GroupedGemmFp8Blockwise(int num_groups, int64_t N, int64_t K, int device)
+    : num_groups_(num_groups), N_(N), K_(K), device_(device) {
+  if (num_groups < 0) throw_invalid("num_groups", ">= 0", std::to_string(num_groups));
+  if (N <= 0 || N > INT32_MAX || N % 128 != 0) throw_invalid("N", "a positive multiple of 128", std::to_string(N));
+  if (K <= 0 || K > INT32_MAX || K % 128 != 0) throw_invalid("K", "a positive multiple of 128", std::to_string(K));
+  DeviceScope scope(device);
+  int sm_count = 0, major = 0;
+  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute(SM count)");
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute(CC)");
+  if (major != 9)
+    throw Unsupported("grouped_gemm_fp8_blockwise needs an sm_90 (Hopper) GPU, got compute capability " +
+                      std::to_string(major) + ".x");
+  size_t total = 0;
+  for (int i = 0; i < kNumTactics; ++i) {
+    offset_[i] = total;
+    total += (ops_for(i).workspace_bytes(num_groups, sm_count) + 255) / 256 * 256;
+  }
+  workspace_bytes_ = total;
+  try {
+    check(cudaMalloc(&workspace_, workspace_bytes_), "cudaMalloc(workspace)");
+    for (int i = 0; i < kNumTactics; ++i)
+      state_[i] = ops_for(i).create(num_groups, N, K, device, sm_count, static_cast<char*>(workspace_) + offset_[i]);
+  } catch (...) {
+    for (int i = 0; i < kNumTactics; ++i)
+      if (state_[i]) ops_for(i).destroy(state_[i]);
+    if (workspace_) cudaFree(workspace_);
+    workspace_ = nullptr;
+    throw;
+  }
+}
+
+GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
+  for (int i = 0; i < kNumTactics; ++i)
+    if (state_[i]) ops_for(i).destroy(state_[i]);
+  if (workspace_) {
+    int prev = 0;
+    if (cudaGetDevice(&prev) == cudaSuccess) {
+      if (prev != device_) cudaSetDevice(device_);
+      cudaFree(workspace_);
+      if (prev != device_) cudaSetDevice(prev);
+    }
+  }
+}
+
+void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,
+                                  int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
+                                  cudaStream_t stream, Fp8GemmTactic tactic) {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
+  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
+  if (!A || !SA || !W || !SW || !D)
+    throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : !SW ? "SW" : "D", "a non-null device pointer", "nullptr");
+  if (ldd < N_ || ldd % 4 != 0)
+    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of 4 elements", std::to_string(ldd));
+  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
+  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile)
+    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  DeviceScope scope(device_);
+  const int i = index_of(tactic);
+  ops_for(i).run(state_[i], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);
+}
+
+}  // namespace megamoe::sm90

@@ -1,0 +1,96 @@
+// Grouped FP8 GEMM with DeepSeek-V3 blockwise scaling for the MoE split path on Hopper
+// (sm_90a): for every local expert g,
+//   D[rows of g, 0:N] = sum_kb  (A_q[rows of g, kb] . W_q[g, 0:N, kb]^T) * sa[row, kb] * sw[g, n/128, kb]
+// with e4m3 A and W, fp32 accumulation, and each 128-wide K block promoted into the fp32
+// accumulator with its scales (sa * sw) (CUTLASS KernelPtrArrayTmaWarpSpecializedCooperative-
+// FP8BlockScaledAccum: wgmma fp8 into a temporary accumulator, scaled and added every 128 K).
+//
+// Operands (all device memory; rows of expert g are [offsets[g], offsets[g+1]), offsets on the
+// device only, produced in the same stream):
+//   A   [total_rows, K] e4m3, row stride K (contiguous)
+//   SA  activation scales, 1 x 128: the rows of expert g own [lo*KB, hi*KB) (lo = offsets[g],
+//       hi = offsets[g+1], KB = K/128), the scale of (row, kb) at lo*KB + kb*(hi-lo) + (row-lo)
+//       (per expert a column-major [KB, rows] matrix: the MN-major layout Sm90's blockwise
+//       kernel reads; kernels/sm90/quantize_fp8.cuh act_scale_index writes it)
+//   W   [G, N, K] e4m3, K-major (the canonical layout)
+//   SW  weight scales, 128 x 128: [G, KB, NB] fp32 (NB = N/128), i.e. the canonical
+//       [G, NB, KB] transposed per expert (make_weight_scales_mn_major does it once)
+//   D   [total_rows, N] fp32, row stride ldd
+// N and K must be multiples of 128 (the backend refuses other shapes).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace megamoe::sm90 {
+
+enum class Fp8GemmTactic : uint8_t {
+  kSwapAB,     // small T: weights in wgmma's M (128-row tiles), 64 token rows in N
+  kLargeTile,  // large T: 128 token rows x 128 weight rows tiles
+};
+const char* fp8_tactic_name(Fp8GemmTactic t);
+// Swap-AB up to 64 rows per group on average (ceil(total_rows / groups)), large tiles beyond.
+Fp8GemmTactic choose_fp8_tactic(int64_t total_rows_upper_bound, int num_groups);
+
+// Canonical weight scales [G, NB, KB] (host memory) -> the GEMM's [G, KB, NB] (host memory).
+void make_weight_scales_mn_major(const float* canonical, int64_t G, int64_t NB, int64_t KB, float* out);
+
+class GroupedGemmFp8Blockwise {
+ public:
+  // Sizes and allocates the device workspace (pointer/shape arrays, CUTLASS workspace) for
+  // `num_groups` groups of an [.., K] x [N, K]^T problem; builds the kernel parameters once.
+  GroupedGemmFp8Blockwise(int num_groups, int64_t N, int64_t K, int device);
+  ~GroupedGemmFp8Blockwise();
+  GroupedGemmFp8Blockwise(const GroupedGemmFp8Blockwise&) = delete;
+  GroupedGemmFp8Blockwise& operator=(const GroupedGemmFp8Blockwise&) = delete;
+
+  size_t workspace_bytes() const { return workspace_bytes_; }
+
+  // Asynchronous on `stream`: a setup kernel (per-group pointers and shapes from offsets) then
+  // the grouped GEMM. No allocation, no host synchronisation; capturable. total_rows_upper_bound
+  // (host-known bound on offsets[G], e.g. T*K) picks the tactic; 0 launches nothing. One object
+  // must not run on two streams at once.
+  void run(const void* A, const float* SA, const void* W, const float* SW, float* D, int64_t ldd,
+           const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream, Fp8GemmTactic tactic);
+  void run(const void* A, const float* SA, const void* W, const float* SW, float* D, int64_t ldd,
+           const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
+    run(A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream,
+        choose_fp8_tactic(total_rows_upper_bound, num_groups_));
+  }
+
+ private:
+  int num_groups_;
+  int64_t N_, K_;
+  int device_;
+  void* workspace_ = nullptr;
+  size_t workspace_bytes_ = 0;
+  void* state_[2] = {nullptr, nullptr};  // one prepared CUTLASS kernel per tactic
+  size_t offset_[2] = {0, 0};            // each tactic's slice of workspace_
+};
+
+// ---- implementation detail, not API -------------------------------------------------------
+// Each tactic is one CUTLASS instantiation in its own translation unit
+// (grouped_gemm_fp8_blockwise_swapab.cu, grouped_gemm_fp8_blockwise_large.cu; shared code in
+// grouped_gemm_fp8_blockwise_impl.cuh); the dispatcher reaches them through this table.
+namespace fp8_gemm_detail {
+struct RunArgs {
+  const void* A;
+  const float* SA;
+  const void* W;
+  const float* SW;
+  float* D;
+  int64_t ldd;
+  const int32_t* offsets;
+};
+struct TacticOps {
+  size_t (*workspace_bytes)(int num_groups, int sm_count);
+  void* (*create)(int num_groups, int64_t N, int64_t K, int device, int sm_count, void* workspace);
+  void (*destroy)(void* state);
+  void (*run)(void* state, const RunArgs& args, cudaStream_t stream);
+};
+const TacticOps& swapab_ops();  // grouped_gemm_fp8_blockwise_swapab.cu
+const TacticOps& large_ops();   // grouped_gemm_fp8_blockwise_large.cu
+}  // namespace fp8_gemm_detail
+
+}  // namespace megamoe::sm90
