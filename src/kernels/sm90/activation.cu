@@ -8,36 +8,14 @@
 #include <string>
 
 #include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/activation_math.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
 
 namespace {
 
-__device__ __forceinline__ float min_nan(float g, float L) { return (L < g) ? L : g; }  // std::min(g, L)
-__device__ __forceinline__ float clamp_nan(float u, float L) {                          // std::clamp(u,-L,L)
-  return (u < -L) ? -L : ((L < u) ? L : u);
-}
-
-template <Activation kAct>
-__device__ __forceinline__ float act_fn(float g, float u, float limit, float alpha) {
-  if constexpr (kAct == Activation::kSwiGLU) {
-    g = min_nan(g, limit);
-    u = clamp_nan(u, limit);
-    return (g / (1.0f + expf(-g))) * u;
-  } else if constexpr (kAct == Activation::kSwiGLUOAI) {
-    g = min_nan(g, limit);
-    u = clamp_nan(u, limit);
-    return (g / (1.0f + expf(-alpha * g))) * (u + 1.0f);
-  } else if constexpr (kAct == Activation::kGeGLU) {
-    const float k0 = 0.7978845608028654f;  // sqrt(2/pi)
-    const float inner = k0 * (g + 0.044715f * g * g * g);
-    return 0.5f * g * (1.0f + tanhf(inner)) * u;
-  } else {  // relu2 (u unused)
-    const float r = (g < 0.0f) ? 0.0f : g;
-    return r * r;
-  }
-}
+using act::act_fn;
 
 __device__ __forceinline__ void load8(const float* p, float (&v)[8]) {
   const float4 a = __ldg(reinterpret_cast<const float4*>(p));
