@@ -43,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/sm90_common/cuda_resources.h"
 #include "core/backend.h"
 #include "kernels/sm90/grouped_gemm_bf16.h"
 #include "kernels/sm90/moe_kernels.h"
@@ -54,47 +55,13 @@ namespace megamoe {
 namespace {
 
 constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
-constexpr size_t kAlign = 256;
-size_t al(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
-void check_cuda(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess) {
-    if (e == cudaErrorMemoryAllocation) throw OutOfMemory(std::string(kName) + ": " + what);
-    throw CudaError(std::string(kName) + ": " + what + ": " + cudaGetErrorString(e));
-  }
-}
-
-// Makes `device` current for the scope, restoring the caller's device afterwards.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    check_cuda(cudaGetDevice(&prev_), "cudaGetDevice");
-    if (prev_ != device) check_cuda(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
-  }
-  ~DeviceGuard() {
-    int cur = -1;
-    if (cudaGetDevice(&cur) == cudaSuccess && cur != prev_) cudaSetDevice(prev_);
-  }
-
- private:
-  int prev_ = 0;
+size_t al(size_t n) { return sm90_backend::align_up(n); }
+void check_cuda(cudaError_t e, const std::string& what) { sm90_backend::check_cuda(kName, e, what); }
+struct DeviceGuard : sm90_backend::DeviceGuard {
+  explicit DeviceGuard(int device) : sm90_backend::DeviceGuard(kName, device) {}
 };
-
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  size_t bytes = 0;
-  void allocate(size_t n, const std::string& what) {
-    release();
-    if (n == 0) return;
-    check_cuda(cudaMalloc(&ptr, n), "cudaMalloc " + std::to_string(n) + " bytes for " + what);
-    bytes = n;
-  }
-  void release() {
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    bytes = 0;
-  }
-  ~DeviceBuffer() { release(); }
+struct DeviceBuffer : sm90_backend::DeviceBuffer {
+  DeviceBuffer() : sm90_backend::DeviceBuffer(kName) {}
 };
 
 // Knobs (environment, read once per layer at construction; for A/B measurements and tests):
