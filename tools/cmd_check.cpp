@@ -57,10 +57,81 @@ std::vector<uint16_t> run_layer(MoeLayer& layer, const std::vector<uint16_t>& x,
 #endif
   return out;
 }
+// out = the CPU reference of `c` (host) on the given inputs.
+std::vector<uint16_t> reference_of(const MoeConfig& c, uint64_t seed, const std::vector<uint16_t>& x,
+                                   const workload::Routes& r, int64_t T) {
+  MoeConfig rc = c;
+  rc.device = -1;
+  std::vector<uint16_t> ref(size_t(T * c.hidden_size));
+  reference::moe_forward(rc, *reference::synthetic_weights(rc, seed),
+                         TensorView::contiguous(x.data(), DType::kBF16, {T, c.hidden_size}),
+                         TensorView::contiguous(r.ids.data(), DType::kI32, {T, c.top_k}),
+                         TensorView::contiguous(r.weights.data(), DType::kF32, {T, c.top_k}),
+                         TensorView::contiguous(ref.data(), DType::kBF16, {T, c.hidden_size}), rc.num_threads);
+  return ref;
+}
+
+// `check --accuracy`: per recipe x activation x T in {8, 512}: the GPU backend's own error
+// (rel-L2 against the CPU reference of the same recipe; "-" where no GPU backend runs the
+// recipe) and the recipe's quantization error (its CPU reference against the bf16 one). The
+// synthetic weights start from the same bf16 master values for every recipe.
+int accuracy_table(const Options& opts) {
+  const bool gpu = gpu_count() > 0;
+  const uint64_t seed = uint64_t(opts.get_int("seed", 7));
+  const int device = int(opts.get_int("device", 0));
+  const Recipe recipes[] = {Recipe::kBF16, Recipe::kFP8Block, Recipe::kW4A16MXFP4, Recipe::kW4A16NVFP4,
+                            Recipe::kMXFP8, Recipe::kW4A8MXFP4, Recipe::kNVFP4};
+  const Activation acts[] = {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2};
+  std::printf("megamoe check --accuracy: H 1024, I 512, E 16, K 4, uniform routing, seed %llu, %s\n",
+              (unsigned long long)seed, gpu ? gpu_name(device).c_str() : "no GPU");
+  std::printf("| recipe | activation | T | backend | kernel rel-L2 (vs same-recipe reference) | quantization rel-L2 (vs bf16 reference) |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  for (Recipe recipe : recipes) {
+    for (Activation act : acts) {
+      for (int64_t T : {int64_t(8), int64_t(512)}) {
+        MoeConfig c;
+        c.hidden_size = 1024;
+        c.intermediate_size = 512;
+        c.num_experts = 16;
+        c.top_k = 4;
+        c.activation = act;
+        c.has_bias = act == Activation::kSwiGLUOAI;
+        c.recipe = recipe;
+        c.max_tokens = T;
+        c.num_threads = int(opts.get_int("threads", 0));
+        const auto routes = workload::make_routes(T, c.num_experts, c.top_k, workload::Routing::kUniform, seed + T);
+        const auto x = workload::make_x(T, c.hidden_size, seed + T);
+        const auto ref = reference_of(c, seed, x, routes, T);
+        MoeConfig bc = c;
+        bc.recipe = Recipe::kBF16;
+        const double quant = rel_l2_bf16(ref, reference_of(bc, seed, x, routes, T));
+        std::string backend = "-", kernel = "-";
+        if (gpu) {
+          MoeConfig gc = c;
+          gc.device = device;
+          try {
+            MoeLayer layer(gc);
+            const auto canonical = reference::synthetic_canonical_weights(gc, seed, host_weight_budget());
+            layer.prepare_weights(canonical.view(gc));
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.2e", rel_l2_bf16(run_layer(layer, x, routes, T), ref));
+            backend = layer.backend_name();
+            kernel = buf;
+          } catch (const Unsupported&) {
+          }
+        }
+        std::printf("| %s | %s | %lld | %s | %s | %.2e |\n", recipe_name(recipe), activation_name(act), (long long)T,
+                    backend.c_str(), kernel.c_str(), quant);
+      }
+    }
+  }
+  return 0;
+}
 }  // namespace
 
 int cmd_check(const Options& opts) {
-  opts.allow_only({"backend", "recipe", "seed", "threads", "device"});
+  opts.allow_only({"backend", "recipe", "seed", "threads", "device", "accuracy"});
+  if (opts.flag("accuracy")) return accuracy_table(opts);
   const bool gpu = gpu_count() > 0 && opts.get("backend", "auto") != "cpu_reference";
   const uint64_t seed = uint64_t(opts.get_int("seed", 7));
   using R = workload::Routing;

@@ -29,6 +29,11 @@ common options:
   --threads N        CPU threads of the reference (default 0 = all cores)
   --device N         CUDA device ordinal (default 0 when a GPU exists)
 
+check options:
+  --accuracy         instead of pass/fail: a table of each recipe x activation at T = 8 and
+                     512: the GPU backend's rel-L2 against the same recipe's CPU reference,
+                     and the recipe's rel-L2 against the bf16 reference (quantization error)
+
 run options:
   --tokens T         tokens in the batch (default 64 for tiny, 4 for the full-size presets)
   --iters N          timed repetitions (default 20 on the GPU, 3 on the CPU)
