@@ -7,6 +7,8 @@ namespace megamoe {
 BackendInfo cpu_reference_backend_info();
 #if defined(MEGAMOE_WITH_CUDA)
 BackendInfo sm90_fp8_fp8_bf16_split_backend_info();
+BackendInfo sm90_bf16_mxfp4_bf16_split_backend_info();
+BackendInfo sm90_bf16_nvfp4_bf16_split_backend_info();
 BackendInfo sm90_bf16_bf16_bf16_split_backend_info();
 #endif
 
@@ -15,6 +17,8 @@ const std::vector<BackendInfo>& backend_registry() {
     std::vector<BackendInfo> r;
 #if defined(MEGAMOE_WITH_CUDA)
     r.push_back(sm90_fp8_fp8_bf16_split_backend_info());
+    r.push_back(sm90_bf16_mxfp4_bf16_split_backend_info());
+    r.push_back(sm90_bf16_nvfp4_bf16_split_backend_info());
     r.push_back(sm90_bf16_bf16_bf16_split_backend_info());
 #endif
     r.push_back(cpu_reference_backend_info());
