@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "backends/sm90_common/cuda_resources.h"
+#include "backends/sm90_common/requirements.h"
 #include "core/backend.h"
 #include "kernels/sm90/grouped_gemm_w4a16.h"
 #include "kernels/sm90/moe_kernels.h"
@@ -253,38 +254,7 @@ class Sm90SplitW4A16 final : public Backend {
 
 template <Fp4Scale F>
 std::string why_not(const MoeConfig& c) {
-  if (c.device < 0) return "needs a CUDA device (config.device >= 0), got device " + std::to_string(c.device);
-  if (c.recipe != Names<F>::kRecipe)
-    return std::string("needs recipe ") + recipe_name(Names<F>::kRecipe) + ", got " + recipe_name(c.recipe);
-  if (c.ep_size != 1) return "expert parallelism (ep_size " + std::to_string(c.ep_size) + ") is not supported yet; needs ep_size 1";
-  if (c.hidden_size % 64 != 0)
-    return "needs hidden_size a multiple of 64 (the W4A16 GEMM's K step), got " + std::to_string(c.hidden_size);
-  if (c.intermediate_size % 64 != 0)
-    return "needs intermediate_size a multiple of 64 (the W4A16 GEMM's K step), got " +
-           std::to_string(c.intermediate_size);
-  if (c.local_experts() > routing::max_gpu_local_experts())
-    return "needs at most " + std::to_string(routing::max_gpu_local_experts()) + " local experts, got " +
-           std::to_string(c.local_experts());
-  const int64_t cap = routing::bucket_capacity(c.max_tokens);
-  if (cap * c.top_k > int64_t(std::numeric_limits<int32_t>::max()))
-    return "max_tokens * top_k (bucketed: " + std::to_string(cap * c.top_k) + ") must stay below 2^31";
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    return "no CUDA device is present";
-  }
-  if (c.device >= count)
-    return "CUDA device " + std::to_string(c.device) + " does not exist (" + std::to_string(count) + " present)";
-  int major = 0, minor = 0;
-  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, c.device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, c.device) != cudaSuccess) {
-    cudaGetLastError();
-    return "cannot query CUDA device " + std::to_string(c.device);
-  }
-  if (major != 9 || minor != 0)
-    return "needs compute capability 9.0 (sm_90a: H100/H200), device " + std::to_string(c.device) + " is " +
-           std::to_string(major) + "." + std::to_string(minor);
-  return "";
+  return sm90_backend::split_why_not(c, Names<F>::kRecipe, 64, " (the W4A16 GEMM's K step)");
 }
 
 template <Fp4Scale F>
