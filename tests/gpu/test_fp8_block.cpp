@@ -2,7 +2,10 @@
 //   Fp8Quant  the GPU quantizers (kernels/sm90/quantize_fp8.h) against the CPU quantizers, code for
 //             code and scale for scale (zero blocks, big and tiny values, NaN/inf, partial blocks)
 //   Fp8Gemm   the grouped blockwise FP8 GEMM, both tactics, against a float64 host product
-//   Fp8Block  the sm90_fp8_fp8_bf16_split backend end to end against the CPU reference
+//             (also K and N not multiples of 128: partial last blocks with their own scales)
+//   Fp8Block  the sm90_fp8_fp8_bf16_split backend end to end against the CPU reference (also
+//             H and I not multiples of 128, and the gpt-oss-120b shape H = I = 2880)
+// Tests named *Small* use small shapes (suitable for compute-sanitizer).
 // Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
 // (MEGAMOE_TEST_SEED=<n> pins them); outputs are poisoned before each run.
 #include <gtest/gtest.h>
@@ -10,16 +13,19 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
 #include <random>
+#include <utility>
 
 #include "formats/canonical_weights.h"
 #include "formats/quantize.h"
 #include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/moe_kernels_fp8.h"
 #include "kernels/sm90/quantize_fp8.h"
 #include "split_test_util.h"
 
@@ -209,6 +215,66 @@ TEST(Fp8Quant, Activation1x128MatchesCpuQuantizer) {
   }
 }
 
+// The backend's FC1-input kernel (permute + 1x128 quantize, kernels/sm90/permute_quant_fp8.cu)
+// against the CPU quantizer, code for code and scale for scale, for H not a multiple of 128 (the
+// last group partial: 64 / 80 real columns) and H a multiple of 128: every routed row holds its
+// token's codes, its scales sit where the GEMM reads them (act_scale_index), and no byte past a
+// row's H codes or past the last row is written (the poison stays).
+TEST(Fp8Quant, PermuteQuantSmallMatchesCpuQuantizer) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (int64_t H : {int64_t(320), int64_t(208), int64_t(256)}) {
+    SCOPED_TRACE("H " + std::to_string(H));
+    const int64_t T = 37, K = 2, E = 3, HB = (H + 127) / 128, ldx = H + 8;  // ldx > H: a strided x
+    const auto xf = make_quant_input(T, ldx, H, /*bf16=*/true, case_seed("pq") + uint64_t(H), true);
+    // Routes: token t's k-th route to expert (t + k) % E, every 5th route none; rows in expert
+    // order, tokens ascending inside an expert (the route plan's order).
+    std::vector<int32_t> route_to_row(size_t(T * K), -1), offsets(size_t(E + 1), 0), row_expert;
+    std::vector<int64_t> row_token;
+    for (int64_t e = 0; e < E; ++e) {
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t k = 0; k < K; ++k)
+          if ((t * K + k) % 5 != 4 && (t + k) % E == e) {
+            route_to_row[size_t(t * K + k)] = int32_t(row_token.size());
+            row_token.push_back(t);
+            row_expert.push_back(int32_t(e));
+          }
+      offsets[size_t(e + 1)] = int32_t(row_token.size());
+    }
+    const int64_t rows = int64_t(row_token.size());
+    std::vector<uint8_t> cpu_codes(size_t(T * H));
+    std::vector<float> cpu_scales(size_t(T * HB));
+    formats::quantize_fp8_act_1x128(xf.data(), T, H, ldx, cpu_codes.data(), cpu_scales.data(), false);
+    DevBuf<uint16_t> dx;
+    dx.upload(to_bf16_bits(xf));
+    DevBuf<int32_t> dr2r, dre, doff;
+    dr2r.upload(route_to_row);
+    dre.upload(row_expert);
+    doff.upload(offsets);
+    constexpr uint8_t kPoison = 0xAB;
+    DevBuf<uint8_t> xq(size_t((rows + 1) * H));  // one guard row
+    DevBuf<float> sx(size_t((rows + 1) * HB));
+    CUDA_CHECK(cudaMemset(xq.p, kPoison, xq.n));
+    CUDA_CHECK(cudaMemset(sx.p, 0xFF, sx.n * sizeof(float)));
+    sm90::launch_permute_quant_fp8(dx.p, ldx, T, K, H, dr2r.p, dre.p, doff.p, xq.p, sx.p, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<uint8_t> q = xq.download();
+    const std::vector<float> sc = sx.download();
+    std::vector<uint8_t> want_codes(q.size(), kPoison);
+    std::vector<float> want_scales(sc.size(), bitsf(0xFFFFFFFFu));
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t t = row_token[size_t(r)], e = row_expert[size_t(r)];
+      std::memcpy(&want_codes[size_t(r * H)], &cpu_codes[size_t(t * H)], size_t(H));
+      for (int64_t hb = 0; hb < HB; ++hb) {
+        const int64_t lo = offsets[size_t(e)], hi = offsets[size_t(e + 1)];
+        want_scales[size_t(lo * HB + hb * (hi - lo) + (r - lo))] = cpu_scales[size_t(t * HB + hb)];
+      }
+    }
+    expect_same_codes(q, want_codes, "permuted activation codes");
+    expect_same_scales(sc, want_scales, "permuted activation scales");
+  }
+}
+
 // The device-made synthetic fp8 layer equals reference::synthetic_canonical_weights byte for byte
 // (also for an EP rank other than 0, whose experts start past expert 0).
 TEST(Fp8Quant, SyntheticLayerOnDeviceEqualsCanonical) {
@@ -254,7 +320,8 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
   const int G = int(rows_per_group.size());
   std::vector<int32_t> offsets(size_t(G + 1), 0);
   for (int g = 0; g < G; ++g) offsets[size_t(g + 1)] = offsets[size_t(g)] + rows_per_group[size_t(g)];
-  const int64_t rows = offsets[size_t(G)], KB = K / 128, NB = N / 128;
+  // Partial last blocks (K or N not a multiple of 128) have scales of their own.
+  const int64_t rows = offsets[size_t(G)], KB = (K + 127) / 128, NB = (N + 127) / 128;
   std::mt19937_64 rng(seed);
   auto code = [&]() {  // finite e4m3 codes of moderate magnitude, either sign
     return uint8_t((rng() & 0x80) | (0x20 + rng() % 0x38));
@@ -284,7 +351,7 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
         double acc = 0;
         for (int64_t kb = 0; kb < KB; ++kb) {
           double part = 0;
-          for (int64_t k = kb * 128; k < kb * 128 + 128; ++k)
+          for (int64_t k = kb * 128; k < std::min(K, kb * 128 + 128); ++k)
             part += double(formats::e4m3_to_float(A[size_t(r * K + k)])) *
                     double(formats::e4m3_to_float(W[size_t((g * N + n) * K + k)]));
           acc += part * double(sa_rowmajor[size_t(r * KB + kb)]) * double(sw_canon[size_t((g * NB + n / 128) * KB + kb)]);
@@ -333,6 +400,17 @@ TEST(Fp8Gemm, BothTacticsMatchFloat64Product) {
   run_gemm_case({130, 0, 257, 64, 1, 5, 33, 128}, 512, 256, case_seed("gemm b"));
 }
 
+// K and N not multiples of 128 (the backend's gpt-oss shapes: K = H or I = 2880 = 22.5 x 128, N =
+// 2880): the last K block and the last N block are partial, each with its own scale; nothing is
+// written past N (the guard row and the NaN poison catch stray or missing stores).
+TEST(Fp8Gemm, PartialBlocksSmall) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  run_gemm_case({0, 5, 70, 130, 1}, 320, 208, case_seed("gemm partial a"));   // N 2.5 blocks, K 1.625
+  run_gemm_case({3, 64, 0, 17}, 144, 2880, case_seed("gemm partial b"));      // N 1.125 blocks, K 22.5
+  run_gemm_case({40, 200}, 2880, 336, case_seed("gemm partial c"));           // N 22.5 blocks, K 2.625
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fp8Block: the backend end to end
 // ---------------------------------------------------------------------------------------------
@@ -361,6 +439,10 @@ struct Fp8Layer {
   std::unique_ptr<MoeLayer> layer;
   Fp8Layer(const MoeConfig& c, uint64_t seed) : cfg(c) {
     weights = std::make_shared<const formats::CanonicalWeights>(reference::synthetic_canonical_weights(cpu_twin(c), seed));
+    ref = reference::copy_canonical_weights(cpu_twin(c), weights->view(c));
+    make_layer();
+  }
+  Fp8Layer(const MoeConfig& c, std::shared_ptr<const formats::CanonicalWeights> w) : cfg(c), weights(std::move(w)) {
     ref = reference::copy_canonical_weights(cpu_twin(c), weights->view(c));
     make_layer();
   }
@@ -406,11 +488,18 @@ TEST(Fp8Block, BackendIsRegisteredAndExplainsRefusals) {
   const auto names = registered_backends();
   EXPECT_NE(std::find(names.begin(), names.end(), std::string(kFp8Backend)), names.end());
   MEGAMOE_REQUIRE_SM90();
+  // H and I need to be multiples of 16 (16-byte TMA row strides of e4m3 rows), not of 128.
   MoeConfig c = fp8_config(8, 2, 256, 512, 64);
-  c.hidden_size = 192;  // not a multiple of 128
+  c.hidden_size = 200;  // a multiple of 8, not of 16
   EXPECT_THROW(MoeLayer{c}, Unsupported);
-  c = fp8_config(8, 2, 256, 320, 64);  // I not a multiple of 128
+  c = fp8_config(8, 2, 256, 328, 64);  // I likewise
   EXPECT_THROW(MoeLayer{c}, Unsupported);
+  for (const auto& [H, I] : {std::pair<int64_t, int64_t>{192, 320}, {2880, 2880}, {208, 144}}) {
+    c = fp8_config(8, 2, H, I, 64);  // not multiples of 128: accepted
+    c.backend = "auto";
+    MoeLayer accepted(c);
+    EXPECT_EQ(accepted.backend_name(), kFp8Backend) << "H " << H << " I " << I;
+  }
   c = fp8_config(8, 2, 256, 512, 64);
   c.recipe = Recipe::kBF16;
   EXPECT_THROW(MoeLayer{c}, Unsupported);
@@ -459,6 +548,93 @@ TEST(Fp8Block, EveryActivation) {
       check_fp8(tl, make_inputs(c, T, RouteKind::kUniform, case_seed(std::string("act in ") + act.name) + uint64_t(T)));
     }
   }
+}
+
+// H and I not multiples of 128 (partial last 128-blocks on both GEMMs' K and N; relu2 makes FC1's
+// N = I partial too), every activation family, both GEMM tactics (E 8, K 2: T 1 and 37 give at
+// most 10 rows per expert -> swap-AB; T 300 gives 75 -> large tiles).
+TEST(Fp8Block, PartialBlocksSmall) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  struct Case {
+    int64_t H, I;
+    Activation a;
+    bool bias;
+    const char* name;
+  };
+  const Case cases[] = {
+      {320, 192, Activation::kSwiGLU, false, "swiglu"},
+      {320, 192, Activation::kSwiGLUOAI, true, "swiglu_oai (limit 7) + bias"},
+      {320, 192, Activation::kGeGLU, true, "geglu + bias"},
+      {320, 192, Activation::kReLU2, true, "relu2 + bias"},
+      {208, 144, Activation::kSwiGLUOAI, true, "swiglu_oai + bias, H 208 I 144 (multiples of 16 only)"},
+  };
+  for (const Case& cs : cases) {
+    SCOPED_TRACE(std::string(cs.name) + " H " + std::to_string(cs.H) + " I " + std::to_string(cs.I));
+    MoeConfig c = fp8_config(8, 2, cs.H, cs.I, 300, cs.a, cs.bias);
+    Fp8Layer tl(c, case_seed(std::string("partial ") + cs.name));
+    for (int64_t T : {1, 37, 300}) {
+      SCOPED_TRACE("T=" + std::to_string(T));
+      check_fp8(tl, make_inputs(c, T, RouteKind::kUniform, case_seed(std::string("partial in ") + cs.name) + uint64_t(T),
+                                0.05));
+    }
+  }
+}
+
+// Random canonical fp8_block weights, fast for large shapes (quantizing gpt-oss's 3.2e9 weights on
+// the CPU would take minutes): finite e4m3 codes of magnitude 2^-3 .. 15 (exponent fields 4..10)
+// with either sign (rms 5.1), block scales 2^-8 .. 2^-7, so that with x uniform in [-1, 1) FC1's
+// outputs are O(1) (rms ~ sqrt(2880) * 0.58 * 0.03 = 0.9) and swiglu_oai's limit 7 clamps only
+// their tail.
+std::shared_ptr<formats::CanonicalWeights> random_fp8_canonical(const MoeConfig& c, uint64_t seed) {
+  auto w = std::make_shared<formats::CanonicalWeights>();
+  const int64_t E = c.local_experts(), N13 = c.fc1_rows(), H = c.hidden_size, I = c.intermediate_size;
+  const int64_t HB = (H + 127) / 128, IB = (I + 127) / 128, NB13 = (N13 + 127) / 128;
+  w->w13.resize(size_t(E * N13 * H));
+  w->w2.resize(size_t(E * H * I));
+  // splitmix64: one 64-bit hash gives 8 codes.
+  auto mix = [](uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  auto fill_codes = [&](std::vector<uint8_t>& v, uint64_t stream) {
+    parallel_range(int64_t(v.size() / 8), [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        uint64_t z = mix(seed ^ (stream << 56) ^ (uint64_t(i) * 0x9E3779B97F4A7C15ull));
+        for (int j = 0; j < 8; ++j, z >>= 8)  // 0x38 magnitudes from 0x20: exponent fields 4..10
+          v[size_t(i * 8 + j)] = uint8_t((z & 0x80) | (0x20 + (z & 0x7F) % 0x38));
+      }
+    });
+  };
+  fill_codes(w->w13, 1);
+  fill_codes(w->w2, 2);
+  auto fill_scales = [&](std::vector<uint8_t>& bytes, int64_t count, uint64_t stream) {
+    std::vector<float> f(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i)
+      f[size_t(i)] = std::ldexp(1.0f + float(mix(seed ^ (stream << 56) ^ uint64_t(i)) % 1024) / 1024.0f, -8);
+    bytes.resize(f.size() * 4);
+    std::memcpy(bytes.data(), f.data(), bytes.size());
+  };
+  fill_scales(w->w13_scale, E * NB13 * HB, 3);
+  fill_scales(w->w2_scale, E * HB * IB, 4);
+  if (c.has_bias) {
+    w->b13.resize(size_t(E * N13));
+    w->b2.resize(size_t(E * H));
+    fill_f32(w->b13, seed, synthetic::kB13, synthetic::kBiasScale);
+    fill_f32(w->b2, seed, synthetic::kB2, synthetic::kBiasScale);
+  }
+  return w;
+}
+
+// gpt-oss-120b: H = I = 2880 (22.5 x 128), E = 128, K = 4, swiglu_oai (limit 7) + biases, T = 16
+// (64 routes over 128 experts: the swap-AB tactic), random canonical codes.
+TEST(Fp8Block, GptOssShape) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = fp8_config(128, 4, 2880, 2880, 64, Activation::kSwiGLUOAI, true);
+  Fp8Layer tl(c, random_fp8_canonical(c, case_seed("gpt-oss")));
+  check_fp8(tl, make_inputs(c, 16, RouteKind::kUniform, case_seed("gpt-oss in")));
 }
 
 TEST(Fp8Block, TokenCounts) {

@@ -12,7 +12,8 @@
 namespace megamoe::sm90_backend {
 
 // "" when `c` can run on a backend for `recipe` whose GEMMs need H and I to be multiples of
-// `multiple` (`why_multiple` says why, e.g. " (whole 128x128 fp8 blocks)"); else the reason.
+// `multiple` (`why_multiple` says why, e.g. " (16-byte TMA row strides of the e4m3 GEMM operands)");
+// else the reason.
 inline std::string split_why_not(const MoeConfig& c, Recipe recipe, int64_t multiple, const std::string& why_multiple) {
   if (c.device < 0) return "needs a CUDA device (config.device >= 0), got device " + std::to_string(c.device);
   if (c.recipe != recipe) return std::string("needs recipe ") + recipe_name(recipe) + ", got " + recipe_name(c.recipe);

@@ -11,17 +11,29 @@
 //   combine (kernels/sm90/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
 // Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
-// re-laid out from the canonical [E, N/128, K/128] to [E, K/128, N/128] (the MN-major layout of
-// CUTLASS's Sm90 blockwise scales); biases to fp32. Activation scales are written by the quantize
-// kernels directly in the layout the GEMMs read (grouped_gemm_fp8_blockwise.h, "SA").
+// re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
+// (the MN-major layout of CUTLASS's Sm90 blockwise scales); biases to fp32. Activation scales are
+// written by the quantize kernels directly in the layout the GEMMs read (grouped_gemm_fp8_blockwise.h,
+// "SA").
+//
+// H and I need not be multiples of 128 (gpt-oss: H = I = 2880 = 22.5 x 128). A partial last
+// 128-block is exact without any padding: the quantizers give its activation group a scale over
+// its real columns (the CPU quantizer's rule) and write no codes past column H / I; the GEMMs run
+// with their real K, and TMA zero-fills the columns of the last K tile past K in both operands, so
+// they add exact zeros before that block is promoted with its own scales (sa * sw); a partial last
+// N block (FC2's N = H, FC1's N13 = 2I or I) uses its own weight scale and its stores are clipped
+// at N. What is left to require (why_not below): H and I multiples of 16, the 16-byte TMA row
+// strides of e4m3 rows of H / I bytes (also enough for the quantizers' and the combine's vectors).
 //
 // Workspace (one device allocation, sized at construction; every buffer 256-byte aligned):
-//   cap = bucket_capacity(max_tokens), R = cap * K, HB = H/128, IB = I/128
+//   cap = bucket_capacity(max_tokens), R = cap * K, HB = ceil(H/128), IB = ceil(I/128)
 //   plan   = route_plan_workspace_bytes(cap, K, E_local)
 //   region = max(al(R H) + al(4 R HB) + al(4 R N13), al(4 R H))   xq, sx, h; y [R,H] fp32 aliases
 //            the start of the region (xq, sx and h are dead once FC2 runs)
 //   aq, sa = al(R I) + al(4 R IB)
 // deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192: region 1.88e9 + 0.14e9 -> ~1.9 GiB.
+// gpt-oss-120b (H = I = 2880, HB = IB = 23, E 128, K 4) at max_tokens 8192: region 0.85e9 (xq + sx
+// + h; y is 0.38e9) + 0.10e9 -> ~0.9 GiB.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -46,6 +58,8 @@ namespace {
 
 constexpr const char* kName = "sm90_fp8_fp8_bf16_split";
 size_t al(size_t n) { return sm90_backend::align_up(n); }
+// fp8_block's 128-wide scale blocks along a dimension of n, a partial last one included.
+int64_t blocks128(int64_t n) { return (n + 127) / 128; }
 void check_cuda(cudaError_t e, const std::string& what) { sm90_backend::check_cuda(kName, e, what); }
 struct DeviceGuard : sm90_backend::DeviceGuard {
   explicit DeviceGuard(int device) : sm90_backend::DeviceGuard(kName, device) {}
@@ -86,7 +100,7 @@ class Sm90SplitFp8 final : public Backend {
     N13_ = c.fc1_rows();
     K_ = c.top_k;
     cap_ = routing::bucket_capacity(c.max_tokens);
-    const size_t R = size_t(cap_ * K_), HB = size_t(H_ / 128), IB = size_t(I_ / 128);
+    const size_t R = size_t(cap_ * K_), HB = size_t(blocks128(H_)), IB = size_t(blocks128(I_));
     plan_bytes_ = routing::route_plan_workspace_bytes(cap_, K_, EL_);
     const size_t xq_bytes = al(R * H_), sx_bytes = al(4 * R * HB), h_bytes = al(4 * R * N13_), y_bytes = al(4 * R * H_);
     region_bytes_ = std::max(xq_bytes + sx_bytes + h_bytes, y_bytes);
@@ -121,13 +135,14 @@ class Sm90SplitFp8 final : public Backend {
 
   void prepare_weights(const MoeWeights& w) override {
     DeviceGuard guard(c_.device);
-    const int64_t HB = H_ / 128, IB = I_ / 128, NB13 = N13_ / 128;
+    const int64_t HB = blocks128(H_), IB = blocks128(I_), NB13 = blocks128(N13_);
     const size_t w13_bytes = size_t(EL_ * N13_ * H_), w2_bytes = size_t(EL_ * H_ * I_);
     if (w13_.bytes != w13_bytes) w13_.allocate(w13_bytes, "w13");
     if (w2_.bytes != w2_bytes) w2_.allocate(w2_bytes, "w2");
     copy_to_device(w.w13, w13_.ptr, "w13");
     copy_to_device(w.w2, w2_.ptr, "w2");
-    // Scales: canonical [E, NB, KB] -> [E, KB, NB] (MN-major), through the host (small).
+    // Scales: canonical [E, NB, KB] -> [E, KB, NB] (MN-major), through the host (small). NB and KB
+    // count a partial last block (validate_weights checked the canonical shapes against them).
     auto relayout = [&](const TensorView& t, int64_t NB, int64_t KB, DeviceBuffer& dst, const char* name) {
       const std::vector<float> canon = to_host_f32(t, name);
       std::vector<float> mn(canon.size());
@@ -215,8 +230,10 @@ class Sm90SplitFp8 final : public Backend {
   bool has_b13_ = false, has_b2_ = false, ready_ = false;
 };
 
+// 16: TMA, which loads the e4m3 GEMM operands, needs 16-byte aligned row strides, and the rows
+// are H (FC1) and I (FC2) bytes long. Partial 128-blocks are handled (see the top of this file).
 std::string why_not(const MoeConfig& c) {
-  return sm90_backend::split_why_not(c, Recipe::kFP8Block, 128, " (whole 128x128 fp8 blocks)");
+  return sm90_backend::split_why_not(c, Recipe::kFP8Block, 16, " (16-byte TMA row strides of the e4m3 GEMM operands)");
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 // loads, computes a = bf16(act(h + b13)) with the same formulas as activation.cu (which mirror the
 // CPU reference), then the warp quantizes the group's 128 bf16 values exactly as
 // formats::quantize_fp8_act_1x128 does: e4m3 codes (one 32-bit store per lane) and one fp32 scale.
+// A partial last group (I not a multiple of 128; I % 4 == 0, so a lane's 4 columns are all real
+// or all past I) loads and stores only its real columns; lanes past I hold a = 0, which leaves the
+// unsigned amax unchanged, so the scale and codes are the CPU quantizer's over the real columns.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -33,41 +36,43 @@ __global__ void activation_quant_kernel(const float* __restrict__ h, const float
                                         uint8_t* __restrict__ aq, float* __restrict__ sa) {
   constexpr bool kGated = kAct != Activation::kReLU2;
   const int64_t N13 = kGated ? 2 * I : I;
-  const int64_t IB = I / kBlock;
+  const int64_t IB = (I + kBlock - 1) / kBlock;
   const int64_t wid = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (wid >= max_rows * IB) return;
   const int64_t row = wid / IB, ib = wid - row * IB;
   if (row >= int64_t(__ldg(offsets + local_experts))) return;  // whole warps exit together
   const int64_t c = ib * kBlock + lane * 4;
+  const bool real = c < I;  // false only in the partial last group (the warp stays whole for the max)
   const int32_t e = __ldg(row_expert + row);
-  const float* hr = h + row * N13;
-  float g[4], u[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  load4(hr + c, g);
-  if constexpr (kGated) load4(hr + I + c, u);
-  if constexpr (kBias) {
-    const float* br = b13 + int64_t(e) * N13;
-    float bg[4];
-    load4(br + c, bg);
+  float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (real) {
+    const float* hr = h + row * N13;
+    float g[4], u[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    load4(hr + c, g);
+    if constexpr (kGated) load4(hr + I + c, u);
+    if constexpr (kBias) {
+      const float* br = b13 + int64_t(e) * N13;
+      float bg[4];
+      load4(br + c, bg);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) g[j] += bg[j];
-    if constexpr (kGated) {
-      float bu[4];
-      load4(br + I + c, bu);
+      for (int j = 0; j < 4; ++j) g[j] += bg[j];
+      if constexpr (kGated) {
+        float bu[4];
+        load4(br + I + c, bu);
 #pragma unroll
-      for (int j = 0; j < 4; ++j) u[j] += bu[j];
+        for (int j = 0; j < 4; ++j) u[j] += bu[j];
+      }
     }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) a[j] = __bfloat162float(__float2bfloat16_rn(act_fn<kAct>(g[j], u[j], limit, alpha)));
   }
-  float a[4];
   uint32_t am = 0;
 #pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    a[j] = __bfloat162float(__float2bfloat16_rn(act_fn<kAct>(g[j], u[j], limit, alpha)));
-    am = max(am, abs_bits(a[j]));
-  }
+  for (int j = 0; j < 4; ++j) am = max(am, abs_bits(a[j]));
   am = warp_max(am);
   const float s = block_scale(am, false);
-  *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, s, am >= kInfBits);
+  if (real) *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, s, am >= kInfBits);
   if (lane == 0) {
     const int64_t lo = __ldg(offsets + e), hi = __ldg(offsets + e + 1);
     sa[act_scale_index(row, ib, IB, lo, hi)] = s;
@@ -78,7 +83,7 @@ template <Activation kAct>
 void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets, int64_t EL,
                 int64_t max_rows, int64_t I, const ActivationParams& p, uint8_t* aq, float* sa, cudaStream_t stream) {
   constexpr int kThreads = 256;
-  const int64_t warps = max_rows * (I / kBlock);
+  const int64_t warps = max_rows * ((I + kBlock - 1) / kBlock);
   const unsigned grid = unsigned((warps * 32 + kThreads - 1) / kThreads);
   if (b13)
     activation_quant_kernel<kAct, true><<<grid, kThreads, 0, stream>>>(h, b13, row_expert, offsets, EL, max_rows, I,
@@ -94,8 +99,10 @@ void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t
                                  int64_t local_experts, int64_t max_rows, int64_t I, const ActivationParams& p,
                                  void* aq, float* sa, cudaStream_t stream) {
   if (max_rows <= 0) return;
-  if (I % kBlock != 0)
-    throw_invalid("intermediate_size", "a multiple of 128 (fp8 activation-quantize)", std::to_string(I));
+  // 4: each lane takes 4 whole columns with 16-byte fp32 loads (rows of 2I or I floats, bias rows
+  // likewise) and stores their codes as one 32-bit word (rows of I bytes).
+  if (I <= 0 || I % 4 != 0)
+    throw_invalid("intermediate_size", "a positive multiple of 4 (fp8 activation-quantize)", std::to_string(I));
   if (reinterpret_cast<uintptr_t>(aq) % 4 != 0) throw_invalid("aq", "a 4-byte aligned pointer", "misaligned");
   auto ap = static_cast<uint8_t*>(aq);
   switch (p.activation) {

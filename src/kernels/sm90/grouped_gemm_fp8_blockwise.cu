@@ -70,8 +70,12 @@ void make_weight_scales_mn_major(const float* canonical, int64_t G, int64_t NB, 
 GroupedGemmFp8Blockwise::GroupedGemmFp8Blockwise(int num_groups, int64_t N, int64_t K, int device)
     : num_groups_(num_groups), N_(N), K_(K), device_(device) {
   if (num_groups < 0) throw_invalid("num_groups", ">= 0", std::to_string(num_groups));
-  if (N <= 0 || N > INT32_MAX || N % 128 != 0) throw_invalid("N", "a positive multiple of 128", std::to_string(N));
-  if (K <= 0 || K > INT32_MAX || K % 128 != 0) throw_invalid("K", "a positive multiple of 128", std::to_string(K));
+  // K: TMA needs 16-byte aligned row strides (and group starts lo*K) for the e4m3 A and W rows,
+  // i.e. K a multiple of 16 elements. N: the epilogue stores fp32 D in 16-byte vectors (kAlignD =
+  // 4 elements along D's contiguous extent, which is N_out in both tactics). Neither needs 128:
+  // partial last 128-blocks are zero-filled by TMA (grouped_gemm_fp8_blockwise_impl.cuh).
+  if (N <= 0 || N > INT32_MAX || N % 4 != 0) throw_invalid("N", "a positive multiple of 4", std::to_string(N));
+  if (K <= 0 || K > INT32_MAX || K % 16 != 0) throw_invalid("K", "a positive multiple of 16", std::to_string(K));
   DeviceScope scope(device);
   int sm_count = 0, major = 0;
   check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute(SM count)");

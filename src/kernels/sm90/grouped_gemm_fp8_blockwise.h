@@ -9,14 +9,18 @@
 // device only, produced in the same stream):
 //   A   [total_rows, K] e4m3, row stride K (contiguous)
 //   SA  activation scales, 1 x 128: the rows of expert g own [lo*KB, hi*KB) (lo = offsets[g],
-//       hi = offsets[g+1], KB = K/128), the scale of (row, kb) at lo*KB + kb*(hi-lo) + (row-lo)
+//       hi = offsets[g+1], KB = ceil(K/128)), the scale of (row, kb) at lo*KB + kb*(hi-lo) + (row-lo)
 //       (per expert a column-major [KB, rows] matrix: the MN-major layout Sm90's blockwise
 //       kernel reads; kernels/sm90/quantize_fp8.cuh act_scale_index writes it)
 //   W   [G, N, K] e4m3, K-major (the canonical layout)
-//   SW  weight scales, 128 x 128: [G, KB, NB] fp32 (NB = N/128), i.e. the canonical
+//   SW  weight scales, 128 x 128: [G, KB, NB] fp32 (NB = ceil(N/128)), i.e. the canonical
 //       [G, NB, KB] transposed per expert (make_weight_scales_mn_major does it once)
 //   D   [total_rows, N] fp32, row stride ldd
-// N and K must be multiples of 128 (the backend refuses other shapes).
+// K must be a multiple of 16 (16-byte TMA row strides of e4m3 A and W) and N of 4 (16-byte fp32
+// D vectors); neither needs 128. A partial last K or N block (e.g. gpt-oss's 2880 = 22.5 x 128)
+// has its own scale, covering only its real columns / rows, as in the canonical format: TMA
+// zero-fills the columns past K in A and W (so they add exact zeros to the partial block's
+// product) and the rows past N, and clips D's stores at N.
 #pragma once
 #include <cstddef>
 #include <cstdint>

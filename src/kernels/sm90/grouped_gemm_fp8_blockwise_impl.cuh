@@ -13,6 +13,10 @@
 //      (host problem shapes = nullptr). Empty groups have no tiles. TMA zero-fills loads past a
 //      group's rows and clips the stores, so rows outside [offsets[0], offsets[G]) stay untouched.
 //      Scale loads are predicated on the group's shape (cp.async, one fp32 per row / per 128 rows).
+//      K and N need not be multiples of 128: the last K tile's columns past K are zero-filled by
+//      TMA in both operands (zero products, so the partial block's promotion with its own scale is
+//      exact), and the last N tile's rows past N are zero-filled on load and clipped on store; its
+//      weight scale is the partial block's (index N/128 rounded down, inside the ceil(N/128) row).
 // The blockwise mainloop computes each group's scale layout from its problem shape
 // (ScaleConfig::tile_atom_to_shape_SFA/SFB), so no per-group layout array is needed (the
 // layout_SFA/SFB arguments are stored by CUTLASS but never read; we pass nullptr).
@@ -91,7 +95,10 @@ __global__ void fp8_grouped_gemm_setup_kernel(int num_groups, int64_t N, int64_t
   const int64_t lo = args.offsets[g];
   const int64_t hi = args.offsets[g + 1];
   const int rows = hi > lo ? int(hi - lo) : 0;  // a malformed (decreasing) range becomes empty
-  const int64_t KB = K / 128, NB = N / 128;
+  // Scale blocks per row / per weight slab: a partial last 128-block (K or N not a multiple of 128)
+  // has a scale of its own, so the counts round up (the layouts the mainloop derives from the
+  // group's shape, ScaleConfig::tile_atom_to_shape_SFA/SFB, use the same ceil_div).
+  const int64_t KB = (K + 127) / 128, NB = (N + 127) / 128;
   const auto* a_rows = static_cast<const cutlass::float_e4m3_t*>(args.A) + lo * K;
   const auto* w_g = static_cast<const cutlass::float_e4m3_t*>(args.W) + int64_t(g) * N * K;
   const float* sa_rows = args.SA + lo * KB;

@@ -2,6 +2,9 @@
 // group): lane l loads columns 4l..4l+3 (8 bytes of bf16), the warp takes the group's amax with a
 // unsigned max over |x|'s bits, every lane encodes its 4 codes (one 32-bit word) and stores them
 // to each of the token's routed rows; lane 0 stores the scale for each row.
+// A partial last group (H not a multiple of 128; H % 4 == 0, so a lane's 4 columns are all real or
+// all past H) reads and writes only its real columns: lanes past H contribute |0| to the amax,
+// which leaves it unchanged, so scale and codes equal the CPU quantizer's over the real columns.
 #include <cuda_runtime.h>
 
 #include <string>
@@ -21,23 +24,26 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
                                      const int32_t* __restrict__ route_to_row, const int32_t* __restrict__ row_expert,
                                      const int32_t* __restrict__ offsets, uint8_t* __restrict__ xq,
                                      float* __restrict__ sx) {
-  const int64_t HB = H / kBlock;
+  const int64_t HB = (H + kBlock - 1) / kBlock;
   const int64_t wid = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (wid >= T * HB) return;  // whole warps exit together
   const int64_t t = wid / HB, hb = wid - t * HB;
   const int64_t c = hb * kBlock + lane * 4;
+  const bool real = c < H;  // false only in the partial last group (the warp stays whole for the max)
   const uint16_t* src = x + t * ldx + c;
-  float v[4];
-  if constexpr (kVec) {
-    const uint2 w = __ldg(reinterpret_cast<const uint2*>(src));
-    v[0] = __uint_as_float(w.x << 16);
-    v[1] = __uint_as_float(w.x & 0xFFFF0000u);
-    v[2] = __uint_as_float(w.y << 16);
-    v[3] = __uint_as_float(w.y & 0xFFFF0000u);
-  } else {
+  float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (real) {
+    if constexpr (kVec) {
+      const uint2 w = __ldg(reinterpret_cast<const uint2*>(src));
+      v[0] = __uint_as_float(w.x << 16);
+      v[1] = __uint_as_float(w.x & 0xFFFF0000u);
+      v[2] = __uint_as_float(w.y << 16);
+      v[3] = __uint_as_float(w.y & 0xFFFF0000u);
+    } else {
 #pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = __uint_as_float(uint32_t(src[j]) << 16);
+      for (int j = 0; j < 4; ++j) v[j] = __uint_as_float(uint32_t(src[j]) << 16);
+    }
   }
   uint32_t am = 0;
 #pragma unroll
@@ -48,7 +54,7 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
   for (int k = 0; k < K; ++k) {
     const int32_t row = __ldg(route_to_row + t * K + k);
     if (row < 0) continue;
-    *reinterpret_cast<uint32_t*>(xq + int64_t(row) * H + c) = codes;
+    if (real) *reinterpret_cast<uint32_t*>(xq + int64_t(row) * H + c) = codes;
     if (lane == 0) {
       const int32_t e = __ldg(row_expert + row);
       const int64_t lo = __ldg(offsets + e), hi = __ldg(offsets + e + 1);
@@ -63,11 +69,12 @@ void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, 
                               const int32_t* route_to_row, const int32_t* row_expert, const int32_t* offsets,
                               void* xq, float* sx, cudaStream_t stream) {
   if (T <= 0) return;
-  if (H % kBlock != 0) throw_invalid("hidden_size", "a multiple of 128 (fp8 permute-quantize)", std::to_string(H));
+  // 4: each lane quantizes 4 whole columns and stores them as one 32-bit word (rows of H bytes).
+  if (H <= 0 || H % 4 != 0) throw_invalid("hidden_size", "a positive multiple of 4 (fp8 permute-quantize)", std::to_string(H));
   if (reinterpret_cast<uintptr_t>(xq) % 4 != 0) throw_invalid("xq", "a 4-byte aligned pointer", "misaligned");
   const bool vec = ldx % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 8 == 0;
   constexpr int kThreads = 256;
-  const int64_t warps = T * (H / kBlock);
+  const int64_t warps = T * ((H + kBlock - 1) / kBlock);
   const unsigned grid = unsigned((warps * 32 + kThreads - 1) / kThreads);
   auto xs = static_cast<const uint16_t*>(x);
   auto xp = static_cast<uint8_t*>(xq);
