@@ -10,8 +10,10 @@
 //   combine (kernels/sm90/combine.cu)          y + b2 -> bf16 -> fixed-order weighted sum -> out
 // Numerics equal the CPU reference's: h = alpha13*acc + b13 (the GEMM writes alpha13*acc, the
 // activation adds b13), y = bf16(alpha2*acc2 + b2) (combine adds b2 and rounds).
-// Weights: packed codes copied as they are ([E, N, K/2]); scales regrouped once into "scale
-// tiles" (grouped_gemm_w4a16.h); global scales copied to a device f32 [E] array (nvfp4).
+// Weights: packed codes copied ([E, N, K/2]) and put in the GEMM's fragment order on the device;
+// scales regrouped once into "scale tiles" (grouped_gemm_w4a16.h); global scales copied to a
+// device f32 [E] array (nvfp4). The GEMM picks its tactic (mma.sync for decode-like T, wgmma
+// for prefill-like T) from T*K and the expert count.
 // Workspace: as the bf16 split backend (plan + max(x_perm + h, y) + a), nothing allocated in
 // forward, no host synchronisation, graph-capturable.
 #include <cuda_runtime.h>
@@ -128,6 +130,8 @@ class Sm90SplitW4A16 final : public Backend {
     sm90_backend::DeviceGuard guard(kName, c_.device);
     upload(w.w13, w13_, "w13");
     upload(w.w2, w2_, "w2");
+    sm90::w4a16_prepare_weights(static_cast<uint8_t*>(w13_.ptr), w13_.bytes, nullptr);  // in place, our copy
+    sm90::w4a16_prepare_weights(static_cast<uint8_t*>(w2_.ptr), w2_.bytes, nullptr);
     upload_scales(w.w13_scale, N13_, H_, s13_, "w13_scale");
     upload_scales(w.w2_scale, H_, I_, s2_, "w2_scale");
     if constexpr (F == Fp4Scale::kNvfp4) {

@@ -1,4 +1,4 @@
-// Grouped W4A16 GEMM for the MoE split path (sm_90a, mma.sync): for every local expert g,
+// Grouped W4A16 GEMM for the MoE split path (sm_90a): for every local expert g,
 //   D[rows of g, 0:N] = alpha[g] * ( A[rows of g, 0:K] . dequant(W[g])^T )     (fp32 out)
 // with dequant(W) = e2m1 * block scale, decoded to bf16 in registers inside the mainloop
 // (exact: e2m1 * 2^s and e2m1 * e4m3 are representable in bf16 in the range weights use).
@@ -6,8 +6,17 @@
 // g are [offsets[g], offsets[g+1]) (device, G+1 int32; never read on the host). Asynchronous,
 // allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0.
 //
+// Two tactics, one weight layout (swap-AB in both: weight rows are the MMA's M, tokens its N):
+//   kSmall  mma.sync m16n8k16, 16 tokens per pass, an 8-stage cp.async weight stream: decode-like
+//           T where the kernel streams packed weights at HBM speed.
+//   kLarge  wgmma m64n128k16 with the decoded weights as the register A operand and 128 tokens
+//           per pass from swizzled shared memory: prefill-like T where the MMA rate matters.
+// kAuto picks by the mean rows per expert (w4a16_pick_tactic).
+//
 // Weight layouts (prepared once by the backend):
-//   W      u8 [G, N, K/2]   packed e2m1, element 2j in the low nibble of byte j (canonical)
+//   W      u8 [G, N, K/2]   packed e2m1 "fragment order": the canonical bytes (element 2j in
+//          the low nibble of byte j) with the 32 bytes of every 64-wide K step permuted by
+//          w4a16_prepare_weights so that the 8 bytes one MMA thread needs are contiguous
 //   scales u8 [G, K/64, N, kScalesPer64]  "scale tiles": the canonical [G, N, K/block] codes
 //          regrouped so one 64-wide K step of 128 rows is one contiguous, 16-byte aligned run
 //          (kMxfp4: e8m0 codes, 2 per row per K step; kNvfp4: e4m3 codes, 4 per row per K step)
@@ -25,21 +34,31 @@ enum class Fp4Scale : uint8_t { kMxfp4, kNvfp4 };
 inline int fp4_scale_block(Fp4Scale s) { return s == Fp4Scale::kMxfp4 ? 32 : 16; }
 inline int fp4_scales_per64(Fp4Scale s) { return 64 / fp4_scale_block(s); }
 
+enum class W4A16Tactic : uint8_t { kAuto, kSmall, kLarge };
+
 struct W4A16GemmArgs {
   const void* A = nullptr;        // bf16 [rows, K]
-  const uint8_t* W = nullptr;     // [G, N, K/2]
+  const uint8_t* W = nullptr;     // [G, N, K/2], fragment order (w4a16_prepare_weights)
   const uint8_t* scales = nullptr;  // scale tiles, see above
   const float* alpha = nullptr;   // [G] or null
   const int32_t* offsets = nullptr;  // [G+1], device
   float* D = nullptr;             // [rows, N] fp32
   int64_t N = 0, K = 0;
   int num_groups = 0;
+  W4A16Tactic tactic = W4A16Tactic::kAuto;
 };
+
+// The tactic kAuto runs for total_rows_upper_bound rows over num_groups experts.
+W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups);
 
 // Launches the GEMM on `stream`. total_rows_upper_bound (host, e.g. T*K) == 0 launches nothing.
 // Throws CudaError on a launch failure, InvalidArgument on bad shapes.
 void launch_grouped_gemm_w4a16(const W4A16GemmArgs& args, Fp4Scale fmt, int64_t total_rows_upper_bound,
                                cudaStream_t stream);
+
+// Canonical packed codes -> fragment order, in place on the device (bytes % 32 == 0: whole
+// 64-wide K steps). Asynchronous on `stream`.
+void w4a16_prepare_weights(uint8_t* W, size_t bytes, cudaStream_t stream);
 
 // Host helper: canonical scales [G, N, K/block] (contiguous, host) -> scale tiles.
 void w4a16_scale_tiles(const uint8_t* canonical, int64_t G, int64_t N, int64_t K, Fp4Scale fmt,
