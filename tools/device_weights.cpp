@@ -3,8 +3,10 @@
 
 #include "cli_common.h"
 #include "cuda_util.h"
+#include "kernels/sm90/quantize_fp4.h"
 #include "kernels/sm90/quantize_fp8.h"
 #include "kernels/sm90/synthetic_fill.h"
+#include "reference/reference.h"
 
 namespace megamoe::cli {
 
@@ -39,6 +41,33 @@ void prepare_synthetic_weights(MoeLayer& layer, uint64_t seed, cudaStream_t stre
     w.w2 = TensorView::contiguous(w2.ptr, DType::kE4M3, {E, H, I}, dev);
     w.w13_scale = TensorView::contiguous(sc13.ptr, DType::kF32, {E, cdiv(N13, 128), cdiv(H, 128)}, dev);
     w.w2_scale = TensorView::contiguous(sc2.ptr, DType::kF32, {E, cdiv(H, 128), cdiv(I, 128)}, dev);
+    layer.prepare_weights(w);
+  } else if (c.recipe == Recipe::kW4A16MXFP4 || c.recipe == Recipe::kW4A8MXFP4 || c.recipe == Recipe::kW4A16NVFP4 ||
+             c.recipe == Recipe::kNVFP4) {
+    // The four recipes with packed e2m1 weights: MX (e8m0 scale per 32) or NVFP4 (e4m3 scale per
+    // 16 and an f32 global scale per expert per FC).
+    const bool nv = c.recipe == Recipe::kW4A16NVFP4 || c.recipe == Recipe::kNVFP4;
+    const int64_t block = nv ? 16 : 32;
+    DeviceBuffer w13(size_t(E * N13 * H / 2)), w2(size_t(E * H * I / 2)), sc13(size_t(E * N13 * (H / block))),
+        sc2(size_t(E * H * (I / block))), g13(nv ? size_t(E * 4) : 0), g2(nv ? size_t(E * 4) : 0);
+    sm90::fill_synthetic_layer_fp4(c, seed, static_cast<uint8_t*>(w13.ptr), static_cast<uint8_t*>(sc13.ptr),
+                                   static_cast<uint8_t*>(w2.ptr), static_cast<uint8_t*>(sc2.ptr),
+                                   nv ? static_cast<float*>(g13.ptr) : nullptr, nv ? static_cast<float*>(g2.ptr) : nullptr,
+                                   b13p, b2p, stream);
+    cuda_check(cudaStreamSynchronize(stream), "fill_synthetic_layer_fp4");
+    const DType scale_dtype = nv ? DType::kE4M3 : DType::kE8M0;
+    w.w13 = TensorView::contiguous(w13.ptr, DType::kU8, {E, N13, H / 2}, dev);
+    w.w2 = TensorView::contiguous(w2.ptr, DType::kU8, {E, H, I / 2}, dev);
+    w.w13_scale = TensorView::contiguous(sc13.ptr, scale_dtype, {E, N13, H / block}, dev);
+    w.w2_scale = TensorView::contiguous(sc2.ptr, scale_dtype, {E, H, I / block}, dev);
+    if (nv) {
+      w.w13_global_scale = TensorView::contiguous(g13.ptr, DType::kF32, {E}, dev);
+      w.w2_global_scale = TensorView::contiguous(g2.ptr, DType::kF32, {E}, dev);
+    }
+    if (c.recipe == Recipe::kNVFP4) {  // W4A4: the calibrated activation globals of the synthetic layer
+      w.fc1_input_global_scale = reference::kSyntheticNvfp4InputGlobalScale;
+      w.fc2_input_global_scale = reference::kSyntheticNvfp4InputGlobalScale;
+    }
     layer.prepare_weights(w);
   } else {
     const auto canonical = reference::synthetic_canonical_weights(c, seed, host_weight_budget());
