@@ -12,7 +12,7 @@
 
 namespace megamoe::sm90 {
 
-cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream);
+cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, int splits, cudaStream_t stream);
 cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream);
 
 namespace {
@@ -20,6 +20,9 @@ namespace {
 // The large tactic pays off once an expert fills most of a 128-token wgmma pass: below that the
 // small tactic's 16-token passes waste less MMA work and stream the weights just as fast.
 constexpr int64_t kLargeMinMeanRows = 48;
+// The small tactic splits K in two when its grid has at most this many CTAs: fewer than two
+// per SM of an H100/H200 (132 SMs) leaves too few warps to cover the decode's latency chains.
+constexpr int64_t kSplitMaxCtas = 264;
 
 // Fragment order (grouped_gemm_w4a16_common.cuh): within each 32-byte K step, byte 8t+2s+h
 // takes canonical byte 8s+t+4h (t = lane % 4, s = k16 block, h = low / high k8 half).
@@ -62,8 +65,17 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
   W4A16Tactic t = a.tactic;
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);
-  const cudaError_t e = t == W4A16Tactic::kLarge ? launch_w4a16_large(a, fmt, int(grid_y), stream)
-                                                 : launch_w4a16_small(a, fmt, int(grid_y), stream);
+  cudaError_t e;
+  if (t == W4A16Tactic::kLarge) {
+    e = launch_w4a16_large(a, fmt, int(grid_y), stream);
+  } else {
+    const int64_t ctas = (a.N + 127) / 128 * grid_y;
+    const int splits = ctas <= kSplitMaxCtas && a.K >= 256 ? 2 : 1;  // >= 2 stages of 128 per split
+    e = cudaSuccess;
+    if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
+      e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);
+    if (e == cudaSuccess) e = launch_w4a16_small(a, fmt, int(grid_y), splits, stream);
+  }
   if (e != cudaSuccess) throw CudaError(std::string("w4a16 grouped GEMM launch: ") + cudaGetErrorString(e));
 }
 

@@ -7,8 +7,8 @@
 // allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0.
 //
 // Two tactics, one weight layout (swap-AB in both: weight rows are the MMA's M, tokens its N):
-//   kSmall  mma.sync m16n8k16, 16 tokens per pass, an 8-stage cp.async weight stream: decode-like
-//           T where the kernel streams packed weights at HBM speed.
+//   kSmall  mma.sync m16n8k16, 16 tokens per pass, a 4-stage x 8 KB cp.async weight stream,
+//           K split in two when the grid is small: decode-like T.
 //   kLarge  wgmma m64n128k16 with the decoded weights as the register A operand and 128 tokens
 //           per pass from swizzled shared memory: prefill-like T where the MMA rate matters.
 // kAuto picks by the mean rows per expert (w4a16_pick_tactic).
@@ -52,6 +52,7 @@ struct W4A16GemmArgs {
 W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups);
 
 // Launches the GEMM on `stream`. total_rows_upper_bound (host, e.g. T*K) == 0 launches nothing.
+// D must hold total_rows_upper_bound rows: when the small tactic splits K it zeroes them first.
 // Throws CudaError on a launch failure, InvalidArgument on bad shapes.
 void launch_grouped_gemm_w4a16(const W4A16GemmArgs& args, Fp4Scale fmt, int64_t total_rows_upper_bound,
                                cudaStream_t stream);

@@ -22,8 +22,9 @@ namespace megamoe::sm90::w4a16 {
 constexpr int kBK = 64;                // K per pipeline step: 32 packed bytes per weight row
 constexpr int kBN = 128;               // weight rows per CTA (8 warps x 16, or 2 warpgroups x 64)
 constexpr int kThreads = 256;
-constexpr int kLutCopies = 16;         // see Lut below
-constexpr int kLutBytes = 256 * kLutCopies * 4;
+// Shared bytes of a Lut<Copies>: the pair table, then the scale table.
+template <int Copies>
+constexpr int lut_bytes() { return 256 * Copies * 4 + 256 * 4; }
 
 template <Fp4Scale F>
 struct ScaleCfg {
@@ -49,23 +50,64 @@ __device__ __forceinline__ uint32_t e2m1_bf16_bits(uint32_t c) {
   return mag | ((c & 8) << 12);
 }
 
-// Byte -> bf16x2 lookup table in shared memory, kLutCopies copies interleaved so that entry e
-// of copy c sits at word 16e + c: lane l reads copy l%16, so the 32 lanes of a warp hit at most
-// two words per bank whatever bytes they look up (one table would serialize random bytes ~3.5x).
+// Byte -> bf16x2 lookup table in shared memory, Copies copies interleaved so that entry e of
+// copy c sits at word Copies*e + c: lane l reads copy l % Copies. 32 copies (32 KB): every lane
+// has its own bank, one wavefront per lookup whatever the bytes; 16 copies (16 KB): lanes l and
+// l+16 share a bank, two wavefronts per lookup in practice; one table would serialize random
+// bytes ~3.5x. The lookups are most of the small tactic's shared-memory traffic.
+// A lookup is two integer instructions (PRMT pulls the byte, LEA scales it by the 64-byte entry
+// stride onto the lane's copy) and one LDS: the decode is most of the small tactic's work.
+template <Fp4Scale F>
+__device__ __forceinline__ __nv_bfloat162 scale_bf16x2(uint32_t code);
+
+template <int Copies>
 struct Lut {
-  const uint32_t* lane_base;
+  static constexpr int kCopies = Copies;
+  uint32_t lane_addr;   // shared-memory address of the lane's copy of entry 0
+  uint32_t scale_addr;  // shared-memory address of the scale table (bf16x2 of each scale code)
+  template <Fp4Scale F>
   __device__ __forceinline__ static void fill(uint32_t* lut, int tid, int nthreads) {
-    for (int i = tid; i < 256 * kLutCopies; i += nthreads) {
-      const uint32_t e = uint32_t(i) / kLutCopies;
+    for (int i = tid; i < 256 * Copies; i += nthreads) {
+      const uint32_t e = uint32_t(i) / Copies;
       lut[i] = e2m1_bf16_bits(e & 15) | (e2m1_bf16_bits(e >> 4) << 16);
     }
+    for (int i = tid; i < 256; i += nthreads) {
+      const __nv_bfloat162 v = scale_bf16x2<F>(uint32_t(i));
+      lut[256 * Copies + i] = *reinterpret_cast<const uint32_t*>(&v);
+    }
   }
-  __device__ __forceinline__ uint32_t operator()(uint32_t byte) const { return lane_base[byte * kLutCopies]; }
+  __device__ __forceinline__ static Lut for_lane(const uint32_t* lut, int lane) {
+    uint32_t a = uint32_t(__cvta_generic_to_shared(lut + (lane % Copies)));
+    uint32_t s = uint32_t(__cvta_generic_to_shared(lut + 256 * Copies));
+    // Opaque to the compiler, which otherwise re-derives (16 * byte + lane) * 4 + base per
+    // lookup (four instructions instead of one IMAD).
+    asm volatile("mov.b32 %0, %0;" : "+r"(a));
+    asm volatile("mov.b32 %0, %0;" : "+r"(s));
+    return Lut{a, s};
+  }
+  // The pair of byte J (0..3) of `word`. Not volatile: the address depends on the weight word,
+  // which is read after the barrier that follows fill().
+  template <int J>
+  __device__ __forceinline__ uint32_t at(uint32_t word) const {
+    const uint32_t idx = __byte_perm(word, 0u, 0x4440u + J);
+    uint32_t v;
+    asm("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(lane_addr + idx * (4 * Copies)));  // entry stride
+    return v;
+  }
+  // The scale of code byte J of `codes` as a bf16 pair (a table: e8m0 / e4m3 special cases
+  // cost five instructions in registers).
+  template <int J>
+  __device__ __forceinline__ __nv_bfloat162 scale(uint32_t codes) const {
+    const uint32_t idx = __byte_perm(codes, 0u, 0x4440u + J);
+    uint32_t v;
+    asm("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(scale_addr + (idx << 2)));
+    return *reinterpret_cast<const __nv_bfloat162*>(&v);
+  }
 };
 
 // The block scale as a bf16 pair (both halves equal).
 template <Fp4Scale F>
-__device__ __forceinline__ __nv_bfloat162 scale_bf16x2(uint32_t code) {
+__device__ __forceinline__ __nv_bfloat162 scale_bf16x2(uint32_t code) {  // used to fill Lut
   uint32_t bits;
   if constexpr (F == Fp4Scale::kMxfp4) {
     // e8m0: 2^(code-127); 0 -> 2^-127 (a bf16 subnormal), 255 -> NaN.
@@ -87,20 +129,41 @@ __device__ __forceinline__ uint32_t scaled(uint32_t pair, __nv_bfloat162 s) {
 // A fragments of one warp for one 64-wide K step: rows gq (wa, scale codes ca) and gq+8 (wb,
 // cb); wa/wb are the lane's 8 fragment-order bytes, ca/cb the row's scale codes of the step
 // (kPerRow bytes, little-endian). af[s] feeds the MMA of k16 block s.
-template <Fp4Scale F>
-__device__ __forceinline__ void decode_step(const Lut& lut, uint2 wa, uint2 wb, uint32_t ca, uint32_t cb,
+template <Fp4Scale F, class L>
+__device__ __forceinline__ void decode_step(const L& lut, uint2 wa, uint2 wb, uint32_t ca, uint32_t cb,
                                             uint32_t (&af)[4][4]) {
-#pragma unroll
-  for (int s = 0; s < 4; ++s) {
-    const int si = F == Fp4Scale::kMxfp4 ? (s >> 1) : s;  // 32- or 16-wide scale block of k16 block s
-    const __nv_bfloat162 sa = scale_bf16x2<F>((ca >> (8 * si)) & 0xFF), sb = scale_bf16x2<F>((cb >> (8 * si)) & 0xFF);
-    const uint32_t xa = s < 2 ? wa.x : wa.y, xb = s < 2 ? wb.x : wb.y;
-    const int sh = (s & 1) * 16;
-    af[s][0] = scaled(lut((xa >> sh) & 0xFF), sa);
-    af[s][1] = scaled(lut((xb >> sh) & 0xFF), sb);
-    af[s][2] = scaled(lut((xa >> (sh + 8)) & 0xFF), sa);
-    af[s][3] = scaled(lut((xb >> (sh + 8)) & 0xFF), sb);
+  __nv_bfloat162 sa[4], sb[4];  // per k16 block (mxfp4: one code per two blocks)
+  if constexpr (F == Fp4Scale::kMxfp4) {
+    sa[0] = sa[1] = lut.template scale<0>(ca);
+    sa[2] = sa[3] = lut.template scale<1>(ca);
+    sb[0] = sb[1] = lut.template scale<0>(cb);
+    sb[2] = sb[3] = lut.template scale<1>(cb);
+  } else {
+    sa[0] = lut.template scale<0>(ca);
+    sa[1] = lut.template scale<1>(ca);
+    sa[2] = lut.template scale<2>(ca);
+    sa[3] = lut.template scale<3>(ca);
+    sb[0] = lut.template scale<0>(cb);
+    sb[1] = lut.template scale<1>(cb);
+    sb[2] = lut.template scale<2>(cb);
+    sb[3] = lut.template scale<3>(cb);
   }
+  af[0][0] = scaled(lut.template at<0>(wa.x), sa[0]);
+  af[0][1] = scaled(lut.template at<0>(wb.x), sb[0]);
+  af[0][2] = scaled(lut.template at<1>(wa.x), sa[0]);
+  af[0][3] = scaled(lut.template at<1>(wb.x), sb[0]);
+  af[1][0] = scaled(lut.template at<2>(wa.x), sa[1]);
+  af[1][1] = scaled(lut.template at<2>(wb.x), sb[1]);
+  af[1][2] = scaled(lut.template at<3>(wa.x), sa[1]);
+  af[1][3] = scaled(lut.template at<3>(wb.x), sb[1]);
+  af[2][0] = scaled(lut.template at<0>(wa.y), sa[2]);
+  af[2][1] = scaled(lut.template at<0>(wb.y), sb[2]);
+  af[2][2] = scaled(lut.template at<1>(wa.y), sa[2]);
+  af[2][3] = scaled(lut.template at<1>(wb.y), sb[2]);
+  af[3][0] = scaled(lut.template at<2>(wa.y), sa[3]);
+  af[3][1] = scaled(lut.template at<2>(wb.y), sb[3]);
+  af[3][2] = scaled(lut.template at<3>(wa.y), sa[3]);
+  af[3][3] = scaled(lut.template at<3>(wb.y), sb[3]);
 }
 
 // Scale codes of a row for one K step from a scale tile in shared memory.

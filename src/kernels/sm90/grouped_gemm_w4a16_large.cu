@@ -13,7 +13,7 @@
 //                   a wgmma descriptor reads (8-row groups 1024 bytes apart = SBO)
 //   [16384, 20480)  packed weights 128 rows x 32 bytes (fragment order)
 //   [20480, ...)    scale tile of the step (256 / 512 bytes)
-// then the 16 KB decode table. 4 stages = 84 KB + 16 KB: two CTAs per SM (2 x 101 KB), so one
+// then the 17 KB decode tables. 4 stages = 84 KB + 16 KB: two CTAs per SM (2 x 101 KB), so one
 // CTA's decode overlaps the other's MMAs; 128 registers per thread at most.
 // Step: wait for the stage (cp.async groups + __syncthreads), refill the slot the previous step
 // used, decode the warp's A fragments for the 4 k16 blocks, 4 wgmma (one per k16 block, the B
@@ -31,6 +31,8 @@ namespace {
 using namespace w4a16;
 
 constexpr int kBT = 128, kNT = kBT / 8, kStages = 4;
+using LargeLut = Lut<16>;  // 16 KB: two CTAs per SM still fit; one decode per 128 tokens of MMA
+constexpr int kLutBytes = lut_bytes<16>();
 constexpr int kXBytes = kBT * kBK * 2;  // 16384
 constexpr int kWBytes = kBN * kBK / 2;  // 4096
 constexpr int kStageBytes = 21 * 1024;  // X + W + scales (<= 512 B), rounded up to 1024
@@ -76,7 +78,7 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
   uint32_t* lut_words = reinterpret_cast<uint32_t*>(smem + kStages * kStageBytes);
   const int tid = threadIdx.x;
-  Lut::fill(lut_words, tid, kThreads);
+  LargeLut::fill<F>(lut_words, tid, kThreads);
   pdl_wait_then_release();
   const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its __syncthreads cover the table
   if (g < 0) return;
@@ -86,7 +88,7 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   const int KT = K / kBK;
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tig = lane & 3;
   const int wr = warp * 16;
-  const Lut lut{lut_words + (lane % kLutCopies)};
+  const LargeLut lut = LargeLut::for_lane(lut_words, lane);
   const size_t wrow = size_t(K) / 2;
   const uint8_t* Wg = W + size_t(g) * size_t(N) * wrow;
   const uint8_t* Sg = S + size_t(g) * size_t(KT) * size_t(N) * ScaleCfg<F>::kPerRow;

@@ -4,16 +4,21 @@
 // Grid (ceil(N/128), min(G, rows bound)): blockIdx.y is the rank of an expert among those with
 // rows (nth_active_expert), so no CTA is launched for the ~97% of experts idle at decode sizes.
 // One CTA owns 128 weight rows of one expert: 8 warps, each 16 weight rows x 16 tokens (two n8
-// tiles). Outer loop over the expert's rows in passes of 16 tokens, inner K loop in steps of 64.
+// tiles). Outer loop over the expert's rows in passes of 16 tokens, inner K loop in stages of
+// 128 (two 64-wide sub-steps: one barrier per 8 KB of weights). When the grid would give an SM
+// fewer than two CTAs (decode: 8 experts x 32 tiles of FC1 on 132 SMs) K is split in two
+// (gridDim.z = 2, fp32 atomic adds into a zeroed D): twice the warps to hide latency with.
 //
-// Shared memory (per CTA): the byte -> bf16x2 table (16 KB, 16 interleaved copies: Lut) and
-// kStages stages of {packed weights 128 x 32 B = 4 KB, activations 16 x 64 bf16 = 2 KB with
-// 16-byte chunks XOR-swizzled by (row & 7), scale tile 256 / 512 B}. kStages = 8 keeps 7 x 4 KB
-// of weights in flight per CTA (~56 KB per SM at two CTAs), what HBM latency x bandwidth needs.
+// Shared memory (per CTA): the byte -> bf16x2 table (32 KB, 32 interleaved copies: Lut) and
+// kStages stages of {packed weights 2 x (128 x 32 B) = 8 KB, activations 2 x (16 x 64 bf16) =
+// 4 KB with 16-byte chunks XOR-swizzled by (row & 7), scale tiles 2 x 256 / 512 B}. kStages = 4
+// keeps 3 x 8 KB of weights in flight per CTA (~50-75 KB per SM at two or three CTAs), what HBM
+// latency x bandwidth needs.
 //
-// Per step each warp loads its two rows' 8 fragment-order bytes, decodes them (table + one
-// exact bf16x2 multiply by the block scale), and runs 4 MMAs per n8 token tile whose B
-// fragments are 4-byte loads from the swizzled activation rows (conflict-free).
+// At decode sizes the kernel is bound by instruction issue, not by HBM: per 64-wide sub-step a
+// thread decodes 16 bf16 pairs at 4 instructions each (PRMT, IMAD, LDS, HMUL2) for at most 8
+// tokens of MMA work, so everything else in the loop is kept to the minimum (pointers advanced,
+// fragment offsets precomputed).
 // Epilogue: D = alpha[g] * acc (fp32), rows and columns bounds-checked.
 #include <string>
 
@@ -26,14 +31,17 @@ namespace {
 
 using namespace w4a16;
 
-constexpr int kBT = 16, kNT = kBT / 8, kStages = 8;
-constexpr int kWBytes = kBN * kBK / 2;  // 4096
-constexpr int kXBytes = kBT * kBK * 2;  // 2048
+constexpr int kBT = 16, kNT = kBT / 8, kStages = 4, kSub = 2;
+using SmallLut = Lut<32>;  // conflict-free lookups: smem bandwidth, not HBM, bounds this kernel at T = 1
+constexpr int kLutBytes = lut_bytes<32>();
+constexpr int kWBytes = kBN * kBK / 2;  // 4096 per sub-step
+constexpr int kXBytes = kBT * kBK * 2;  // 2048 per sub-step
 
 template <Fp4Scale F>
 struct SmallCfg {
-  static constexpr int kSBytes = ScaleCfg<F>::kTileBytes;
-  static constexpr int kStage = kWBytes + kXBytes + kSBytes;
+  static constexpr int kSBytes = ScaleCfg<F>::kTileBytes;  // per sub-step
+  static constexpr int kWOff = 0, kXOff = kSub * kWBytes, kSOff = kXOff + kSub * kXBytes;
+  static constexpr int kStage = kSOff + kSub * kSBytes;
   static constexpr int kSmem = kLutBytes + kStages * kStage;
 };
 
@@ -53,54 +61,88 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
                                                                const int32_t* __restrict__ offsets,
                                                                float* __restrict__ D, int N, int K, int G) {
   using C = SmallCfg<F>;
+  constexpr int kPerRow = ScaleCfg<F>::kPerRow;
   extern __shared__ __align__(128) uint8_t smem[];
   __shared__ int scratch[9];
   uint32_t* lut_words = reinterpret_cast<uint32_t*>(smem);
   const int tid = threadIdx.x;
-  Lut::fill(lut_words, tid, kThreads);  // before the PDL wait (a no-op unless launched with PDL)
+  SmallLut::fill<F>(lut_words, tid, kThreads);  // before the PDL wait (a no-op unless launched with PDL)
   pdl_wait_then_release();
   const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its __syncthreads cover the table
   if (g < 0) return;
   const int n0 = blockIdx.x * kBN;
   const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
 
-  const int KT = K / kBK;
+  const int KT = K / kBK;                     // 64-wide sub-steps
+  const int KS_all = (KT + kSub - 1) / kSub;  // stages of 128 (a last half stage is zero-filled)
+  // Split K (gridDim.z = 1 or 2): this CTA runs stages [ks0, ks0 + KS) and adds its partial sum
+  // into D, which the launcher zeroed. Two addends onto 0 give the same bits in either order.
+  const bool split = gridDim.z > 1;
+  const int ks0 = split ? int(blockIdx.z) * ((KS_all + 1) / 2) : 0;
+  const int KS = split ? min(KS_all - ks0, (KS_all + 1) / 2) : KS_all;
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tig = lane & 3;
   const int wr = warp * 16;
-  const Lut lut{lut_words + (lane % kLutCopies)};
+  const SmallLut lut = SmallLut::for_lane(lut_words, lane);
   const size_t wrow = size_t(K) / 2;
-  const uint8_t* Wg = W + size_t(g) * size_t(N) * wrow;
-  const uint8_t* Sg = S + size_t(g) * size_t(KT) * size_t(N) * ScaleCfg<F>::kPerRow;
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
 
-  // Load roles: weights one 16-byte chunk per thread (row tid/2, half tid%2); activations one
-  // chunk for the first 128 threads (row tid/8, chunk tid%8); scales the first kSBytes/16.
+  // Load roles per sub-step: weights one 16-byte chunk per thread (row tid/2, half tid%2);
+  // activations one chunk for the first 128 threads (row tid/8, chunk tid%8); scales the
+  // first kSBytes/16 threads. Sources advance by one sub-step per copy.
   const int w_row = tid >> 1, w_half = tid & 1;
   const bool w_ok = n0 + w_row < N;
-  const uint8_t* w_src = Wg + size_t(w_ok ? n0 + w_row : 0) * wrow + w_half * 16;
-  const uint32_t w_dst = uint32_t(w_row * 32 + w_half * 16);
+  const uint8_t* w_src0 =
+      W + (size_t(g) * size_t(N) + size_t(w_ok ? n0 + w_row : 0)) * wrow + w_half * 16 + size_t(ks0) * kSub * 32;
+  const uint32_t w_dst = uint32_t(C::kWOff + w_row * 32 + w_half * 16);
   constexpr int kSChunks = C::kSBytes / 16;
   const bool s_thr = tid < kSChunks;
-  const bool s_ok = s_thr && (n0 + tid * (16 / ScaleCfg<F>::kPerRow) < N);
+  const bool s_ok = s_thr && (n0 + tid * (16 / kPerRow) < N);
+  const size_t s_step = size_t(N) * kPerRow;  // bytes of one sub-step's scale tile row block
+  const uint8_t* s_src0 = S + (size_t(g) * size_t(KT) + size_t(ks0) * kSub) * s_step +
+                          (s_ok ? size_t(n0) * kPerRow + tid * 16 : 0);
+  const uint32_t s_dst = uint32_t(C::kSOff + tid * 16);
   const bool x_thr = tid < kBT * 8;
   const int x_row = (tid >> 3) % kBT, x_c = tid & 7;
-  const uint32_t x_dst = uint32_t(x_row * 128 + ((x_c ^ (x_row & 7)) * 16));
+  const uint32_t x_dst = uint32_t(C::kXOff + x_row * 128 + ((x_c ^ (x_row & 7)) * 16));
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem + kLutBytes));
-  const uint8_t* stage_base = smem + kLutBytes;
+
+  // Per-thread shared offsets inside a stage (constant over the loop): the two weight rows'
+  // fragment bytes, the two rows' scale codes, and the activation B fragments of token row gq
+  // (k16 block s: chunks 2s and 2s+1 of the swizzled row, 4 bytes at 4 tig).
+  const uint32_t wa_off = uint32_t(C::kWOff + (wr + gq) * 32 + tig * 8), wb_off = wa_off + 8 * 32;
+  const uint32_t sa_off = uint32_t(C::kSOff + (wr + gq) * kPerRow), sb_off = sa_off + 8 * kPerRow;
+  uint32_t xb_off[8];
+#pragma unroll
+  for (int s = 0; s < 4; ++s) {
+    xb_off[2 * s] = uint32_t(C::kXOff + gq * 128 + (((2 * s) ^ gq) * 16) + tig * 4);
+    xb_off[2 * s + 1] = uint32_t(C::kXOff + gq * 128 + (((2 * s + 1) ^ gq) * 16) + tig * 4);
+  }
+#pragma unroll
+  for (int i = 0; i < 8; ++i) asm volatile("mov.b32 %0, %0;" : "+r"(xb_off[i]));  // kept, not recomputed per use
 
   for (int t0 = lo; t0 < hi; t0 += kBT) {
     const int rows_here = min(kBT, hi - t0);
     const bool x_ok = x_thr && x_row < rows_here;
-    const __nv_bfloat16* x_src = A + size_t(x_ok ? t0 + x_row : lo) * size_t(K) + x_c * 8;
-    auto load_stage = [&](int kt, int slot) {
+    // Running sources: each load_stage call copies the next stage (the calls come in K order).
+    const uint8_t* w_src = w_src0;
+    const uint8_t* s_src = s_src0;
+    const __nv_bfloat16* x_src = A + size_t(x_ok ? t0 + x_row : lo) * size_t(K) + x_c * 8 + size_t(ks0) * kSub * kBK;
+    int next_kt = ks0 * kSub;
+    auto load_stage = [&](int slot) {
       const uint32_t st = sbase + uint32_t(slot * C::kStage);
-      cp_async16(st + w_dst, w_src + size_t(kt) * 32, w_ok);
-      if (x_thr) cp_async16(st + kWBytes + x_dst, x_src + size_t(kt) * kBK, x_ok);
-      if (s_thr) {
-        const uint8_t* src =
-            s_ok ? Sg + (size_t(kt) * size_t(N) + size_t(n0)) * ScaleCfg<F>::kPerRow + tid * 16 : Sg;
-        cp_async16(st + kWBytes + kXBytes + tid * 16, src, s_ok);
+#pragma unroll
+      for (int u = 0; u < kSub; ++u) {
+        const bool in = next_kt + u < KT;  // a zero-filled half stage past K adds exact zeros
+        cp_async16(st + w_dst + u * kWBytes, w_src, w_ok && in);
+        if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src, x_ok && in);
+        if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src, s_ok && in);
+        if (in) {
+          w_src += 32;
+          x_src += kBK;
+          s_src += s_step;
+        }
       }
+      next_kt += kSub;
     };
 
     float acc[kNT][4];
@@ -111,33 +153,45 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
 
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
-      if (s < KT) load_stage(s, s);
+      if (s < KS) load_stage(s);
       cp_async_commit();
     }
-    for (int kt = 0; kt < KT; ++kt) {
+    for (int ks = 0; ks < KS; ++ks) {
       cp_async_wait<kStages - 2>();
       __syncthreads();
       {
-        const int nk = kt + kStages - 1;
-        if (nk < KT) load_stage(nk, nk % kStages);
+        const int nk = ks + kStages - 1;
+        if (nk < KS) load_stage(nk % kStages);
         cp_async_commit();
       }
-      const uint8_t* st = stage_base + (kt % kStages) * C::kStage;
-      const uint2 wa = *reinterpret_cast<const uint2*>(st + (wr + gq) * 32 + tig * 8);
-      const uint2 wb = *reinterpret_cast<const uint2*>(st + (wr + gq + 8) * 32 + tig * 8);
-      const uint8_t* ss = st + kWBytes + kXBytes;
-      uint32_t af[4][4];
-      decode_step<F>(lut, wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
-      const uint8_t* xs = st + kWBytes;
+      const uint8_t* st = smem + kLutBytes + (ks % kStages) * C::kStage;
 #pragma unroll
-      for (int j = 0; j < kNT; ++j) {
-        if (j * 8 < rows_here) {  // warp-uniform
-          const uint8_t* xr = xs + (j * 8 + gq) * 128 + tig * 4;  // (row & 7) == gq
+      for (int u = 0; u < kSub; ++u) {
+        const uint8_t* su = st + u * kWBytes;  // weights of sub-step u
+        const uint2 wa = *reinterpret_cast<const uint2*>(su + wa_off);
+        const uint2 wb = *reinterpret_cast<const uint2*>(su + wb_off);
+        const uint8_t* ss = st + u * C::kSBytes;
+        uint32_t ca, cb;
+        if constexpr (kPerRow == 2) {
+          ca = *reinterpret_cast<const uint16_t*>(ss + sa_off);
+          cb = *reinterpret_cast<const uint16_t*>(ss + sb_off);
+        } else {
+          ca = *reinterpret_cast<const uint32_t*>(ss + sa_off);
+          cb = *reinterpret_cast<const uint32_t*>(ss + sb_off);
+        }
+        uint32_t af[4][4];
+        decode_step<F>(lut, wa, wb, ca, cb, af);
+        const uint8_t* xu = st + u * kXBytes;
 #pragma unroll
-          for (int s = 0; s < 4; ++s) {
-            const uint32_t b0 = *reinterpret_cast<const uint32_t*>(xr + (((2 * s) ^ gq) * 16));
-            const uint32_t b1 = *reinterpret_cast<const uint32_t*>(xr + (((2 * s + 1) ^ gq) * 16));
-            mma_bf16(acc[j], af[s], b0, b1);
+        for (int j = 0; j < kNT; ++j) {
+          if (j * 8 < rows_here) {  // warp-uniform
+            const uint8_t* xr = xu + j * 8 * 128;
+#pragma unroll
+            for (int s = 0; s < 4; ++s) {
+              const uint32_t b0 = *reinterpret_cast<const uint32_t*>(xr + xb_off[2 * s]);
+              const uint32_t b1 = *reinterpret_cast<const uint32_t*>(xr + xb_off[2 * s + 1]);
+              mma_bf16(acc[j], af[s], b0, b1);
+            }
           }
         }
       }
@@ -151,19 +205,23 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
       for (int q = 0; q < 4; ++q) {
         const int col = j * 8 + 2 * tig + (q & 1);
         const int n = n0 + wr + gq + (q >> 1) * 8;
-        if (col < rows_here && n < N) D[size_t(t0 + col) * size_t(N) + n] = al * acc[j][q];
+        if (col < rows_here && n < N) {
+          float* d = D + size_t(t0 + col) * size_t(N) + n;
+          if (split) atomicAdd(d, al * acc[j][q]);
+          else *d = al * acc[j][q];
+        }
       }
     }
   }
 }
 
 template <Fp4Scale F>
-cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, cudaStream_t stream) {
+cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStream_t stream) {
   auto kernel = w4a16_small_kernel<F>;
   // Per launch: the attribute belongs to the current device's context (cheap host call).
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SmallCfg<F>::kSmem);
   if (attr != cudaSuccess) return attr;
-  const dim3 grid(unsigned((a.N + kBN - 1) / kBN), unsigned(grid_y));
+  const dim3 grid(unsigned((a.N + kBN - 1) / kBN), unsigned(grid_y), unsigned(splits));
   kernel<<<grid, kThreads, SmallCfg<F>::kSmem, stream>>>(static_cast<const __nv_bfloat16*>(a.A), a.W, a.scales,
                                                          a.alpha, a.offsets, a.D, int(a.N), int(a.K), a.num_groups);
   return cudaGetLastError();
@@ -171,9 +229,9 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, cudaStream_t stream
 
 }  // namespace
 
-cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream) {
-  return fmt == Fp4Scale::kMxfp4 ? launch_small<Fp4Scale::kMxfp4>(a, grid_y, stream)
-                                 : launch_small<Fp4Scale::kNvfp4>(a, grid_y, stream);
+cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, int splits, cudaStream_t stream) {
+  return fmt == Fp4Scale::kMxfp4 ? launch_small<Fp4Scale::kMxfp4>(a, grid_y, splits, stream)
+                                 : launch_small<Fp4Scale::kNvfp4>(a, grid_y, splits, stream);
 }
 
 }  // namespace megamoe::sm90
