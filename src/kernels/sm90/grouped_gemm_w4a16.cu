@@ -17,9 +17,12 @@ cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y,
 
 namespace {
 
-// The large tactic pays off once an expert fills most of a 128-token wgmma pass: below that the
-// small tactic's 16-token passes waste less MMA work and stream the weights just as fast.
-constexpr int64_t kLargeMinMeanRows = 48;
+// The large tactic pays off once an expert has more rows than one 16-token pass of the small
+// tactic: each further pass re-decodes the whole weight tile, while a 128-token wgmma pass
+// decodes it once. Measured on the H200 (deepseek-v3, mxfp4, bench/results 2026-11-29 w4a16):
+// mean 16 rows per expert: small 5.17 ms; mean 32: small 8.34 ms (two passes) vs large 6.08 ms
+// at mean 64. The switch sits between one and two small passes.
+constexpr int64_t kLargeMinMeanRows = 24;
 // The small tactic splits K in two when its grid has at most this many CTAs: fewer than two
 // per SM of an H100/H200 (132 SMs) leaves too few warps to cover the decode's latency chains.
 constexpr int64_t kSplitMaxCtas = 264;
