@@ -181,7 +181,7 @@ int cmd_check(const Options& opts) {
       failed += !ok;
       std::printf("  %-4s %-26s %-28s rel-L2 %.3e\n", ok ? "PASS" : "FAIL", k.name, layer.backend_name().c_str(), rel);
     } catch (const Unsupported& e) {
-      ++skipped;  // a shape this backend refuses (e.g. fp8_block needs multiples of 128)
+      ++skipped;  // a shape this backend refuses (e.g. sizes that are not multiples of 16 / 64)
       std::printf("  SKIP %-26s %s\n", k.name, e.what());
     } catch (const Error& e) {
       ++failed;
