@@ -28,6 +28,7 @@ from .formats import (
     quantize_mx,
     quantize_nvfp4,
     quantize_weights,
+    quantize_weights_gpu,
 )
 from .layer import ACTIVATIONS, RECIPES, MoELayer, layer_from_handle, registered_backends
 from .reference import reference_moe
@@ -55,6 +56,7 @@ __all__ = [
     "quantize_mx",
     "quantize_nvfp4",
     "quantize_weights",
+    "quantize_weights_gpu",
     "reference_moe",
     "registered_backends",
     "with_cuda",

@@ -32,6 +32,7 @@ __all__ = [
     "quantize_nvfp4",
     "dequantize_nvfp4",
     "quantize_weights",
+    "quantize_weights_gpu",
 ]
 
 
@@ -226,4 +227,77 @@ def quantize_weights(recipe: str, w13: Any, w2: Any, *, ue8m0: bool = False) -> 
             "megamoe: argument 'recipe': expected one of bf16|fp8_block|w4a16_mxfp4|w4a16_nvfp4|mxfp8|"
             f"w4a8_mxfp4|nvfp4, got '{recipe}'"
         )
+    return out
+
+
+# ---- GPU quantization of torch CUDA tensors ------------------------------------------------
+_GPU_KINDS = {
+    "fp8_block": "fp8_block",
+    "mxfp8": "mxfp8",
+    "w4a16_mxfp4": "mxfp4",
+    "w4a8_mxfp4": "mxfp4",
+    "w4a16_nvfp4": "nvfp4",
+    "nvfp4": "nvfp4",
+}
+
+
+def quantize_weights_gpu(recipe: str, w13: Any, w2: Any, *, ue8m0: bool = False, stream: Any = None) -> Dict[str, Any]:
+    """``quantize_weights`` on the GPU, for torch CUDA tensors: the same canonical weights, bit
+    for bit (the C++ GPU quantizers, include/megamoe/quantize.h), without a trip through host
+    memory. w13 [E, N13, H] and w2 [E, H, I] are bfloat16 or float32 CUDA tensors on one
+    device; the results are new torch tensors on that device::
+
+        layer.prepare_weights(**megamoe.quantize_weights_gpu("w4a16_mxfp4", w13, w2))
+
+    Runs asynchronously on ``stream`` (default: torch's current stream). Biases are not included.
+    """
+    torch = _arrays.torch_module()
+    if torch is None or not _arrays.is_torch_tensor(w13) or not _arrays.is_torch_tensor(w2):
+        got = type(w13).__name__ if not _arrays.is_torch_tensor(w13) else type(w2).__name__
+        raise TypeError(f"megamoe: quantize_weights_gpu: expected torch CUDA tensors for w13 and w2, got {got}")
+    for name, w in (("w13", w13), ("w2", w2)):
+        if not w.is_cuda:
+            raise ValueError(f"megamoe: argument '{name}': expected a CUDA tensor, got a tensor on {w.device}")
+        if w.dim() != 3:
+            raise ValueError(f"megamoe: argument '{name}': expected 3 dimensions [E, N, K], got {w.dim()}")
+        if w.dtype not in (torch.bfloat16, torch.float32):
+            raise TypeError(f"megamoe: argument '{name}': expected dtype bfloat16 or float32, got {w.dtype}")
+    if w13.device != w2.device:
+        raise ValueError(f"megamoe: argument 'w2': expected a tensor on {w13.device} (where w13 is), got {w2.device}")
+    if recipe == "bf16":
+        return {"w13": w13.to(torch.bfloat16), "w2": w2.to(torch.bfloat16)}
+    kind = _GPU_KINDS.get(recipe)
+    if kind is None:
+        raise ValueError(
+            "megamoe: argument 'recipe': expected one of bf16|fp8_block|w4a16_mxfp4|w4a16_nvfp4|mxfp8|"
+            f"w4a8_mxfp4|nvfp4, got '{recipe}'"
+        )
+    if not _C.with_cuda:
+        raise NotImplementedError("megamoe: quantize_weights_gpu: this megamoe build has no CUDA code (built without nvcc)")
+    dev = w13.device
+    st = _arrays.stream_value(stream) if stream is not None else torch.cuda.current_stream(dev).cuda_stream
+    out: Dict[str, Any] = {}
+    for name, w in (("w13", w13), ("w2", w2)):
+        w = w.contiguous()
+        E, N, K = w.shape
+        g = None
+        if kind == "fp8_block":
+            codes = torch.empty((E, N, K), dtype=torch.float8_e4m3fn, device=dev)
+            scales = torch.empty((E, -(-N // 128), -(-K // 128)), dtype=torch.float32, device=dev)
+        elif kind == "mxfp8":
+            codes = torch.empty((E, N, K), dtype=torch.float8_e4m3fn, device=dev)
+            scales = torch.empty((E, N, K // 32), dtype=torch.float8_e8m0fnu, device=dev)
+        elif kind == "mxfp4":
+            codes = torch.empty((E, N, K // 2), dtype=torch.uint8, device=dev)
+            scales = torch.empty((E, N, K // 32), dtype=torch.float8_e8m0fnu, device=dev)
+        else:
+            codes = torch.empty((E, N, K // 2), dtype=torch.uint8, device=dev)
+            scales = torch.empty((E, N, K // 16), dtype=torch.float8_e4m3fn, device=dev)
+            g = torch.empty((E,), dtype=torch.float32, device=dev)
+        _C.quantize_gpu(kind, _arrays.torch_spec(w, name), _arrays.torch_spec(codes, name + " codes"),
+                        _arrays.torch_spec(scales, name + "_scale"),
+                        None if g is None else _arrays.torch_spec(g, name + "_global_scale"), bool(ue8m0), int(st))
+        out[name], out[name + "_scale"] = codes, scales
+        if g is not None:
+            out[name + "_global_scale"] = g
     return out

@@ -252,6 +252,34 @@ TensorView to_view(nb::handle h, const std::string& name, const std::string& tag
   return make_view(keep.ro.back(), name, tag);
 }
 
+// ---- GPU quantizers (include/megamoe/quantize.h) ---------------------------------------
+// kind: fp8_block (flag = ue8m0), mxfp4, mxfp8, nvfp4 (flag = the global scale is an input).
+// Tensors are RawSpec tuples or DLPack objects on one CUDA device; asynchronous on `stream`.
+void quantize_gpu(const std::string& kind, nb::handle src, nb::handle codes, nb::handle scales,
+                  nb::handle global_scale, bool flag, uintptr_t stream) {
+  Keep keep;
+  const TensorView s = to_view(src, "src", "", false, keep);
+  const TensorView c = to_view(codes, "codes", "", true, keep);
+  const TensorView sc = to_view(scales, "scales", "", true, keep);
+  void* st = reinterpret_cast<void*>(stream);
+  if (kind == "fp8_block") {
+    nb::gil_scoped_release release;
+    megamoe::quantize_weights_fp8_block(s, c, sc, flag, st);
+  } else if (kind == "mxfp4") {
+    nb::gil_scoped_release release;
+    megamoe::quantize_weights_mxfp4(s, c, sc, st);
+  } else if (kind == "mxfp8") {
+    nb::gil_scoped_release release;
+    megamoe::quantize_weights_mxfp8(s, c, sc, st);
+  } else if (kind == "nvfp4") {
+    const TensorView g = to_view(global_scale, "global_scale", "", !flag, keep);
+    nb::gil_scoped_release release;
+    megamoe::quantize_weights_nvfp4(s, c, sc, g, flag, st);
+  } else {
+    throw_invalid("kind", "fp8_block, mxfp4, mxfp8 or nvfp4", "'" + kind + "'");
+  }
+}
+
 // ---- the layer -------------------------------------------------------------------------
 struct Layer {
   megamoe::MoeLayer layer;
@@ -578,4 +606,6 @@ NB_MODULE(_C, m) {
   m.def("dequantize_mx", &dequantize_mx, "codes"_a, "scales"_a, "elem"_a, "dst"_a);
   m.def("quantize_nvfp4", &quantize_nvfp4, "src"_a, "codes"_a, "scales"_a, "global_scale"_a, "compute_global"_a);
   m.def("dequantize_nvfp4", &dequantize_nvfp4, "codes"_a, "scales"_a, "global_scale"_a, "dst"_a);
+  m.def("quantize_gpu", &quantize_gpu, "kind"_a, "src"_a, "codes"_a, "scales"_a, "global_scale"_a.none(), "flag"_a,
+        "stream"_a);
 }

@@ -439,6 +439,8 @@ def test_quantizer_bad_inputs():
         megamoe.quantize_mx(np.ones((4, 32), np.float32), "e5m2")
     with pytest.raises(ValueError, match="recipe"):
         megamoe.quantize_weights("int4", w, w)
+    with pytest.raises(TypeError, match="torch CUDA tensors"):  # the GPU quantizers take torch CUDA tensors
+        megamoe.quantize_weights_gpu("w4a16_mxfp4", np.ones((2, 64, 64), np.float32), np.ones((2, 64, 64), np.float32))
 
 
 # ---- errors: every bad input raises before any work ----------------------------------------------

@@ -120,6 +120,56 @@ def test_other_recipes_when_supported(recipe):
     assert rel_l2(out, ref_of(x, ids, w, recipe=recipe, **q)) < tol
 
 
+def _bytes(a):
+    """Raw bytes of a torch tensor or a NumPy array (any dtype), for bit-exact comparison."""
+    if isinstance(a, torch.Tensor):
+        return a.detach().contiguous().cpu().view(torch.uint8).numpy().tobytes()
+    import numpy as np
+    return np.ascontiguousarray(a).view(np.uint8).tobytes()
+
+
+@needs_ml_dtypes
+@pytest.mark.parametrize("recipe", ["fp8_block", "mxfp8", "w4a16_mxfp4", "w4a16_nvfp4"])
+@pytest.mark.parametrize("src_dtype", ["bfloat16", "float32"])
+def test_quantize_weights_gpu_equals_host_quantizer(recipe, src_dtype):
+    g = torch.Generator().manual_seed(5)
+    E, H, I = 3, 256, 192  # 192: a partial 128-block for fp8_block
+    w13 = torch.randn(E, 2 * I, H, generator=g) * 0.05
+    w2 = torch.randn(E, H, I, generator=g) * 0.05
+    w13[0, :32, :32] = 0.0  # an all-zero block
+    w2[1, 5, 7] = 40.0      # one large value
+    if src_dtype == "bfloat16":
+        w13, w2 = w13.bfloat16(), w2.bfloat16()
+    q_host = megamoe.quantize_weights(recipe, w13.float().numpy() if src_dtype == "float32" else
+                                      w13.view(torch.int16).numpy().view(megamoe.formats.BF16),
+                                      w2.float().numpy() if src_dtype == "float32" else
+                                      w2.view(torch.int16).numpy().view(megamoe.formats.BF16))
+    q_gpu = megamoe.quantize_weights_gpu(recipe, w13.to(DEV), w2.to(DEV))
+    torch.cuda.synchronize()
+    assert sorted(q_gpu) == sorted(q_host)
+    for k in q_host:
+        assert q_gpu[k].device == DEV and tuple(q_gpu[k].shape) == tuple(q_host[k].shape), k
+        assert _bytes(q_gpu[k]) == _bytes(q_host[k]), f"{recipe} {k}: GPU bytes differ from the host quantizer's"
+    # The GPU tensors go straight into a layer (skips where no GPU backend has the recipe).
+    x, ids, w, _, _ = problem(24, E, 2, H, I)
+    layer = gpu_layer(E, 2, H, I, recipe=recipe)
+    out = layer.prepare_weights(**q_gpu)(x, ids, w)
+    tol = {"w4a16_mxfp4": 5e-3, "w4a16_nvfp4": 5e-3}.get(recipe, 2e-2)
+    assert rel_l2(out, ref_of(x, ids, w, recipe=recipe, **q_host)) < tol
+
+
+def test_quantize_weights_gpu_rejects_bad_input():
+    w = torch.zeros(2, 64, 64)
+    with pytest.raises(ValueError, match="'w13'.*CUDA"):
+        megamoe.quantize_weights_gpu("w4a16_mxfp4", w, w.to(DEV))
+    with pytest.raises(TypeError, match="'w13'.*bfloat16 or float32"):
+        megamoe.quantize_weights_gpu("w4a16_mxfp4", w.to(DEV).half(), w.to(DEV))
+    with pytest.raises(ValueError, match="'recipe'"):
+        megamoe.quantize_weights_gpu("int4", w.to(DEV), w.to(DEV))
+    with pytest.raises(ValueError, match="K"):  # K = 48: not a multiple of the MX block (32)
+        megamoe.quantize_weights_gpu("w4a16_mxfp4", torch.zeros(2, 64, 48, device=DEV), w.to(DEV))
+
+
 def test_device_ids_out_of_range_are_counted():
     E, K, H, I = SHAPES[0]
     x, ids, w, w13, w2 = problem(16, E, K, H, I, no_route=0)
