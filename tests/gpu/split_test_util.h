@@ -293,6 +293,41 @@ inline std::vector<uint16_t> run_layer(MoeLayer& layer, DeviceInputs& d, cudaStr
   return d.result();
 }
 
+// Captures one forward into a CUDA graph on `stream` (non-default), replays it `warmup` times and
+// then `timed` times with events around each launch; returns the median of the timed replays
+// (a report, not an assertion: tests print it). out holds the last replay's result.
+struct GraphTiming {
+  double median_ms;
+  size_t samples;
+};
+inline GraphTiming time_graph_forward(MoeLayer& layer, DeviceInputs& d, cudaStream_t stream, int warmup, int timed) {
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), stream);
+  CUDA_CHECK(cudaStreamEndCapture(stream, &g));
+  CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  cudaEvent_t a, b;
+  CUDA_CHECK(cudaEventCreate(&a));
+  CUDA_CHECK(cudaEventCreate(&b));
+  std::vector<float> ms;
+  for (int i = 0; i < warmup + timed; ++i) {
+    CUDA_CHECK(cudaEventRecord(a, stream));
+    CUDA_CHECK(cudaGraphLaunch(ge, stream));
+    CUDA_CHECK(cudaEventRecord(b, stream));
+    CUDA_CHECK(cudaEventSynchronize(b));
+    float t = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+    if (i >= warmup) ms.push_back(t);
+  }
+  CUDA_CHECK(cudaEventDestroy(a));
+  CUDA_CHECK(cudaEventDestroy(b));
+  CUDA_CHECK(cudaGraphExecDestroy(ge));
+  CUDA_CHECK(cudaGraphDestroy(g));
+  std::sort(ms.begin(), ms.end());
+  return {double(ms[ms.size() / 2]), ms.size()};
+}
+
 // The CPU reference on the same inputs, invalid ids replaced by -1 (the layer treats them so).
 inline std::vector<uint16_t> run_reference(const MoeConfig& c, const reference::WeightProvider& wp,
                                            const HostInputs& in) {

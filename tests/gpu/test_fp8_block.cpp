@@ -837,45 +837,22 @@ TEST(Fp8Block, LatencyReport) {
     }
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    cudaEvent_t a, b;
-    CUDA_CHECK(cudaEventCreate(&a));
-    CUDA_CHECK(cudaEventCreate(&b));
     for (int64_t T : {1, 64, 8192}) {
       HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("latency"));
       DeviceInputs d(in);
       d.poison(s);
-      cudaGraph_t g;
-      cudaGraphExec_t ge;
-      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-      layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-      CUDA_CHECK(cudaStreamEndCapture(s, &g));
-      CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-      std::vector<float> ms;
-      for (int i = 0; i < 55; ++i) {
-        CUDA_CHECK(cudaEventRecord(a, s));
-        CUDA_CHECK(cudaGraphLaunch(ge, s));
-        CUDA_CHECK(cudaEventRecord(b, s));
-        CUDA_CHECK(cudaEventSynchronize(b));
-        float t = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-        if (i >= 5) ms.push_back(t);
-      }
-      std::sort(ms.begin(), ms.end());
+      const GraphTiming gt = time_graph_forward(layer, d, s, 5, 50);
       // Touched experts (uniform routing): at most min(E, T*K); weight bytes 1 per element.
       const double experts = std::min<double>(double(E), double(T * K));
       const double wbytes = experts * double(N13 * H + H * I);
       const double flops = 2.0 * double(T * K) * double(N13 * H + H * I);
       std::printf("[fp8 split forward] deepseek-v3 T=%lld: %.3f ms (median of %zu graph replays; FC tactic %s; "
                   "%.0f MB of touched weights -> %.2f TB/s; %.1f TFLOP/s)\n",
-                  (long long)T, ms[ms.size() / 2], ms.size(),
+                  (long long)T, gt.median_ms, gt.samples,
                   sm90::fp8_tactic_name(sm90::choose_fp8_tactic(T * K, int(E))), wbytes / 1e6,
-                  wbytes / (ms[ms.size() / 2] * 1e-3) / 1e12, flops / (ms[ms.size() / 2] * 1e-3) / 1e12);
+                  wbytes / (gt.median_ms * 1e-3) / 1e12, flops / (gt.median_ms * 1e-3) / 1e12);
       EXPECT_EQ(count_nan(d.result()), 0);
-      CUDA_CHECK(cudaGraphExecDestroy(ge));
-      CUDA_CHECK(cudaGraphDestroy(g));
     }
-    CUDA_CHECK(cudaEventDestroy(a));
-    CUDA_CHECK(cudaEventDestroy(b));
     CUDA_CHECK(cudaStreamDestroy(s));
   }
 }

@@ -414,38 +414,15 @@ TEST(SplitBf16, LatencyReport) {
     w2.free_();
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    cudaEvent_t a, b;
-    CUDA_CHECK(cudaEventCreate(&a));
-    CUDA_CHECK(cudaEventCreate(&b));
     for (int64_t T : {1, 8, 64, 512, 2048, 8192}) {
       HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("latency"));
       DeviceInputs d(in);
       d.poison(s);
-      cudaGraph_t g;
-      cudaGraphExec_t ge;
-      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-      layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-      CUDA_CHECK(cudaStreamEndCapture(s, &g));
-      CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-      std::vector<float> ms;
-      for (int i = 0; i < 40; ++i) {
-        CUDA_CHECK(cudaEventRecord(a, s));
-        CUDA_CHECK(cudaGraphLaunch(ge, s));
-        CUDA_CHECK(cudaEventRecord(b, s));
-        CUDA_CHECK(cudaEventSynchronize(b));
-        float t = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-        if (i >= 5) ms.push_back(t);
-      }
-      std::sort(ms.begin(), ms.end());
+      const GraphTiming gt = time_graph_forward(layer, d, s, 5, 35);
       std::printf("[split forward] %s T=%lld: %.3f ms (median of %zu graph replays)\n", sh.name, (long long)T,
-                  ms[ms.size() / 2], ms.size());
+                  gt.median_ms, gt.samples);
       EXPECT_EQ(count_nan(d.result()), 0);
-      CUDA_CHECK(cudaGraphExecDestroy(ge));
-      CUDA_CHECK(cudaGraphDestroy(g));
     }
-    CUDA_CHECK(cudaEventDestroy(a));
-    CUDA_CHECK(cudaEventDestroy(b));
     CUDA_CHECK(cudaStreamDestroy(s));
   }
 }

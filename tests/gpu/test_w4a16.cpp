@@ -430,43 +430,20 @@ TEST(W4A16, LatencyReport) {
   w2.free_();
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t a, b;
-  CUDA_CHECK(cudaEventCreate(&a));
-  CUDA_CHECK(cudaEventCreate(&b));
   for (int64_t T : {1, 8, 64, 512, 8192}) {
     HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("latency"));
     DeviceInputs d(in);
     d.poison(s);
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-    CUDA_CHECK(cudaStreamEndCapture(s, &g));
-    CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-    std::vector<float> ms;
-    for (int i = 0; i < 55; ++i) {
-      CUDA_CHECK(cudaEventRecord(a, s));
-      CUDA_CHECK(cudaGraphLaunch(ge, s));
-      CUDA_CHECK(cudaEventRecord(b, s));
-      CUDA_CHECK(cudaEventSynchronize(b));
-      float t = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-      if (i >= 5) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const GraphTiming gt = time_graph_forward(layer, d, s, 5, 50);
     const double experts = std::min<double>(double(E), double(T * K));
     const double wbytes = experts * double(N13 * H + H * I) / 2.0;
-    const double med = ms[ms.size() / 2];
+    const double med = gt.median_ms;
     const double flops = 2.0 * double(T * K) * double(N13 * H + H * I);
     std::printf("[w4a16 mxfp4 split forward] deepseek-v3 T=%lld: %.3f ms (median of %zu graph replays; %.0f MB of "
                 "touched packed weights -> %.2f TB/s; %.1f TFLOP/s)\n",
-                (long long)T, med, ms.size(), wbytes / 1e6, wbytes / (med * 1e-3) / 1e12, flops / (med * 1e-3) / 1e12);
+                (long long)T, med, gt.samples, wbytes / 1e6, wbytes / (med * 1e-3) / 1e12, flops / (med * 1e-3) / 1e12);
     EXPECT_EQ(count_nan(d.result()), 0);
-    CUDA_CHECK(cudaGraphExecDestroy(ge));
-    CUDA_CHECK(cudaGraphDestroy(g));
   }
-  CUDA_CHECK(cudaEventDestroy(a));
-  CUDA_CHECK(cudaEventDestroy(b));
   CUDA_CHECK(cudaStreamDestroy(s));
 }
 
