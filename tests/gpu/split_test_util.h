@@ -284,6 +284,27 @@ struct DeviceInputs {
   }
 };
 
+// Every activation variant the backends are tested with: each gated activation with and
+// without biases, the SwiGLU clamp (limit) and gpt-oss's swiglu_oai with its default and a
+// tighter limit.
+struct ActivationCase {
+  Activation a;
+  std::optional<float> limit;
+  bool bias;
+  const char* name;
+};
+inline constexpr ActivationCase kActivationCases[] = {
+    {Activation::kSwiGLU, std::nullopt, false, "swiglu"},
+    {Activation::kSwiGLU, 0.5f, false, "swiglu limit 0.5"},
+    {Activation::kSwiGLU, std::nullopt, true, "swiglu + bias"},
+    {Activation::kSwiGLUOAI, std::nullopt, true, "swiglu_oai (limit 7) + bias"},
+    {Activation::kSwiGLUOAI, 0.25f, false, "swiglu_oai limit 0.25"},
+    {Activation::kGeGLU, std::nullopt, false, "geglu"},
+    {Activation::kGeGLU, std::nullopt, true, "geglu + bias"},
+    {Activation::kReLU2, std::nullopt, false, "relu2"},
+    {Activation::kReLU2, std::nullopt, true, "relu2 + bias"},
+};
+
 // Poisons out, runs forward on `stream`, synchronises, returns the T rows.
 inline std::vector<uint16_t> run_layer(MoeLayer& layer, DeviceInputs& d, cudaStream_t stream = nullptr) {
   d.poison(stream);
@@ -414,6 +435,16 @@ inline int64_t count_invalid(const HostInputs& in, int64_t E) {
   int64_t n = 0;
   for (int64_t v : in.ids) n += is_invalid_id(v, E) ? 1 : 0;
   return n;
+}
+
+// Gives tokens 3 (all ids -1) and 5 (all ids out of range) no route at all and recounts the
+// invalid ids: those tokens' outputs must be exactly 0 and the invalid ones counted.
+inline void add_unrouted_tokens(HostInputs& in, int64_t num_experts) {
+  for (int64_t k = 0; k < in.K; ++k) {
+    in.ids[size_t(3 * in.K + k)] = -1;
+    in.ids[size_t(5 * in.K + k)] = num_experts + k;
+  }
+  in.invalid = count_invalid(in, num_experts);
 }
 
 // Runs layer and reference on `in`, checks every element written, no NaN, rel-L2 <= tol and

@@ -39,24 +39,7 @@ TEST(SplitBf16, BackendIsRegisteredAndExplainsRefusals) {
 TEST(SplitBf16, EveryActivation) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  struct Act {
-    Activation a;
-    std::optional<float> limit;
-    bool bias;
-    const char* name;
-  };
-  const Act acts[] = {
-      {Activation::kSwiGLU, std::nullopt, false, "swiglu"},
-      {Activation::kSwiGLU, 0.5f, false, "swiglu limit 0.5"},
-      {Activation::kSwiGLU, std::nullopt, true, "swiglu + bias"},
-      {Activation::kSwiGLUOAI, std::nullopt, true, "swiglu_oai (limit 7) + bias"},
-      {Activation::kSwiGLUOAI, 0.25f, false, "swiglu_oai limit 0.25"},
-      {Activation::kGeGLU, std::nullopt, false, "geglu"},
-      {Activation::kGeGLU, std::nullopt, true, "geglu + bias"},
-      {Activation::kReLU2, std::nullopt, false, "relu2"},
-      {Activation::kReLU2, std::nullopt, true, "relu2 + bias"},
-  };
-  for (const Act& act : acts) {
+  for (const ActivationCase& act : kActivationCases) {
     SCOPED_TRACE(act.name);
     MoeConfig c = split_config(8, 2, kH, kI, 64, act.a, act.bias);
     c.swiglu_limit = act.limit;
@@ -120,12 +103,7 @@ TEST(SplitBf16, NoRouteAndInvalidIds) {
     SCOPED_TRACE(i64 ? "int64 ids" : "int32 ids");
     HostInputs in = make_inputs(c, 300, RouteKind::kUniform, case_seed(std::string("invalid in") + (i64 ? "64" : "32")),
                                 0.2, 0.15, i64);
-    // Some tokens with no route at all (all -1, or all invalid).
-    for (int64_t k = 0; k < c.top_k; ++k) {
-      in.ids[size_t(3 * c.top_k + k)] = -1;
-      in.ids[size_t(5 * c.top_k + k)] = c.num_experts + k;
-    }
-    in.invalid = count_invalid(in, c.num_experts);
+    add_unrouted_tokens(in, c.num_experts);
     ASSERT_GT(in.invalid, 0);
     check_against_reference(tl, in);
     EXPECT_EQ(tl.layer->invalid_id_count(nullptr), 0) << "the counter resets when read";

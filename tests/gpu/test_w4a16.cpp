@@ -170,24 +170,8 @@ TEST(W4A16, SmallShapes) {
 TEST(W4A16, EveryActivation) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  struct Act {
-    Activation a;
-    std::optional<float> limit;
-    bool bias;
-    const char* name;
-  };
-  const Act acts[] = {
-      {Activation::kSwiGLU, std::nullopt, false, "swiglu"},
-      {Activation::kSwiGLU, 0.5f, false, "swiglu limit 0.5"},
-      {Activation::kSwiGLU, std::nullopt, true, "swiglu + bias"},
-      {Activation::kSwiGLUOAI, std::nullopt, true, "swiglu_oai (limit 7) + bias"},
-      {Activation::kGeGLU, std::nullopt, false, "geglu"},
-      {Activation::kGeGLU, std::nullopt, true, "geglu + bias"},
-      {Activation::kReLU2, std::nullopt, false, "relu2"},
-      {Activation::kReLU2, std::nullopt, true, "relu2 + bias"},
-  };
   for (Recipe r : kRecipes) {
-    for (const Act& act : acts) {
+    for (const ActivationCase& act : kActivationCases) {
       SCOPED_TRACE(std::string(rname(r)) + " " + act.name);
       MoeConfig c = w4_config(r, 8, 2, 576, 576, 256, act.a, act.bias);
       c.swiglu_limit = act.limit;
@@ -238,11 +222,7 @@ TEST(W4A16, NoRouteAndInvalidIds) {
     MoeConfig c = w4_config(r, 16, 4, 256, 128, 512, Activation::kSwiGLU, true);
     W4Layer tl(c, case_seed(std::string("invalid ") + rname(r)));
     HostInputs in = make_inputs(c, 300, RouteKind::kUniform, case_seed("invalid in"), 0.2, 0.15, true);
-    for (int64_t k = 0; k < c.top_k; ++k) {
-      in.ids[size_t(3 * c.top_k + k)] = -1;
-      in.ids[size_t(5 * c.top_k + k)] = c.num_experts + k;
-    }
-    in.invalid = count_invalid(in, c.num_experts);
+    add_unrouted_tokens(in, c.num_experts);
     ASSERT_GT(in.invalid, 0);
     check_w4(tl, in);
     EXPECT_EQ(tl.layer->invalid_id_count(nullptr), 0) << "the counter resets when read";

@@ -22,7 +22,8 @@
 // Measured on H200 (ncu, qwen3-30b-a3b T=1, kernels in isolation): plan 7.5 us, permute 2.9,
 // FC1 23.9, activation 3.3, FC2 14.5, combine 6.6 (before its loads were batched): the small-T
 // time sits inside the kernels (mostly the two GEMMs' fixed cost), not in launch gaps.
-// Workspace (one device allocation, sized at construction; every buffer 256-byte aligned):
+// Workspace (sm90_backend::SplitWorkspace: one device allocation, sized at construction; every
+// buffer 256-byte aligned):
 //   cap  = bucket_capacity(max_tokens)            (next power of two)
 //   R    = cap * K                                (routed rows at most)
 //   plan = route_plan_workspace_bytes(cap, K, E_local)
@@ -45,6 +46,7 @@
 
 #include "backends/sm90_common/cuda_resources.h"
 #include "backends/sm90_common/requirements.h"
+#include "backends/sm90_common/split_workspace.h"
 #include "core/backend.h"
 #include "kernels/sm90/grouped_gemm_bf16.h"
 #include "kernels/sm90/moe_kernels.h"
@@ -56,7 +58,6 @@ namespace megamoe {
 namespace {
 
 constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
-size_t al(size_t n) { return sm90_backend::align_up(n); }
 void check_cuda(cudaError_t e, const std::string& what) { sm90_backend::check_cuda(kName, e, what); }
 struct DeviceGuard : sm90_backend::DeviceGuard {
   explicit DeviceGuard(int device) : sm90_backend::DeviceGuard(kName, device) {}
@@ -154,20 +155,7 @@ class Sm90SplitBf16 final : public Backend {
     N13_ = c.fc1_rows();
     K_ = c.top_k;
     cap_ = routing::bucket_capacity(c.max_tokens);
-    const size_t R = size_t(cap_ * K_);
-    plan_bytes_ = routing::route_plan_workspace_bytes(cap_, K_, EL_);
-    const size_t xperm_bytes = al(2 * R * H_), h_bytes = al(4 * R * N13_), y_bytes = al(4 * R * H_);
-    region_bytes_ = std::max(xperm_bytes + h_bytes, y_bytes);
-    a_bytes_ = al(2 * R * I_);
-    ws_.allocate(plan_bytes_ + region_bytes_ + a_bytes_, "workspace");
-    char* base = static_cast<char*>(ws_.ptr);
-    plan_ = routing::carve_route_plan(base, cap_, K_, EL_);
-    char* region = base + plan_bytes_;
-    x_perm_ = region;
-    h_ = reinterpret_cast<float*>(region + xperm_bytes);
-    y_ = region;
-    a_ = region + region_bytes_;
-    routing::init_route_plan(plan_, nullptr);
+    sw_.create(c, cap_, ws_);
     fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
     fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
     act_.activation = c.activation;
@@ -223,12 +211,7 @@ class Sm90SplitBf16 final : public Backend {
     if (T == 0) return;
     DeviceGuard guard(c_.device);
     auto stream = static_cast<cudaStream_t>(args.stream);
-    routing::RouteDims d;
-    d.num_tokens = T;
-    d.top_k = K_;
-    d.num_experts = c_.num_experts;
-    d.first_local_expert = c_.first_local_expert();
-    d.local_experts = EL_;
+    const routing::RouteDims d = sm90_backend::route_dims(c_, T);
     const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
     const int64_t rows_bound = T * K_;
     const sm90::GroupedGemmTactic tactic = sm90::choose_tactic(rows_bound, int(EL_));
@@ -245,40 +228,41 @@ class Sm90SplitBf16 final : public Backend {
       pp.x = args.x.data;
       pp.ldx = ldx;
       pp.H = H_;
-      pp.x_perm = x_perm_;
+      pp.x_perm = sw_.x_perm;
       if (routing::plan_permute_supported(pp)) ex.permute = pp;
     }
     if (knobs_.fused_setup) {
-      ex.gemm[0] = fc1_->prepare_writes(x_perm_, H_, w13_.ptr, h_, N13_, rows_bound, tactic,
+      ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, rows_bound, tactic,
                                         sm90::GroupedGemmOutput::kF32);
-      ex.gemm[1] = fc2_->prepare_writes(a_, I_, w2_.ptr, y_, H_, rows_bound, tactic, out2);
+      ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
     }
-    routing::build_route_plan_gpu(args.topk_ids, d, plan_, ex, stream);
+    routing::build_route_plan_gpu(args.topk_ids, d, sw_.plan, ex, stream);
     if (ex.permute.x == nullptr)
-      sm90::launch_permute(args.x.data, ldx, T, K_, H_, plan_.route_to_row, x_perm_, stream, pdl);
+      sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
     if (knobs_.fused_setup)
       fc1_->launch_prepared(rows_bound, tactic, sm90::GroupedGemmOutput::kF32, stream, pdl && knobs_.gemm_pdl,
                             knobs_.gemm_early_trigger);
     else
-      fc1_->run(x_perm_, H_, w13_.ptr, h_, N13_, plan_.offsets, rows_bound, stream, tactic);
-    sm90::launch_activation(h_, b13, plan_.row_expert, plan_.offsets + EL_, rows_bound, I_, act_, a_, stream, pdl);
+      fc1_->run(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, sw_.plan.offsets, rows_bound, stream, tactic);
+    sm90::launch_activation(sw_.h, b13, sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
+                            stream, pdl);
     if (knobs_.fused_setup)
       fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
     else if (y_bf16)
-      fc2_->run_bf16_out(a_, I_, w2_.ptr, y_, H_, plan_.offsets, rows_bound, stream);
+      fc2_->run_bf16_out(sw_.a, I_, w2_.ptr, sw_.y, H_, sw_.plan.offsets, rows_bound, stream);
     else
-      fc2_->run(a_, I_, w2_.ptr, static_cast<float*>(y_), H_, plan_.offsets, rows_bound, stream, tactic);
+      fc2_->run(sw_.a, I_, w2_.ptr, static_cast<float*>(sw_.y), H_, sw_.plan.offsets, rows_bound, stream, tactic);
     if (y_bf16)
-      sm90::launch_combine_bf16y(y_, plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
+      sm90::launch_combine_bf16y(sw_.y, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
                                  args.out.data, stream, pdl);
     else
-      sm90::launch_combine(static_cast<const float*>(y_), has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr,
-                           plan_.row_expert, plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
+      sm90::launch_combine(static_cast<const float*>(sw_.y), has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr,
+                           sw_.plan.row_expert, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
                            args.out.data, stream, pdl);
   }
 
   size_t workspace_bytes() const override {
-    return plan_bytes_ + region_bytes_ + a_bytes_ + fc1_->workspace_bytes() + fc2_->workspace_bytes();
+    return sw_.bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
   }
   size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + b13_.bytes + b2_.bytes; }
 
@@ -286,8 +270,8 @@ class Sm90SplitBf16 final : public Backend {
     DeviceGuard guard(c_.device);
     auto s = static_cast<cudaStream_t>(stream);
     unsigned long long v = 0;
-    check_cuda(cudaMemcpyAsync(&v, plan_.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
-    check_cuda(cudaMemsetAsync(plan_.invalid_count, 0, sizeof v, s), "reset invalid count");
+    check_cuda(cudaMemcpyAsync(&v, sw_.plan.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
+    check_cuda(cudaMemsetAsync(sw_.plan.invalid_count, 0, sizeof v, s), "reset invalid count");
     check_cuda(cudaStreamSynchronize(s), "invalid_id_count sync");
     return int64_t(v);
   }
@@ -295,13 +279,8 @@ class Sm90SplitBf16 final : public Backend {
  private:
   MoeConfig c_;
   int64_t EL_ = 0, H_ = 0, I_ = 0, N13_ = 0, K_ = 0, cap_ = 0;
-  size_t plan_bytes_ = 0, region_bytes_ = 0, a_bytes_ = 0;
   DeviceBuffer ws_, w13_, w2_, b13_, b2_;
-  routing::RoutePlanDevice plan_;
-  void* x_perm_ = nullptr;
-  float* h_ = nullptr;
-  void* y_ = nullptr;  // fp32 or bf16 [R, H]
-  void* a_ = nullptr;
+  sm90_backend::SplitWorkspace sw_;  // plan, x_perm, h, y (fp32 or bf16), a
   std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
   sm90::ActivationParams act_;
   Knobs knobs_;

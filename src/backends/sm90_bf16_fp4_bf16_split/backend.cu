@@ -14,7 +14,7 @@
 // scales regrouped once into "scale tiles" (grouped_gemm_w4a16.h); global scales copied to a
 // device f32 [E] array (nvfp4). The GEMM picks its tactic (mma.sync for decode-like T, wgmma
 // for prefill-like T) from T*K and the expert count.
-// Workspace: as the bf16 split backend (plan + max(x_perm + h, y) + a), nothing allocated in
+// Workspace: sm90_backend::SplitWorkspace (plan + max(x_perm + h, y) + a), nothing allocated in
 // forward, no host synchronisation, graph-capturable.
 #include <cuda_runtime.h>
 
@@ -27,6 +27,7 @@
 
 #include "backends/sm90_common/cuda_resources.h"
 #include "backends/sm90_common/requirements.h"
+#include "backends/sm90_common/split_workspace.h"
 #include "core/backend.h"
 #include "kernels/sm90/grouped_gemm_w4a16.h"
 #include "kernels/sm90/moe_kernels.h"
@@ -38,7 +39,6 @@ namespace megamoe {
 namespace {
 
 using sm90::Fp4Scale;
-size_t al(size_t n) { return sm90_backend::align_up(n); }
 
 template <Fp4Scale F>
 struct Names {
@@ -100,20 +100,7 @@ class Sm90SplitW4A16 final : public Backend {
     N13_ = c.fc1_rows();
     K_ = c.top_k;
     cap_ = routing::bucket_capacity(c.max_tokens);
-    const size_t R = size_t(cap_ * K_);
-    plan_bytes_ = routing::route_plan_workspace_bytes(cap_, K_, EL_);
-    const size_t xperm_bytes = al(2 * R * H_), h_bytes = al(4 * R * N13_), y_bytes = al(4 * R * H_);
-    region_bytes_ = std::max(xperm_bytes + h_bytes, y_bytes);
-    a_bytes_ = al(2 * R * I_);
-    ws_.allocate(plan_bytes_ + region_bytes_ + a_bytes_, "workspace");
-    char* base = static_cast<char*>(ws_.ptr);
-    plan_ = routing::carve_route_plan(base, cap_, K_, EL_);
-    char* region = base + plan_bytes_;
-    x_perm_ = region;
-    h_ = reinterpret_cast<float*>(region + xperm_bytes);
-    y_ = reinterpret_cast<float*>(region);
-    a_ = region + region_bytes_;
-    routing::init_route_plan(plan_, nullptr);
+    sw_.create(c, cap_, ws_);
     act_.activation = c.activation;
     act_.limit = c.effective_limit();
     act_.alpha = c.swiglu_alpha;
@@ -154,45 +141,40 @@ class Sm90SplitW4A16 final : public Backend {
     if (T == 0) return;
     sm90_backend::DeviceGuard guard(kName, c_.device);
     auto stream = static_cast<cudaStream_t>(args.stream);
-    routing::RouteDims d;
-    d.num_tokens = T;
-    d.top_k = K_;
-    d.num_experts = c_.num_experts;
-    d.first_local_expert = c_.first_local_expert();
-    d.local_experts = EL_;
+    const routing::RouteDims d = sm90_backend::route_dims(c_, T);
     const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
     const int64_t rows_bound = T * K_;
     const bool pdl = stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread;
-    routing::build_route_plan_gpu(args.topk_ids, d, plan_, stream);
-    sm90::launch_permute(args.x.data, ldx, T, K_, H_, plan_.route_to_row, x_perm_, stream, pdl);
+    routing::build_route_plan_gpu(args.topk_ids, d, sw_.plan, stream);
+    sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
     sm90::W4A16GemmArgs g1;
-    g1.A = x_perm_;
+    g1.A = sw_.x_perm;
     g1.W = static_cast<const uint8_t*>(w13_.ptr);
     g1.scales = static_cast<const uint8_t*>(s13_.ptr);
     g1.alpha = static_cast<const float*>(g13_.ptr);
-    g1.offsets = plan_.offsets;
-    g1.D = h_;
+    g1.offsets = sw_.plan.offsets;
+    g1.D = sw_.h;
     g1.N = N13_;
     g1.K = H_;
     g1.num_groups = int(EL_);
     sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
-    sm90::launch_activation(h_, has_b13_ ? static_cast<const float*>(b13_.ptr) : nullptr, plan_.row_expert,
-                            plan_.offsets + EL_, rows_bound, I_, act_, a_, stream, pdl);
+    sm90::launch_activation(sw_.h, has_b13_ ? static_cast<const float*>(b13_.ptr) : nullptr, sw_.plan.row_expert,
+                            sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a, stream, pdl);
     sm90::W4A16GemmArgs g2 = g1;
-    g2.A = a_;
+    g2.A = sw_.a;
     g2.W = static_cast<const uint8_t*>(w2_.ptr);
     g2.scales = static_cast<const uint8_t*>(s2_.ptr);
     g2.alpha = static_cast<const float*>(g2_.ptr);
-    g2.D = y_;
+    g2.D = static_cast<float*>(sw_.y);
     g2.N = H_;
     g2.K = I_;
     sm90::launch_grouped_gemm_w4a16(g2, F, rows_bound, stream);
-    sm90::launch_combine(y_, has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr, plan_.row_expert,
-                         plan_.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream,
+    sm90::launch_combine(static_cast<const float*>(sw_.y), has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr, sw_.plan.row_expert,
+                         sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream,
                          pdl);
   }
 
-  size_t workspace_bytes() const override { return plan_bytes_ + region_bytes_ + a_bytes_; }
+  size_t workspace_bytes() const override { return sw_.bytes(); }
   size_t weight_bytes() const override {
     return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + g13_.bytes + g2_.bytes + b13_.bytes + b2_.bytes;
   }
@@ -201,8 +183,8 @@ class Sm90SplitW4A16 final : public Backend {
     sm90_backend::DeviceGuard guard(kName, c_.device);
     auto s = static_cast<cudaStream_t>(stream);
     unsigned long long v = 0;
-    check(cudaMemcpyAsync(&v, plan_.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
-    check(cudaMemsetAsync(plan_.invalid_count, 0, sizeof v, s), "reset invalid count");
+    check(cudaMemcpyAsync(&v, sw_.plan.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
+    check(cudaMemsetAsync(sw_.plan.invalid_count, 0, sizeof v, s), "reset invalid count");
     check(cudaStreamSynchronize(s), "invalid_id_count sync");
     return int64_t(v);
   }
@@ -245,13 +227,8 @@ class Sm90SplitW4A16 final : public Backend {
 
   MoeConfig c_;
   int64_t EL_ = 0, H_ = 0, I_ = 0, N13_ = 0, K_ = 0, cap_ = 0;
-  size_t plan_bytes_ = 0, region_bytes_ = 0, a_bytes_ = 0;
   DeviceBuffer ws_, w13_, w2_, s13_, s2_, g13_, g2_, b13_, b2_;
-  routing::RoutePlanDevice plan_;
-  void* x_perm_ = nullptr;
-  float* h_ = nullptr;
-  float* y_ = nullptr;
-  void* a_ = nullptr;
+  sm90_backend::SplitWorkspace sw_;  // plan, x_perm, h, y (fp32 or bf16), a
   sm90::ActivationParams act_;
   bool has_b13_ = false, has_b2_ = false, ready_ = false;
 };

@@ -45,6 +45,7 @@
 
 #include "backends/sm90_common/cuda_resources.h"
 #include "backends/sm90_common/requirements.h"
+#include "backends/sm90_common/split_workspace.h"
 #include "core/backend.h"
 #include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
 #include "kernels/sm90/moe_kernels.h"
@@ -177,12 +178,7 @@ class Sm90SplitFp8 final : public Backend {
     if (T == 0) return;
     DeviceGuard guard(c_.device);
     auto stream = static_cast<cudaStream_t>(args.stream);
-    routing::RouteDims d;
-    d.num_tokens = T;
-    d.top_k = K_;
-    d.num_experts = c_.num_experts;
-    d.first_local_expert = c_.first_local_expert();
-    d.local_experts = EL_;
+    const routing::RouteDims d = sm90_backend::route_dims(c_, T);
     routing::build_route_plan_gpu(args.topk_ids, d, plan_, stream);
     const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
     sm90::launch_permute_quant_fp8(args.x.data, ldx, T, K_, H_, plan_.route_to_row, plan_.row_expert, plan_.offsets,
