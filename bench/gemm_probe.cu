@@ -1,4 +1,4 @@
-// Standalone timing probe of the sm90 grouped bf16 GEMM (src/kernels/sm90/grouped_gemm_bf16.h).
+// Standalone timing probe of the sm90 grouped bf16 GEMM (src/kernels/sm90/gemm/grouped_gemm_bf16.h).
 // Not a test. Method (DESIGN.md section 5): random data (never zeros), weights far larger than L2,
 // one run() captured into a CUDA graph, warm-up replays, then each replay timed with CUDA events,
 // median reported. Also measures the device-copy ceiling in the same run.
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/sm90/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 
 #ifdef MEGAMOE_PROBE_VARIANTS
 namespace megamoe::sm90::grouped_gemm_detail {

@@ -4,7 +4,7 @@
 // deepseek FC1 G=256 N=4096 K=7168, 65536 rows): v1 505 TFLOP/s random routing / 545 uniform
 // 256 rows per group; v2 362 / 543; the library's large tile (128x256, no cluster) 516 / 620.
 #define MEGAMOE_GG_TACTIC_TU 1
-#include "kernels/sm90/grouped_gemm_bf16_impl.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_impl.cuh"
 
 namespace megamoe::sm90::grouped_gemm_detail {
 using namespace cute;

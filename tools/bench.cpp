@@ -19,8 +19,8 @@
 #include "cli_common.h"
 #include "cuda_util.h"
 #include "device_weights.h"
-#include "kernels/sm90/quantize_fp8.h"
-#include "kernels/sm90/synthetic_fill.h"
+#include "kernels/sm90/quantize/quantize_fp8.h"
+#include "kernels/sm90/synthetic/synthetic_fill.h"
 
 #ifndef MEGAMOE_GIT_COMMIT
 #define MEGAMOE_GIT_COMMIT "unknown"

@@ -3,9 +3,9 @@
 
 #include "cli_common.h"
 #include "cuda_util.h"
-#include "kernels/sm90/quantize_fp4.h"
-#include "kernels/sm90/quantize_fp8.h"
-#include "kernels/sm90/synthetic_fill.h"
+#include "kernels/sm90/quantize/quantize_fp4.h"
+#include "kernels/sm90/quantize/quantize_fp8.h"
+#include "kernels/sm90/synthetic/synthetic_fill.h"
 #include "reference/reference.h"
 
 namespace megamoe::cli {

@@ -1,6 +1,6 @@
 // The synthetic layer's canonical weights handed to a GPU layer (CUDA builds only):
 // bf16, fp8_block and the four recipes with packed e2m1 weights (w4a16_mxfp4, w4a8_mxfp4,
-// w4a16_nvfp4, nvfp4; kernels/sm90/quantize_fp4.h) are generated and quantized on the device
+// w4a16_nvfp4, nvfp4; kernels/sm90/quantize/quantize_fp4.h) are generated and quantized on the device
 // (full-size presets never pass through host memory); the rest (mxfp8) is quantized on the host
 // with the CPU quantizers. Either way the bytes equal reference::synthetic_canonical_weights.
 #pragma once

@@ -12,8 +12,8 @@
 #if defined(MEGAMOE_WITH_CUDA)
 #include <cuda_runtime.h>
 
-#include "kernels/sm90/quantize_fp4.h"
-#include "kernels/sm90/quantize_fp8.h"
+#include "kernels/sm90/quantize/quantize_fp4.h"
+#include "kernels/sm90/quantize/quantize_fp8.h"
 #endif
 
 namespace megamoe {

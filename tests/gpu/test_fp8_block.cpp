@@ -1,5 +1,5 @@
 // GPU tests of the fp8_block recipe on Hopper:
-//   Fp8Quant  the GPU quantizers (kernels/sm90/quantize_fp8.h) against the CPU quantizers, code for
+//   Fp8Quant  the GPU quantizers (kernels/sm90/quantize/quantize_fp8.h) against the CPU quantizers, code for
 //             code and scale for scale (zero blocks, big and tiny values, NaN/inf, partial blocks)
 //   Fp8Gemm   the grouped blockwise FP8 GEMM, both tactics, against a float64 host product
 //             (also K and N not multiples of 128: partial last blocks with their own scales)
@@ -24,9 +24,9 @@
 
 #include "formats/canonical_weights.h"
 #include "formats/quantize.h"
-#include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
-#include "kernels/sm90/moe_kernels_fp8.h"
-#include "kernels/sm90/quantize_fp8.h"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
+#include "kernels/sm90/quantize/quantize_fp8.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {
@@ -215,7 +215,7 @@ TEST(Fp8Quant, Activation1x128MatchesCpuQuantizer) {
   }
 }
 
-// The backend's FC1-input kernel (permute + 1x128 quantize, kernels/sm90/permute_quant_fp8.cu)
+// The backend's FC1-input kernel (permute + 1x128 quantize, kernels/sm90/moe/permute_quant_fp8.cu)
 // against the CPU quantizer, code for code and scale for scale, for H not a multiple of 128 (the
 // last group partial: 64 / 80 real columns) and H a multiple of 128: every routed row holds its
 // token's codes, its scales sit where the GEMM reads them (act_scale_index), and no byte past a

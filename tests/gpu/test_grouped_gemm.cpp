@@ -1,4 +1,4 @@
-// GPU tests of the sm90 grouped bf16 GEMM (src/kernels/sm90/grouped_gemm_bf16.h):
+// GPU tests of the sm90 grouped bf16 GEMM (src/kernels/sm90/gemm/grouped_gemm_bf16.h):
 // per group g, D[rows of g] = A[rows of g] . W[g]^T (bf16 in, fp32 accumulate, fp32 out), with
 // the per-group row ranges read from a device `offsets` array.
 //
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/sm90/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 #include "megamoe/errors.h"
 #include "routing/route_plan.h"
 

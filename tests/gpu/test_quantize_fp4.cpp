@@ -1,4 +1,4 @@
-// GPU tests of the MX / NVFP4 quantizers (kernels/sm90/quantize_fp4.h) and of the public GPU
+// GPU tests of the MX / NVFP4 quantizers (kernels/sm90/quantize/quantize_fp4.h) and of the public GPU
 // weight quantizers (include/megamoe/quantize.h), against the CPU quantizers (src/formats/quantize.h),
 // byte for byte: every code, every scale, every global scale.
 //   QuantizeFp4.Mx*         MX e2m1 and e4m3, bf16 and f32 sources, several shapes
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "formats/quantize.h"
-#include "kernels/sm90/quantize_fp4.h"
+#include "kernels/sm90/quantize/quantize_fp4.h"
 #include "megamoe/quantize.h"
 #include "split_test_util.h"
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <tuple>
 
-#include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "routing/route_plan.h"
 #include "split_test_util.h"
 

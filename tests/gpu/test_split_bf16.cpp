@@ -11,7 +11,7 @@
 #include <memory>
 #include <tuple>
 
-#include "kernels/sm90/synthetic_fill.h"
+#include "kernels/sm90/synthetic/synthetic_fill.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {

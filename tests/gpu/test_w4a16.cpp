@@ -14,7 +14,7 @@
 
 #include "formats/canonical_weights.h"
 #include "formats/codecs.h"
-#include "kernels/sm90/grouped_gemm_w4a16.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {

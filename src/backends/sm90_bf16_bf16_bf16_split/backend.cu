@@ -1,11 +1,11 @@
 // sm90_bf16_bf16_bf16_split: bf16 weights and activations on Hopper, split path.
 //
 //   route plan (routing/route_plan.cu)        ids -> counts, offsets, row <-> (t, k) maps
-//   permute (kernels/sm90/permute.cu)         x -> x_perm [rows, H] bf16, expert order
+//   permute (kernels/sm90/moe/permute.cu)         x -> x_perm [rows, H] bf16, expert order
 //   FC1 grouped GEMM (grouped_gemm_bf16.h)    x_perm . W13[e]^T -> h [rows, N13] fp32
-//   activation (kernels/sm90/activation.cu)   h + b13 -> act -> a [rows, I] bf16
+//   activation (kernels/sm90/moe/activation.cu)   h + b13 -> act -> a [rows, I] bf16
 //   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32 (bf16, see below)
-//   combine (kernels/sm90/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
+//   combine (kernels/sm90/moe/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
 // Launch structure (defaults; each can be switched off for A/B measurements, see Knobs):
 //   - fused setup: the route plan's last kernel also writes both GEMMs' per-expert argument
@@ -48,8 +48,8 @@
 #include "backends/sm90_common/requirements.h"
 #include "backends/sm90_common/split_workspace.h"
 #include "core/backend.h"
-#include "kernels/sm90/grouped_gemm_bf16.h"
-#include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16.h"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 #include "routing/route_plan.h"
 

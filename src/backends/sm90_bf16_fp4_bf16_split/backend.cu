@@ -3,11 +3,11 @@
 // per-expert global scale alpha, applied after accumulation, never folded into block scales).
 //
 //   route plan (routing/route_plan.cu)         ids -> counts, offsets, row <-> (t, k) maps
-//   permute (kernels/sm90/permute.cu)          x -> x_perm [rows, H] bf16, expert order
+//   permute (kernels/sm90/moe/permute.cu)          x -> x_perm [rows, H] bf16, expert order
 //   FC1 W4A16 GEMM (grouped_gemm_w4a16.h)      alpha13 * (x_perm . dq(W13[e])^T) -> h [rows, N13] fp32
-//   activation (kernels/sm90/activation.cu)    h + b13 -> act -> a [rows, I] bf16
+//   activation (kernels/sm90/moe/activation.cu)    h + b13 -> act -> a [rows, I] bf16
 //   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32
-//   combine (kernels/sm90/combine.cu)          y + b2 -> bf16 -> fixed-order weighted sum -> out
+//   combine (kernels/sm90/moe/combine.cu)          y + b2 -> bf16 -> fixed-order weighted sum -> out
 // Numerics equal the CPU reference's: h = alpha13*acc + b13 (the GEMM writes alpha13*acc, the
 // activation adds b13), y = bf16(alpha2*acc2 + b2) (combine adds b2 and rounds).
 // Weights: packed codes copied ([E, N, K/2]) and put in the GEMM's fragment order on the device;
@@ -29,8 +29,8 @@
 #include "backends/sm90_common/requirements.h"
 #include "backends/sm90_common/split_workspace.h"
 #include "core/backend.h"
-#include "kernels/sm90/grouped_gemm_w4a16.h"
-#include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 #include "routing/route_plan.h"
 

@@ -4,11 +4,11 @@
 // wgmma with per-128-K promotion into the fp32 accumulator (sa * sw).
 //
 //   route plan (routing/route_plan.cu)                 ids -> counts, offsets, row <-> (t, k) maps
-//   permute+quant (kernels/sm90/permute_quant_fp8.cu)  x -> xq [rows, H] e4m3 + sx (1x128 scales)
-//   FC1 (kernels/sm90/grouped_gemm_fp8_blockwise.h)    xq . W13[e]^T (blockwise) -> h [rows, N13] fp32
-//   act+quant (kernels/sm90/activation_fp8.cu)         a = bf16(act(h + b13)) -> aq [rows, I] e4m3 + sa
+//   permute+quant (kernels/sm90/moe/permute_quant_fp8.cu)  x -> xq [rows, H] e4m3 + sx (1x128 scales)
+//   FC1 (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h)    xq . W13[e]^T (blockwise) -> h [rows, N13] fp32
+//   act+quant (kernels/sm90/moe/activation_fp8.cu)         a = bf16(act(h + b13)) -> aq [rows, I] e4m3 + sa
 //   FC2                                                aq . W2[e]^T (blockwise) -> y [rows, H] fp32
-//   combine (kernels/sm90/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
+//   combine (kernels/sm90/moe/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
 // Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
 // re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
@@ -47,9 +47,9 @@
 #include "backends/sm90_common/requirements.h"
 #include "backends/sm90_common/split_workspace.h"
 #include "core/backend.h"
-#include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
-#include "kernels/sm90/moe_kernels.h"
-#include "kernels/sm90/moe_kernels_fp8.h"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/moe/moe_kernels.h"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
 #include "megamoe/errors.h"
 #include "routing/route_plan.h"
 

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "kernels/sm90/grouped_gemm_w4a16.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 
 namespace megamoe::sm90::w4a16 {
 

@@ -5,7 +5,7 @@
 // bytes of fp32 y written by the GEMM and read by combine). One CUTLASS instantiation in this
 // translation unit.
 #define MEGAMOE_GG_TACTIC_TU 1
-#include "kernels/sm90/grouped_gemm_bf16_impl.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_impl.cuh"
 
 namespace megamoe::sm90::grouped_gemm_detail {
 

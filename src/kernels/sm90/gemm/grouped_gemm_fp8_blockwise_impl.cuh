@@ -42,7 +42,7 @@
 #include "cutlass/gemm/group_array_problem_shape.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
-#include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 #include "megamoe/errors.h"
 
 #if !defined(CUTLASS_ARCH_MMA_MODIFIABLE_TMA_SM90_SUPPORTED)

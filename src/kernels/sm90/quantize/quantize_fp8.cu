@@ -4,7 +4,7 @@
 //            4l..4l+3 of the block in registers (one read of the source), CTA-wide amax, then the
 //            codes are written from registers (4 packed codes per 32-bit store when K % 4 == 0).
 //   activations: one warp per (row, 128-column group), lane l holds columns 4l..4l+3.
-#include "kernels/sm90/quantize_fp8.h"
+#include "kernels/sm90/quantize/quantize_fp8.h"
 
 #include <cuda_bf16.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/synthetic.h"
-#include "kernels/sm90/quantize_fp8.cuh"
+#include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {

@@ -10,7 +10,7 @@
 // Device twins of the CPU rules live here; they follow formats::detail's branch-free encoders
 // (codecs.h uses std::bit_cast, which the C++17 CUDA build does not have) and use __fdiv_rn /
 // __fmul_rn so nvcc neither contracts nor approximates.
-#include "kernels/sm90/quantize_fp4.h"
+#include "kernels/sm90/quantize/quantize_fp4.h"
 
 #include <cuda_bf16.h>
 
@@ -18,7 +18,7 @@
 #include <string>
 
 #include "core/synthetic.h"
-#include "kernels/sm90/quantize_fp8.cuh"
+#include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {

@@ -7,7 +7,7 @@
 // even. Raster along M: consecutive tiles walk the group's rows under one weight block, so each
 // weight block is read from HBM about once. One CUTLASS instantiation in this translation unit.
 #define MEGAMOE_GG_TACTIC_TU 1
-#include "kernels/sm90/grouped_gemm_bf16_impl.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_impl.cuh"
 
 namespace megamoe::sm90::grouped_gemm_detail {
 

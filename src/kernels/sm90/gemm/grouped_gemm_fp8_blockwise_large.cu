@@ -4,7 +4,7 @@
 // so each weight block is read from HBM about once). Scales: 1x128 token groups along M, 128x128
 // weight blocks along N, promoted every 128 K. One CUTLASS instantiation in this translation unit.
 #define MEGAMOE_FP8_GEMM_TACTIC_TU 1
-#include "kernels/sm90/grouped_gemm_fp8_blockwise_impl.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise_impl.cuh"
 
 namespace megamoe::sm90::fp8_gemm_detail {
 

@@ -7,7 +7,7 @@
 // consecutive in the schedule, so they run at the same time on neighbouring SMs and the repeat
 // reads of that slab hit L2. One CUTLASS instantiation in this translation unit.
 #define MEGAMOE_GG_TACTIC_TU 1
-#include "kernels/sm90/grouped_gemm_bf16_impl.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_impl.cuh"
 
 namespace megamoe::sm90::grouped_gemm_detail {
 

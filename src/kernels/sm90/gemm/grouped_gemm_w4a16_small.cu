@@ -22,8 +22,8 @@
 // Epilogue: D = alpha[g] * acc (fp32), rows and columns bounds-checked.
 #include <string>
 
-#include "kernels/sm90/grouped_gemm_w4a16_common.cuh"
-#include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {

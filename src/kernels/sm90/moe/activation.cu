@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "kernels/sm90/moe_kernels.h"
-#include "kernels/sm90/activation_math.cuh"
+#include "kernels/sm90/moe/moe_kernels.h"
+#include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {

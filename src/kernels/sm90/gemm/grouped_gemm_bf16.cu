@@ -3,7 +3,7 @@
 // grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_swapab64.cu, grouped_gemm_bf16_large.cu and
 // grouped_gemm_bf16_large_bf16.cu (shared code: grouped_gemm_bf16_impl.cuh).
 // This translation unit includes no CUTLASS header.
-#include "kernels/sm90/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 
 #include <cstdint>
 #include <string>

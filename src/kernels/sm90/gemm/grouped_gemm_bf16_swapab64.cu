@@ -4,7 +4,7 @@
 // and pay its per-tile overheads twice (measured on H200: 8-14% faster at 16-32 rows per group for
 // gpt-oss FC1, 1% slower for deepseek FC1). One CUTLASS instantiation in this translation unit.
 #define MEGAMOE_GG_TACTIC_TU 1
-#include "kernels/sm90/grouped_gemm_bf16_impl.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_impl.cuh"
 
 namespace megamoe::sm90::grouped_gemm_detail {
 

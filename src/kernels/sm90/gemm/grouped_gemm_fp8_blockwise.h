@@ -11,7 +11,7 @@
 //   SA  activation scales, 1 x 128: the rows of expert g own [lo*KB, hi*KB) (lo = offsets[g],
 //       hi = offsets[g+1], KB = ceil(K/128)), the scale of (row, kb) at lo*KB + kb*(hi-lo) + (row-lo)
 //       (per expert a column-major [KB, rows] matrix: the MN-major layout Sm90's blockwise
-//       kernel reads; kernels/sm90/quantize_fp8.cuh act_scale_index writes it)
+//       kernel reads; kernels/sm90/quantize/quantize_fp8.cuh act_scale_index writes it)
 //   W   [G, N, K] e4m3, K-major (the canonical layout)
 //   SW  weight scales, 128 x 128: [G, KB, NB] fp32 (NB = ceil(N/128)), i.e. the canonical
 //       [G, NB, KB] transposed per expert (make_weight_scales_mn_major does it once)

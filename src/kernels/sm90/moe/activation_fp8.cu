@@ -11,9 +11,9 @@
 
 #include <string>
 
-#include "kernels/sm90/moe_kernels_fp8.h"
-#include "kernels/sm90/activation_math.cuh"
-#include "kernels/sm90/quantize_fp8.cuh"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
+#include "kernels/sm90/moe/activation_math.cuh"
+#include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {

@@ -12,7 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/sm90/moe_kernels.h"  // ActivationParams
+#include "kernels/sm90/moe/moe_kernels.h"  // ActivationParams
 
 namespace megamoe::sm90 {
 

@@ -1,7 +1,7 @@
 // Grouped W4A16 GEMM (grouped_gemm_w4a16.h): argument checks, the tactic choice, the weight
 // preparation (fragment order) and the scale tiles. The kernels are in
 // grouped_gemm_w4a16_small.cu (mma.sync) and grouped_gemm_w4a16_large.cu (wgmma).
-#include "kernels/sm90/grouped_gemm_w4a16.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 
 #include <cuda_runtime.h>
 

@@ -1,4 +1,4 @@
-#include "kernels/sm90/synthetic_fill.h"
+#include "kernels/sm90/synthetic/synthetic_fill.h"
 
 #include <cmath>
 #include <string>

@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "kernels/sm90/moe_kernels_fp8.h"
-#include "kernels/sm90/quantize_fp8.cuh"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
+#include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {

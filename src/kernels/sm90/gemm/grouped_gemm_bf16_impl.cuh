@@ -42,8 +42,8 @@
 #include "cutlass/gemm/group_array_problem_shape.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
-#include "kernels/sm90/grouped_gemm_bf16.h"
-#include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16.h"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 
 #if !defined(CUTLASS_ARCH_MMA_MODIFIABLE_TMA_SM90_SUPPORTED)

@@ -2,7 +2,7 @@
 // device workspace and one prepared CUTLASS kernel per tactic (the kernels live in
 // grouped_gemm_fp8_blockwise_swapab.cu and grouped_gemm_fp8_blockwise_large.cu). No CUTLASS
 // header is included here.
-#include "kernels/sm90/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 
 #include <cstdint>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kernels/sm90/moe_kernels.h"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
