@@ -1,5 +1,5 @@
 // `megamoe bench` (CUDA builds): latency of the layer over token counts, with the
-// roofline measured in the same run. Method (DESIGN section 5): weights generated on the
+// roofline measured in the same run. Method (docs/DESIGN.md section 5): weights generated on the
 // device, far larger than L2 (and L2 flushed before every replay); forward captured in a
 // CUDA graph; warm-up replays, then the median of >= 50 timed replays; floor =
 // max(touched weight bytes / measured copy bandwidth, FLOPs / measured bf16 MMA rate).

@@ -40,7 +40,7 @@ double median(std::vector<double> v);
 int gpu_count();  // 0 without CUDA or without a device
 std::string gpu_name(int device);
 
-// The rel-L2 a backend must reach against the CPU reference: 5e-3 (DESIGN section 5) where
+// The rel-L2 a backend must reach against the CPU reference: 5e-3 (docs/DESIGN.md section 5) where
 // activations stay bf16; 1e-2 where the recipe quantizes activations to FP8/FP4: Hopper's FP8
 // MMA accumulates each 128-wide K block with reduced precision (~2e-4 rel-L2 on h), and
 // re-quantizing a to e4m3 turns that into whole-code flips (measured 2-7e-3 end to end).

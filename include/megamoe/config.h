@@ -6,7 +6,7 @@
 
 namespace megamoe {
 
-// Activation applied to FC1's output h (gate g = h[0:I], up u = h[I:2I]); see DESIGN section 1.
+// Activation applied to FC1's output h (gate g = h[0:I], up u = h[I:2I]); see docs/DESIGN.md section 1.
 enum class Activation : uint8_t {
   kSwiGLU,     // silu(g) * u, with an optional clamp `limit`
   kSwiGLUOAI,  // gpt-oss: g*sigmoid(alpha*g)*(u+1) after clamping, alpha 1.702, limit 7 by default
@@ -14,7 +14,7 @@ enum class Activation : uint8_t {
   kReLU2,      // relu(h)^2, not gated: FC1 has I rows
 };
 
-// Weight/activation formats ("recipes"), DESIGN section 2.
+// Weight/activation formats ("recipes"), docs/DESIGN.md section 2.
 enum class Recipe : uint8_t {
   kBF16,        // bf16 x bf16
   kFP8Block,    // e4m3 weights with fp32 128x128 block scales, e4m3 activations with 1x128 scales

@@ -149,7 +149,7 @@ def _activation_params(activation: str, params: Optional[Mapping[str, float]]):
 
 class MoELayer:
     """One Mixture-of-Experts block: route each token to its top-k experts, run each expert's
-    gated MLP (FC1, activation, FC2), weight by the router scores and sum (DESIGN.md section 1).
+    gated MLP (FC1, activation, FC2), weight by the router scores and sum (docs/DESIGN.md section 1).
 
     Args:
         num_experts: E, experts in the whole model.
@@ -374,7 +374,7 @@ class MoELayer:
     def __call__(
         self, x: Any, topk_ids: Any, topk_weights: Any, out: Any = None, *, stream: Any = None
     ) -> Any:
-        """out[t] = sum_k topk_weights[t,k] * expert_{topk_ids[t,k]}(x[t]) (DESIGN.md section 1).
+        """out[t] = sum_k topk_weights[t,k] * expert_{topk_ids[t,k]}(x[t]) (docs/DESIGN.md section 1).
 
         Args:
             x: [T, H] bfloat16 (rows contiguous; a row stride >= H is allowed), T <= max_tokens.

@@ -41,7 +41,7 @@ def reference_moe(
     num_threads: int = 0,
 ) -> np.ndarray:
     """The MoE block computed by megamoe's CPU reference (the oracle every backend is tested
-    against; DESIGN.md section 1): FP32 accumulation over the recipe's exact dequantized
+    against; docs/DESIGN.md section 1): FP32 accumulation over the recipe's exact dequantized
     values, bf16 rounding of the activation and of each expert output, a fixed-order FP32
     combine rounded once.
 

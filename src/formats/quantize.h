@@ -1,4 +1,4 @@
-// CPU quantizers and dequantizers for every recipe (DESIGN section 2, docs/FORMATS.md).
+// CPU quantizers and dequantizers for every recipe (docs/DESIGN.md section 2, docs/FORMATS.md).
 // Inputs are float (already bf16-valued where the recipe starts from bf16). All row-major,
 // K (the reduction dim) innermost. These define the contract: GPU quantizers must match
 // them bit for bit. All arithmetic is float32 with RNE, in the order written here.

@@ -1,4 +1,4 @@
-// The CPU reference MoE: the oracle every backend is tested against (DESIGN section 1).
+// The CPU reference MoE: the oracle every backend is tested against (docs/DESIGN.md section 1).
 // It works one expert at a time through a WeightProvider, so a full-size layer whose
 // weights do not fit in host memory can still be evaluated (weights regenerated on demand).
 #pragma once
@@ -74,20 +74,20 @@ formats::CanonicalWeights synthetic_canonical_weights(const MoeConfig& config, u
                                                       size_t max_bytes = size_t(4) << 30);
 
 // The recipe's activation quantize->dequantize round trip for one row of n values that
-// are already bf16 (DESIGN section 1): identity for bf16 and the W4A16 recipes; fp8_block:
+// are already bf16 (docs/DESIGN.md section 1): identity for bf16 and the W4A16 recipes; fp8_block:
 // e4m3 with an fp32 scale per 128 columns (quantize_fp8_act_1x128); mxfp8 / w4a8_mxfp4:
 // MX e4m3 per 32; nvfp4: quantize_nvfp4 with `nvfp4_global_scale`, dequantized with it.
 // src and dst may alias.
 void activation_roundtrip(Recipe recipe, const float* src, int64_t n, float nvfp4_global_scale,
                           float* dst);
 
-// out[t] = bf16(sum_k w[t,k] * y[t,k]) per DESIGN section 1, for this rank's experts only
+// out[t] = bf16(sum_k w[t,k] * y[t,k]) per docs/DESIGN.md section 1, for this rank's experts only
 // (ids of other ranks' experts contribute nothing; with ep_size == 1 that is all experts).
 // x [T,H] bf16 (row stride >= H), ids [T,K] i32/i64, topk_weights [T,K] f32, out [T,H] bf16,
 // all host memory. Invalid ids (not -1, not in [0,E)) throw InvalidArgument before any work.
 // Bitwise deterministic for any num_threads (0 = all cores). Numerics: FP32 dot products
 // with 8 partial sums in a fixed order and a fixed reduction tree; activations in float;
-// a, y and out rounded to bf16 (RNE) exactly where DESIGN section 1 says. Memory: at most
+// a, y and out rounded to bf16 (RNE) exactly where docs/DESIGN.md section 1 says. Memory: at most
 // min(threads, 6 GiB / expert bytes) experts are held as float at once.
 void moe_forward(const MoeConfig& config, const WeightProvider& weights, const TensorView& x,
                  const TensorView& topk_ids, const TensorView& topk_weights, const TensorView& out,

@@ -220,7 +220,7 @@ inline double act64(const MoeConfig& c, double g, double u, F64Stats* st) {
   return 0;
 }
 
-// out64[t] per DESIGN section 1, float64 sums, for routes to this rank's experts.
+// out64[t] per docs/DESIGN.md section 1, float64 sums, for routes to this rank's experts.
 inline std::vector<double> f64_forward(const MoeConfig& c, const std::vector<F64Expert>& W, const Problem& p,
                                        float fc1_global, float fc2_global, F64Stats* st = nullptr) {
   F64Stats dummy;

@@ -61,7 +61,7 @@ def make_problem(rng, T, E, K, H, I, *, gated=True, bias=False, ids_dtype=np.int
 
 def numpy_moe(x, ids, w, w13, w2, *, activation="swiglu", limit=None, alpha=1.702, b13=None, b2=None,
               first_expert=0, alpha13=None, alpha2=None):
-    """An independent float64 implementation of DESIGN.md section 1 (weights already dequantized)."""
+    """An independent float64 implementation of docs/DESIGN.md section 1 (weights already dequantized)."""
     x = f32(x).astype(np.float64)
     w13, w2 = f32(w13).astype(np.float64), f32(w2).astype(np.float64)
     T, H = x.shape

@@ -1,4 +1,4 @@
-// The activations of DESIGN section 1 as device functions, shared by every kernel that
+// The activations of docs/DESIGN.md section 1 as device functions, shared by every kernel that
 // applies them (activation.cu, activation_fp8.cu). Formulas and NaN behaviour mirror the CPU
 // reference (src/reference/reference.cpp): the clamps are written as the std::min /
 // std::clamp comparisons so a NaN passes through exactly as it does on the host.

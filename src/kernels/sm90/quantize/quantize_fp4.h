@@ -30,7 +30,7 @@ void quantize_mx_e2m1_gpu(const void* src, DType src_dtype, int64_t batch, int64
 void quantize_mx_e4m3_gpu(const void* src, DType src_dtype, int64_t batch, int64_t N, int64_t K, uint8_t* codes,
                           uint8_t* scales, cudaStream_t stream);
 
-// NVFP4 global scale of every batch entry (one per expert per FC, the `alpha` of DESIGN section 1):
+// NVFP4 global scale of every batch entry (one per expert per FC, the `alpha` of docs/DESIGN.md section 1):
 // global[b] = formats::nvfp4_global_scale(src + b*N*K, N*K), i.e. max |x| over the entry's finite
 // elements / 2688, or 1 when that is 0. `global` (device, f32 [batch]) doubles as the reduction's
 // workspace (it holds amax bits between the steps), so nothing else is needed: three stream
