@@ -1,4 +1,4 @@
-// The CPU reference MoE (DESIGN section 1): the oracle every backend is tested against.
+// The CPU reference MoE (docs/DESIGN.md section 1): the oracle every backend is tested against.
 //
 // Work is organised one expert at a time: routes are grouped by expert (in (token, k)
 // order), a batch of experts is dequantized into per-slot float buffers through the
