@@ -24,6 +24,14 @@ class InvalidArgument : public Error {
   std::string argument_, expected_, actual_;
 };
 
+// An argument has the wrong element type (e.g. float32 where bfloat16 is expected). A separate
+// type so that bindings can tell it apart without reading the message: Python raises TypeError
+// for it and ValueError for every other InvalidArgument. Catching InvalidArgument catches it too.
+class InvalidDtype : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
 // The request is valid but no (selected) backend can run it on this machine.
 class Unsupported : public Error {
  public:
@@ -45,5 +53,8 @@ class OutOfMemory : public Error {
 // Throws InvalidArgument("megamoe: argument '<argument>': expected <expected>, got <actual>").
 [[noreturn]] void throw_invalid(const std::string& argument, const std::string& expected,
                                 const std::string& actual);
+// Throws InvalidDtype, with the same message format.
+[[noreturn]] void throw_invalid_dtype(const std::string& argument, const std::string& expected,
+                                      const std::string& actual);
 
 }  // namespace megamoe

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "megamoe/config.h"
+#include "megamoe/stream.h"
 #include "megamoe/tensor.h"
 #include "megamoe/weights.h"
 
@@ -33,16 +34,16 @@ class MoeLayer {
 
   // x [T,H] bf16 (row stride >= H), topk_ids [T,K] int32/int64, topk_weights [T,K] f32,
   // out [T,H] bf16 (written, never read). T <= config.max_tokens. On a GPU backend the
-  // call is asynchronous on `stream` (a cudaStream_t), allocates nothing and never
-  // synchronises, so it can be captured in a CUDA graph.
+  // call is asynchronous on `stream` (nullptr = the legacy default stream), allocates
+  // nothing and never synchronises, so it can be captured in a CUDA graph.
   // Ids: -1 = no route; other ids outside [0, E) are invalid. Host-resident ids are
   // checked before launch (InvalidArgument); device-resident invalid ids are treated as
   // no route and counted in a device error word, read by invalid_id_count().
   void forward(const TensorView& x, const TensorView& topk_ids, const TensorView& topk_weights,
-               const TensorView& out, void* stream = nullptr);
+               const TensorView& out, cudaStream_t stream = nullptr);
 
   // Invalid ids seen by forward since the last call (synchronises `stream`); resets to 0.
-  int64_t invalid_id_count(void* stream = nullptr);
+  int64_t invalid_id_count(cudaStream_t stream = nullptr);
 
   const MoeConfig& config() const;
   std::string backend_name() const;

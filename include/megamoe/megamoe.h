@@ -3,5 +3,7 @@
 #include "megamoe/errors.h"
 #include "megamoe/layer.h"
 #include "megamoe/quantize.h"
+#include "megamoe/stream.h"
 #include "megamoe/tensor.h"
+#include "megamoe/version.h"
 #include "megamoe/weights.h"

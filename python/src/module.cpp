@@ -10,7 +10,8 @@
 //    the Python layer uses for torch.Tensor (no capsule, no Tensor.__dlpack__ stream logic).
 // Everything the C++ library validates (dtype, shape, strides, device, ids) raises before any
 // work:
-//   megamoe::InvalidArgument -> TypeError when the expected thing is a dtype, else ValueError
+//   megamoe::InvalidDtype    -> TypeError (a wrong element type)
+//   megamoe::InvalidArgument -> ValueError (any other bad argument: shape, stride, device, value)
 //   megamoe::Unsupported     -> NotImplementedError
 //   megamoe::OutOfMemory     -> megamoe.OutOfMemoryError (a RuntimeError)
 //   megamoe::CudaError       -> megamoe.CudaError (a RuntimeError)
@@ -52,6 +53,7 @@ using megamoe::DeviceType;
 using megamoe::DType;
 using megamoe::TensorView;
 using megamoe::throw_invalid;
+using megamoe::throw_invalid_dtype;
 
 // DLPack device types (dlpack.h DLDeviceType).
 constexpr int kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13;
@@ -109,20 +111,20 @@ nb::dlpack::dtype to_dlpack(DType d) {
   return mk(C::UInt, 8);
 }
 
-// The megamoe dtype of a DLPack dtype; throws InvalidArgument (-> TypeError) otherwise.
+// The megamoe dtype of a DLPack dtype; throws InvalidDtype (-> TypeError) otherwise.
 DType from_dlpack(nb::dlpack::dtype dt, const std::string& name) {
   if (dt.lanes == 1)
     for (DType d : kAllDtypes) {
       const nb::dlpack::dtype m = to_dlpack(d);
       if (m.code == dt.code && m.bits == dt.bits) return d;
     }
-  throw_invalid(name, "dtype " + supported_dtypes(), "dtype " + dlpack_dtype_str(dt));
+  throw_invalid_dtype(name, "dtype " + supported_dtypes(), "dtype " + dlpack_dtype_str(dt));
 }
 
 DType parse_tag(const std::string& tag, const std::string& name) {
   for (DType d : kAllDtypes)
     if (tag == megamoe::dtype_name(d)) return d;
-  throw_invalid(name, "dtype " + supported_dtypes(), "dtype " + tag);
+  throw_invalid_dtype(name, "dtype " + supported_dtypes(), "dtype " + tag);
 }
 
 // The dtype of `a`: its DLPack dtype, or `tag` when the Python layer passed a same-width
@@ -135,8 +137,8 @@ DType resolve_dtype(nb::dlpack::dtype dt, const std::string& tag, const std::str
   const bool raw = dt.lanes == 1 && dt.code == uint8_t(nb::dlpack::dtype_code::UInt) &&
                    dt.bits == 8 * megamoe::dtype_bytes(d);
   if (!same && !raw)
-    throw_invalid(name, "a " + std::to_string(8 * megamoe::dtype_bytes(d)) + "-bit unsigned view of " + tag,
-                  "dtype " + dlpack_dtype_str(dt));
+    throw_invalid_dtype(name, "a " + std::to_string(8 * megamoe::dtype_bytes(d)) + "-bit unsigned view of " + tag,
+                        "dtype " + dlpack_dtype_str(dt));
   return d;
 }
 
@@ -261,7 +263,7 @@ void quantize_gpu(const std::string& kind, nb::handle src, nb::handle codes, nb:
   const TensorView s = to_view(src, "src", "", false, keep);
   const TensorView c = to_view(codes, "codes", "", true, keep);
   const TensorView sc = to_view(scales, "scales", "", true, keep);
-  void* st = reinterpret_cast<void*>(stream);
+  const auto st = reinterpret_cast<cudaStream_t>(stream);
   if (kind == "fp8_block") {
     nb::gil_scoped_release release;
     megamoe::quantize_weights_fp8_block(s, c, sc, flag, st);
@@ -351,7 +353,7 @@ void layer_forward(Layer& self, nb::handle x, const std::string& x_tag, nb::hand
   }
   const TensorView ov = to_view(out_obj, "out", otag, true, keep);
   nb::gil_scoped_release release;
-  self.layer.forward(xv, iv, wv, ov, reinterpret_cast<void*>(stream));
+  self.layer.forward(xv, iv, wv, ov, reinterpret_cast<cudaStream_t>(stream));
 }
 
 // ---- CUDA helpers (device queries, output buffers for frameworks without bf16) -------------
@@ -417,8 +419,8 @@ OutArray dlpack_view(nb::handle src, const std::string& tag) {
   RwArray a = import_tensor<RwArray>(src, "src", true);
   const DType d = parse_tag(tag, "dtype");
   if (int(a.dtype().bits) != 8 * megamoe::dtype_bytes(d) || a.dtype().lanes != 1)
-    throw_invalid("src", "a tensor with " + std::to_string(8 * megamoe::dtype_bytes(d)) + "-bit elements",
-                  "dtype " + dlpack_dtype_str(a.dtype()));
+    throw_invalid_dtype("src", "a tensor with " + std::to_string(8 * megamoe::dtype_bytes(d)) + "-bit elements",
+                        "dtype " + dlpack_dtype_str(a.dtype()));
   std::vector<size_t> shape(a.ndim());
   std::vector<int64_t> strides(a.ndim());
   for (size_t i = 0; i < a.ndim(); ++i) {
@@ -562,9 +564,10 @@ NB_MODULE(_C, m) {
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
+    } catch (const megamoe::InvalidDtype& e) {  // before its base class InvalidArgument
+      PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const megamoe::InvalidArgument& e) {
-      const bool dtype = e.expected().rfind("dtype", 0) == 0;
-      PyErr_SetString(dtype ? PyExc_TypeError : PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const megamoe::Unsupported& e) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const megamoe::OutOfMemory& e) {
@@ -587,7 +590,7 @@ NB_MODULE(_C, m) {
           "invalid_id_count",
           [](Layer& self, uintptr_t stream) {
             nb::gil_scoped_release release;
-            return self.layer.invalid_id_count(reinterpret_cast<void*>(stream));
+            return self.layer.invalid_id_count(reinterpret_cast<cudaStream_t>(stream));
           },
           "stream"_a)
       .def_prop_ro("backend_name", [](const Layer& self) { return self.layer.backend_name(); })

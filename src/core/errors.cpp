@@ -11,4 +11,9 @@ void throw_invalid(const std::string& argument, const std::string& expected,
   throw InvalidArgument(argument, expected, actual);
 }
 
+void throw_invalid_dtype(const std::string& argument, const std::string& expected,
+                         const std::string& actual) {
+  throw InvalidDtype(argument, expected, actual);
+}
+
 }  // namespace megamoe

@@ -64,17 +64,20 @@ void MoeLayer::prepare_weights(const MoeWeights& weights) {
 }
 
 void MoeLayer::forward(const TensorView& x, const TensorView& topk_ids, const TensorView& topk_weights,
-                       const TensorView& out, void* stream) {
+                       const TensorView& out, cudaStream_t stream) {
   if (!impl_->weights_ready)
     throw Error("megamoe: forward() called before prepare_weights() on backend " + impl_->backend_name);
   const MoeConfig& c = impl_->config;
   const int64_t T = validate_forward(c, impl_->device, x, topk_ids, topk_weights, out);
   if (topk_ids.device.type == DeviceType::kCPU) check_host_ids(topk_ids, c.num_experts, T, c.top_k);
-  ForwardArgs args{x, topk_ids, topk_weights, out, T, stream};
+  // The backends take the stream as an opaque pointer (core/backend.h): the same value.
+  ForwardArgs args{x, topk_ids, topk_weights, out, T, static_cast<void*>(stream)};
   impl_->backend->forward(args);
 }
 
-int64_t MoeLayer::invalid_id_count(void* stream) { return impl_->backend->invalid_id_count(stream); }
+int64_t MoeLayer::invalid_id_count(cudaStream_t stream) {
+  return impl_->backend->invalid_id_count(static_cast<void*>(stream));
+}
 const MoeConfig& MoeLayer::config() const { return impl_->config; }
 std::string MoeLayer::backend_name() const { return impl_->backend_name; }
 size_t MoeLayer::workspace_bytes() const { return impl_->backend->workspace_bytes(); }

@@ -21,7 +21,7 @@ void check_dtype(const TensorView& t, const std::string& name, std::initializer_
     if (t.dtype == d) return;
     list += list.empty() ? dtype_name(d) : std::string(" or ") + dtype_name(d);
   }
-  throw_invalid(name, "dtype " + list, std::string("dtype ") + dtype_name(t.dtype));
+  throw_invalid_dtype(name, "dtype " + list, std::string("dtype ") + dtype_name(t.dtype));
 }
 
 void check_shape(const TensorView& t, const std::string& name, const ShapeSpec& spec) {

@@ -58,7 +58,7 @@ SrcDims check_src(const std::string& fn, const TensorView& src, int64_t block) {
   for (int d = 0; d < src.ndim; ++d)
     if (src.shape[d] < 0) throw_invalid(arg + " shape", "non-negative sizes", src.shape_str());
   if (src.dtype != DType::kBF16 && src.dtype != DType::kF32)
-    throw_invalid(arg + " dtype", "bfloat16 or float32", dtype_name(src.dtype));
+    throw_invalid_dtype(arg + " dtype", "bfloat16 or float32", dtype_name(src.dtype));
   if (src.device.type != DeviceType::kCUDA) throw_invalid(arg + " device", "a CUDA device", device_name(src.device));
   if (!src.is_contiguous()) throw_invalid(arg, "a contiguous (row-major) tensor", "strides that are not");
   if (src.numel() > 0 && src.data == nullptr) throw_invalid(arg + " data", "a device pointer", "null");
@@ -79,7 +79,7 @@ void check_out(const std::string& fn, const char* name, const TensorView& t, std
   const std::string arg = fn + ": " + name;
   bool dtype_ok = false;
   for (DType d : dtypes) dtype_ok |= t.dtype == d;
-  if (!dtype_ok) throw_invalid(arg + " dtype", dtype_list(dtypes), dtype_name(t.dtype));
+  if (!dtype_ok) throw_invalid_dtype(arg + " dtype", dtype_list(dtypes), dtype_name(t.dtype));
   bool shape_ok = t.ndim == int(shape.size());
   for (int d = 0; shape_ok && d < t.ndim; ++d) shape_ok = t.shape[d] == shape[size_t(d)];
   if (!shape_ok) throw_invalid(arg + " shape", shape_of(shape), t.shape_str());
@@ -120,7 +120,7 @@ class DeviceScope {
 }  // namespace
 
 void quantize_weights_fp8_block(const TensorView& src, const TensorView& codes, const TensorView& scales, bool ue8m0,
-                                void* stream) {
+                                cudaStream_t stream) {
   const std::string fn = "quantize_weights_fp8_block";
   const SrcDims d = check_src(fn, src, 1);
   check_out(fn, "codes", codes, {DType::kE4M3, DType::kU8}, d.lead({d.N, d.K}), src.device);
@@ -129,7 +129,7 @@ void quantize_weights_fp8_block(const TensorView& src, const TensorView& codes, 
   if (src.numel() == 0) return;
   DeviceScope scope(fn, src.device.id);
   sm90::quantize_fp8_block_weight_gpu(src.data, src.dtype, d.E, d.N, d.K, codes.ptr<uint8_t>(), scales.ptr<float>(),
-                                      ue8m0, static_cast<cudaStream_t>(stream));
+                                      ue8m0, stream);
 #else
   (void)ue8m0;
   (void)stream;
@@ -137,7 +137,8 @@ void quantize_weights_fp8_block(const TensorView& src, const TensorView& codes, 
 #endif
 }
 
-void quantize_weights_mxfp4(const TensorView& src, const TensorView& codes, const TensorView& scales, void* stream) {
+void quantize_weights_mxfp4(const TensorView& src, const TensorView& codes, const TensorView& scales,
+                            cudaStream_t stream) {
   const std::string fn = "quantize_weights_mxfp4";
   const SrcDims d = check_src(fn, src, kMxBlock);
   check_out(fn, "codes", codes, {DType::kU8}, d.lead({d.N, d.K / 2}), src.device);
@@ -146,14 +147,15 @@ void quantize_weights_mxfp4(const TensorView& src, const TensorView& codes, cons
   if (src.numel() == 0) return;
   DeviceScope scope(fn, src.device.id);
   sm90::quantize_mx_e2m1_gpu(src.data, src.dtype, d.E, d.N, d.K, codes.ptr<uint8_t>(), scales.ptr<uint8_t>(),
-                             static_cast<cudaStream_t>(stream));
+                             stream);
 #else
   (void)stream;
   no_cuda(fn);
 #endif
 }
 
-void quantize_weights_mxfp8(const TensorView& src, const TensorView& codes, const TensorView& scales, void* stream) {
+void quantize_weights_mxfp8(const TensorView& src, const TensorView& codes, const TensorView& scales,
+                            cudaStream_t stream) {
   const std::string fn = "quantize_weights_mxfp8";
   const SrcDims d = check_src(fn, src, kMxBlock);
   check_out(fn, "codes", codes, {DType::kE4M3, DType::kU8}, d.lead({d.N, d.K}), src.device);
@@ -162,7 +164,7 @@ void quantize_weights_mxfp8(const TensorView& src, const TensorView& codes, cons
   if (src.numel() == 0) return;
   DeviceScope scope(fn, src.device.id);
   sm90::quantize_mx_e4m3_gpu(src.data, src.dtype, d.E, d.N, d.K, codes.ptr<uint8_t>(), scales.ptr<uint8_t>(),
-                             static_cast<cudaStream_t>(stream));
+                             stream);
 #else
   (void)stream;
   no_cuda(fn);
@@ -170,7 +172,7 @@ void quantize_weights_mxfp8(const TensorView& src, const TensorView& codes, cons
 }
 
 void quantize_weights_nvfp4(const TensorView& src, const TensorView& codes, const TensorView& scales,
-                            const TensorView& global_scale, bool global_scale_is_input, void* stream) {
+                            const TensorView& global_scale, bool global_scale_is_input, cudaStream_t stream) {
   const std::string fn = "quantize_weights_nvfp4";
   const SrcDims d = check_src(fn, src, kNvBlock);
   check_out(fn, "codes", codes, {DType::kU8}, d.lead({d.N, d.K / 2}), src.device);
@@ -179,11 +181,10 @@ void quantize_weights_nvfp4(const TensorView& src, const TensorView& codes, cons
 #if defined(MEGAMOE_WITH_CUDA)
   if (d.E == 0) return;
   DeviceScope scope(fn, src.device.id);
-  const auto s = static_cast<cudaStream_t>(stream);
   if (!global_scale_is_input)
-    sm90::nvfp4_global_scale_gpu(src.data, src.dtype, d.E, d.N, d.K, global_scale.ptr<float>(), s);
+    sm90::nvfp4_global_scale_gpu(src.data, src.dtype, d.E, d.N, d.K, global_scale.ptr<float>(), stream);
   sm90::quantize_nvfp4_gpu(src.data, src.dtype, d.E, d.N, d.K, global_scale.ptr<float>(), codes.ptr<uint8_t>(),
-                           scales.ptr<uint8_t>(), s);
+                           scales.ptr<uint8_t>(), stream);
 #else
   (void)global_scale_is_input;
   (void)stream;

@@ -189,7 +189,7 @@ void check_2d(const TensorView& t, const std::string& name, std::initializer_lis
     throw_invalid(name, "host (CPU) memory for the CPU reference", device_name(t.device));
   bool ok = false;
   for (DType d : dtypes) ok = ok || t.dtype == d;
-  if (!ok) throw_invalid(name, "dtype " + dtype_names, dtype_name(t.dtype));
+  if (!ok) throw_invalid_dtype(name, "dtype " + dtype_names, dtype_name(t.dtype));
   if (t.ndim != 2 || t.shape[0] != rows || t.shape[1] != cols)
     throw_invalid(name, "shape " + shape_names, shape_of(t));
   if (rows > 0 && cols > 0 && t.data == nullptr) throw_invalid(name, "a non-null data pointer", "nullptr");
