@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -22,6 +23,7 @@
 
 #include "core/synthetic.h"
 #include "core/workload.h"
+#include "formats/canonical_weights.h"
 #include "formats/codecs.h"
 #include "megamoe/megamoe.h"
 #include "reference/reference.h"
@@ -314,41 +316,6 @@ inline std::vector<uint16_t> run_layer(MoeLayer& layer, DeviceInputs& d, cudaStr
   return d.result();
 }
 
-// Captures one forward into a CUDA graph on `stream` (non-default), replays it `warmup` times and
-// then `timed` times with events around each launch; returns the median of the timed replays
-// (a report, not an assertion: tests print it). out holds the last replay's result.
-struct GraphTiming {
-  double median_ms;
-  size_t samples;
-};
-inline GraphTiming time_graph_forward(MoeLayer& layer, DeviceInputs& d, cudaStream_t stream, int warmup, int timed) {
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), stream);
-  CUDA_CHECK(cudaStreamEndCapture(stream, &g));
-  CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-  cudaEvent_t a, b;
-  CUDA_CHECK(cudaEventCreate(&a));
-  CUDA_CHECK(cudaEventCreate(&b));
-  std::vector<float> ms;
-  for (int i = 0; i < warmup + timed; ++i) {
-    CUDA_CHECK(cudaEventRecord(a, stream));
-    CUDA_CHECK(cudaGraphLaunch(ge, stream));
-    CUDA_CHECK(cudaEventRecord(b, stream));
-    CUDA_CHECK(cudaEventSynchronize(b));
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-    if (i >= warmup) ms.push_back(t);
-  }
-  CUDA_CHECK(cudaEventDestroy(a));
-  CUDA_CHECK(cudaEventDestroy(b));
-  CUDA_CHECK(cudaGraphExecDestroy(ge));
-  CUDA_CHECK(cudaGraphDestroy(g));
-  std::sort(ms.begin(), ms.end());
-  return {double(ms[ms.size() / 2]), ms.size()};
-}
-
 // The CPU reference on the same inputs, invalid ids replaced by -1 (the layer treats them so).
 inline std::vector<uint16_t> run_reference(const MoeConfig& c, const reference::WeightProvider& wp,
                                            const HostInputs& in) {
@@ -407,6 +374,36 @@ struct TestLayer {
   }
 };
 
+inline MoeConfig cpu_twin(const MoeConfig& c) {
+  MoeConfig rc = c;
+  rc.device = -1;
+  rc.backend = "cpu_reference";
+  return rc;
+}
+
+// A layer of any recipe over reference::synthetic_canonical_weights (the recipe's CPU
+// quantizer applied to the synthetic bf16 layer), and a reference provider over the same
+// canonical weights (shareable between layers that differ only in top_k or max_tokens).
+struct CanonicalLayer {
+  MoeConfig cfg;
+  std::shared_ptr<const formats::CanonicalWeights> weights;
+  std::shared_ptr<const reference::WeightProvider> ref;
+  std::unique_ptr<MoeLayer> layer;
+  CanonicalLayer(const MoeConfig& c, uint64_t seed) : cfg(c) {
+    weights = std::make_shared<const formats::CanonicalWeights>(reference::synthetic_canonical_weights(cpu_twin(c), seed));
+    ref = reference::copy_canonical_weights(cpu_twin(c), weights->view(c));
+    make_layer();
+  }
+  CanonicalLayer(const MoeConfig& c, const CanonicalLayer& share) : cfg(c), weights(share.weights), ref(share.ref) {
+    make_layer();
+  }
+  void make_layer() {
+    layer = std::make_unique<MoeLayer>(cfg);
+    if (cfg.backend != "auto") EXPECT_EQ(layer->backend_name(), cfg.backend);
+    layer->prepare_weights(weights->view(cfg));
+  }
+};
+
 // Sets environment variables for the scope (the split backend reads its knobs at construction).
 class ScopedEnv {
  public:
@@ -447,16 +444,25 @@ inline void add_unrouted_tokens(HostInputs& in, int64_t num_experts) {
   in.invalid = count_invalid(in, num_experts);
 }
 
-// Runs layer and reference on `in`, checks every element written, no NaN, rel-L2 <= tol and
-// the invalid-id count. Returns the layer's output.
-inline std::vector<uint16_t> check_against_reference(TestLayer& tl, const HostInputs& in, double tol = 5e-3) {
+// Runs layer and reference on `in` (Layer: TestLayer or CanonicalLayer): every element
+// written, no NaN, rel-L2 <= tol against a reference that is not all zero when any token is
+// routed, the invalid-id count, tokens without a valid route exactly 0. Prints the rel-L2.
+// Returns the layer's output.
+template <class Layer>
+std::vector<uint16_t> check_against_reference(Layer& tl, const HostInputs& in, double tol = 5e-3) {
   DeviceInputs d(in);
   const std::vector<uint16_t> out = run_layer(*tl.layer, d);
   EXPECT_EQ(tl.layer->invalid_id_count(nullptr), in.invalid) << "invalid ids counted";
   const std::vector<uint16_t> ref = run_reference(tl.cfg, *tl.ref, in);
   EXPECT_EQ(count_nan(out), 0) << "NaN (or unwritten 0xFFFF) elements in out";
+  EXPECT_EQ(count_nan(ref), 0) << "NaN in the reference";
   const double err = rel_l2(out, ref);
   EXPECT_LE(err, tol) << "rel-L2 vs reference, T=" << in.T;
+  std::printf("[check] %s %s E=%lld K=%lld H=%lld I=%lld %s%s T=%lld: rel-L2 %.3g\n", tl.layer->backend_name().c_str(),
+              recipe_name(tl.cfg.recipe), (long long)tl.cfg.num_experts, (long long)tl.cfg.top_k,
+              (long long)tl.cfg.hidden_size, (long long)tl.cfg.intermediate_size, activation_name(tl.cfg.activation),
+              tl.cfg.has_bias ? "+bias" : "", (long long)in.T, err);
+  bool any_routed = false;
   // Tokens without any valid route must be exactly 0.
   for (int64_t t = 0; t < in.T; ++t) {
     bool routed = false;
@@ -464,6 +470,7 @@ inline std::vector<uint16_t> check_against_reference(TestLayer& tl, const HostIn
       const int64_t v = in.ids[size_t(t * in.K + k)];
       routed |= v >= 0 && v < tl.cfg.num_experts;
     }
+    any_routed |= routed;
     if (routed) continue;
     for (int64_t h = 0; h < in.H; ++h) {
       if ((out[size_t(t * in.H + h)] & 0x7FFF) != 0) {
@@ -471,6 +478,11 @@ inline std::vector<uint16_t> check_against_reference(TestLayer& tl, const HostIn
         break;
       }
     }
+  }
+  if (any_routed) {
+    bool ref_nonzero = false;
+    for (uint16_t b : ref) ref_nonzero |= (b & 0x7FFF) != 0;
+    EXPECT_TRUE(ref_nonzero) << "the reference is all zero: the check would prove nothing";
   }
   return out;
 }

@@ -1,0 +1,72 @@
+// What is specific to the W4A16 split backends (sm90_bf16_mxfp4_bf16_split,
+// sm90_bf16_nvfp4_bf16_split): their refusals and "auto" choice, and a small-shape end-to-end
+// check (partial 128-row tiles) for compute-sanitizer runs. The common case matrix is in
+// test_conformance.cpp; the GEMM's tactics have their own file (test_gemm_w4a16.cpp).
+// Every test skips (GTEST_SKIP) without an sm_90 GPU. Outputs are poisoned before each run.
+// Tests named *Small* use small shapes (suitable for compute-sanitizer).
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "split_test_util.h"
+
+namespace megamoe::gputest {
+namespace {
+
+constexpr const char* kMx = "sm90_bf16_mxfp4_bf16_split";
+constexpr const char* kNv = "sm90_bf16_nvfp4_bf16_split";
+constexpr double kTol = 5e-3;  // the W4A16 entry of test_conformance.cpp's tolerance table
+
+MoeConfig w4_config(Recipe r, int64_t E, int64_t K, int64_t H, int64_t I, int64_t max_tokens,
+                    Activation act = Activation::kSwiGLU, bool bias = false) {
+  MoeConfig c = split_config(E, K, H, I, max_tokens, act, bias);
+  c.recipe = r;
+  c.backend = r == Recipe::kW4A16MXFP4 ? kMx : kNv;
+  return c;
+}
+const char* rname(Recipe r) { return r == Recipe::kW4A16MXFP4 ? "mxfp4" : "nvfp4"; }
+
+const Recipe kRecipes[] = {Recipe::kW4A16MXFP4, Recipe::kW4A16NVFP4};
+
+TEST(W4A16, BackendsRegisteredAndExplainRefusals) {
+  const auto names = registered_backends();
+  for (const char* n : {kMx, kNv}) EXPECT_NE(std::find(names.begin(), names.end(), std::string(n)), names.end()) << n;
+  MEGAMOE_REQUIRE_SM90();
+  for (Recipe r : kRecipes) {
+    MoeConfig c = w4_config(r, 8, 2, 256, 128, 64);
+    c.hidden_size = 96;
+    EXPECT_THROW(MoeLayer{c}, Unsupported);
+    c = w4_config(r, 8, 2, 256, 160, 64);  // I not a multiple of 64
+    EXPECT_THROW(MoeLayer{c}, Unsupported);
+    c = w4_config(r, 8, 2, 256, 128, 64);
+    c.recipe = Recipe::kBF16;
+    EXPECT_THROW(MoeLayer{c}, Unsupported);
+    c = w4_config(r, 8, 2, 256, 128, 64);
+    c.backend = "auto";
+    MoeLayer ok(c);
+    EXPECT_EQ(ok.backend_name(), std::string(r == Recipe::kW4A16MXFP4 ? kMx : kNv)) << "auto picks the W4A16 backend";
+  }
+}
+
+// Small shapes (for compute-sanitizer): partial 128-row tiles (H = 192), experts with more
+// than one 32-row chunk, bias, both recipes.
+TEST(W4A16, SmallShapes) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (Recipe r : kRecipes) {
+    SCOPED_TRACE(rname(r));
+    MoeConfig c = w4_config(r, 8, 4, 192, 128, 128, Activation::kSwiGLU, true);
+    CanonicalLayer tl(c, case_seed(std::string("small ") + rname(r)));
+    for (int64_t T : {1, 7, 100}) {
+      SCOPED_TRACE("T=" + std::to_string(T));
+      const HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("small in") + uint64_t(T), 0.1, 0.1);
+      check_against_reference(tl, in, kTol);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace megamoe::gputest

@@ -1,0 +1,294 @@
+// The GPU fp8_block quantizers (kernels/sm90/quantize/quantize_fp8.h), the fp8 backend's FC1-input
+// kernel (permute + 1x128 quantize) and the device-made synthetic fp8 layer, against the CPU
+// quantizers, code for code and scale for scale (zero blocks, big and tiny values, NaN/inf,
+// partial blocks). Tests named *Small* use small shapes (suitable for compute-sanitizer).
+// Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
+// (MEGAMOE_TEST_SEED=<n> pins them); outputs are poisoned before each run.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "formats/quantize.h"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
+#include "kernels/sm90/quantize/quantize_fp8.h"
+#include "kernels/sm90/synthetic/synthetic_fill.h"
+#include "split_test_util.h"
+
+namespace megamoe::gputest {
+namespace {
+
+uint32_t fbits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float bitsf(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fp8Quant: GPU quantizers == CPU quantizers
+// ---------------------------------------------------------------------------------------------
+
+// Random test matrix [rows, ld] (float, bf16-valued when `bf16`): normal values of varied
+// magnitude per 128-block, plus planted blocks: all zero, huge (1e30), tiny (float32 subnormals
+// ~1e-39 and values near 2^-126), a NaN, a +inf, a -inf, a block of exact e4m3 ties.
+std::vector<float> make_quant_input(int64_t rows, int64_t ld, int64_t K, bool bf16, uint64_t seed, bool plant) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  std::uniform_int_distribution<int> ex(-20, 20);
+  std::vector<float> v(size_t(rows * ld), 0.0f);
+  const int64_t RB = (rows + 127) / 128, KB = (K + 127) / 128;
+  std::vector<float> mag(size_t(RB * KB));
+  for (auto& m : mag) m = std::ldexp(1.0f, ex(rng));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < K; ++k) v[size_t(r * ld + k)] = nd(rng) * mag[size_t((r / 128) * KB + k / 128)];
+  // Padding columns (k >= K) hold garbage the quantizer must not read into any amax.
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = K; k < ld; ++k) v[size_t(r * ld + k)] = 1e35f;
+  if (plant && rows > 0 && K > 0) {
+    auto put = [&](int64_t r, int64_t k, float x) {
+      if (r < rows && k < K) v[size_t(r * ld + k)] = x;
+    };
+    // Row 0: first 128-column group all zero (-0.0 in one place).
+    for (int64_t k = 0; k < std::min<int64_t>(K, 128); ++k) put(0, k, 0.0f);
+    put(0, 5, -0.0f);
+    // Row 1: huge values; row 2: float32 subnormals and tiny normals; row 3: a NaN;
+    // row 4: +inf; row 5: -inf and ordinary values; row 6: values that land on e4m3 ties.
+    for (int64_t k = 0; k < std::min<int64_t>(K, 128); ++k) {
+      put(1, k, (k % 2 ? -1.0f : 1.0f) * 1e30f * (1.0f + float(k) / 128.0f));
+      put(2, k, bitsf(uint32_t(1 + 977 * k) & 0x007FFFFFu) * (k % 3 ? 1.0f : -1.0f));
+      put(6, k, (k % 2 ? -1.0f : 1.0f) * (1.0f + 1.0f / 16.0f + float(k % 8) / 8.0f));
+    }
+    put(2, 7, 1.2e-38f);
+    put(3, 9, std::numeric_limits<float>::quiet_NaN());
+    put(4, 1, std::numeric_limits<float>::infinity());
+    put(5, 2, -std::numeric_limits<float>::infinity());
+    put(6, 0, 448.0f);  // the amax of row 6's group: scale 1 -> codes are exact e4m3 RNE of x
+    // A zero 128x128 weight block: rows 128..255 of column group 1 (when it exists).
+    for (int64_t r = 128; r < std::min<int64_t>(rows, 256); ++r)
+      for (int64_t k = 128; k < std::min<int64_t>(K, 256); ++k) put(r, k, 0.0f);
+  }
+  if (bf16)
+    for (auto& x : v) x = formats::round_to_bf16(x);
+  return v;
+}
+
+std::vector<uint16_t> to_bf16_bits(const std::vector<float>& v) {
+  std::vector<uint16_t> b(v.size());
+  for (size_t i = 0; i < v.size(); ++i) b[i] = formats::float_to_bf16_bits(v[i]);
+  return b;
+}
+
+void expect_same_codes(const std::vector<uint8_t>& gpu, const std::vector<uint8_t>& cpu, const char* what) {
+  ASSERT_EQ(gpu.size(), cpu.size());
+  int64_t bad = 0, first = -1;
+  for (size_t i = 0; i < gpu.size(); ++i)
+    if (gpu[i] != cpu[i]) {
+      if (first < 0) first = int64_t(i);
+      ++bad;
+    }
+  EXPECT_EQ(bad, 0) << what << ": " << bad << " codes differ, first at " << first << " (gpu 0x" << std::hex
+                    << (first >= 0 ? int(gpu[size_t(first)]) : 0) << ", cpu 0x" << (first >= 0 ? int(cpu[size_t(first)]) : 0)
+                    << ")";
+}
+
+void expect_same_scales(const std::vector<float>& gpu, const std::vector<float>& cpu, const char* what) {
+  ASSERT_EQ(gpu.size(), cpu.size());
+  int64_t bad = 0, first = -1;
+  for (size_t i = 0; i < gpu.size(); ++i)
+    if (fbits(gpu[i]) != fbits(cpu[i])) {
+      if (first < 0) first = int64_t(i);
+      ++bad;
+    }
+  EXPECT_EQ(bad, 0) << what << ": " << bad << " scales differ, first at " << first << " (gpu 0x" << std::hex
+                    << (first >= 0 ? fbits(gpu[size_t(first)]) : 0u) << ", cpu 0x"
+                    << (first >= 0 ? fbits(cpu[size_t(first)]) : 0u) << ")";
+}
+
+TEST(Fp8Quant, WeightBlocksMatchCpuQuantizer) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  struct Case {
+    int64_t batch, N, K;
+  };
+  for (const Case& cs : {Case{2, 256, 384}, Case{1, 300, 200}, Case{3, 130, 130}, Case{1, 7, 5}}) {
+    for (bool bf16 : {true, false}) {
+      for (bool ue8m0 : {false, true}) {
+        SCOPED_TRACE("batch " + std::to_string(cs.batch) + " N " + std::to_string(cs.N) + " K " + std::to_string(cs.K) +
+                     (bf16 ? " bf16" : " f32") + (ue8m0 ? " ue8m0" : ""));
+        const int64_t NB = (cs.N + 127) / 128, KB = (cs.K + 127) / 128;
+        std::vector<float> src;
+        for (int64_t b = 0; b < cs.batch; ++b) {
+          const auto m = make_quant_input(cs.N, cs.K, cs.K, bf16, case_seed("wq") + uint64_t(b * 131 + cs.K), b == 0);
+          src.insert(src.end(), m.begin(), m.end());
+        }
+        std::vector<uint8_t> cpu_codes(src.size());
+        std::vector<float> cpu_scales(size_t(cs.batch * NB * KB));
+        for (int64_t b = 0; b < cs.batch; ++b)
+          formats::quantize_fp8_block_weight(src.data() + b * cs.N * cs.K, cs.N, cs.K, cpu_codes.data() + b * cs.N * cs.K,
+                                             cpu_scales.data() + b * NB * KB, ue8m0);
+        DevBuf<uint8_t> codes(src.size());
+        DevBuf<float> scales(cpu_scales.size());
+        CUDA_CHECK(cudaMemset(codes.p, 0xAB, codes.n));
+        if (bf16) {
+          DevBuf<uint16_t> d;
+          d.upload(to_bf16_bits(src));
+          sm90::quantize_fp8_block_weight_gpu(d.p, DType::kBF16, cs.batch, cs.N, cs.K, codes.p, scales.p, ue8m0, nullptr);
+          CUDA_CHECK(cudaDeviceSynchronize());
+        } else {
+          DevBuf<float> d;
+          d.upload(src);
+          sm90::quantize_fp8_block_weight_gpu(d.p, DType::kF32, cs.batch, cs.N, cs.K, codes.p, scales.p, ue8m0, nullptr);
+          CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        expect_same_codes(codes.download(), cpu_codes, "weight codes");
+        expect_same_scales(scales.download(), cpu_scales, "weight scales");
+      }
+    }
+  }
+}
+
+TEST(Fp8Quant, Activation1x128MatchesCpuQuantizer) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  struct Case {
+    int64_t M, K, ld;
+  };
+  for (const Case& cs : {Case{37, 300, 320}, Case{64, 256, 256}, Case{9, 130, 133}, Case{1000, 7168, 7168}}) {
+    for (bool bf16 : {true, false}) {
+      for (bool ue8m0 : {false, true}) {
+        SCOPED_TRACE("M " + std::to_string(cs.M) + " K " + std::to_string(cs.K) + " ld " + std::to_string(cs.ld) +
+                     (bf16 ? " bf16" : " f32") + (ue8m0 ? " ue8m0" : ""));
+        const int64_t KB = (cs.K + 127) / 128;
+        const auto src = make_quant_input(cs.M, cs.ld, cs.K, bf16, case_seed("aq") + uint64_t(cs.K), true);
+        std::vector<uint8_t> cpu_codes(size_t(cs.M * cs.K));
+        std::vector<float> cpu_scales(size_t(cs.M * KB));
+        formats::quantize_fp8_act_1x128(src.data(), cs.M, cs.K, cs.ld, cpu_codes.data(), cpu_scales.data(), ue8m0);
+        DevBuf<uint8_t> codes(cpu_codes.size());
+        DevBuf<float> scales(cpu_scales.size());
+        if (bf16) {
+          DevBuf<uint16_t> d;
+          d.upload(to_bf16_bits(src));
+          sm90::quantize_fp8_act_1x128_gpu(d.p, DType::kBF16, cs.M, cs.K, cs.ld, codes.p, scales.p, ue8m0, nullptr);
+          CUDA_CHECK(cudaDeviceSynchronize());
+        } else {
+          DevBuf<float> d;
+          d.upload(src);
+          sm90::quantize_fp8_act_1x128_gpu(d.p, DType::kF32, cs.M, cs.K, cs.ld, codes.p, scales.p, ue8m0, nullptr);
+          CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        expect_same_codes(codes.download(), cpu_codes, "activation codes");
+        expect_same_scales(scales.download(), cpu_scales, "activation scales");
+      }
+    }
+  }
+}
+
+// The backend's FC1-input kernel (permute + 1x128 quantize, kernels/sm90/moe/permute_quant_fp8.cu)
+// against the CPU quantizer, code for code and scale for scale, for H not a multiple of 128 (the
+// last group partial: 64 / 80 real columns) and H a multiple of 128: every routed row holds its
+// token's codes, its scales sit where the GEMM reads them (act_scale_index), and no byte past a
+// row's H codes or past the last row is written (the poison stays).
+TEST(Fp8Quant, PermuteQuantSmallMatchesCpuQuantizer) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (int64_t H : {int64_t(320), int64_t(208), int64_t(256)}) {
+    SCOPED_TRACE("H " + std::to_string(H));
+    const int64_t T = 37, K = 2, E = 3, HB = (H + 127) / 128, ldx = H + 8;  // ldx > H: a strided x
+    const auto xf = make_quant_input(T, ldx, H, /*bf16=*/true, case_seed("pq") + uint64_t(H), true);
+    // Routes: token t's k-th route to expert (t + k) % E, every 5th route none; rows in expert
+    // order, tokens ascending inside an expert (the route plan's order).
+    std::vector<int32_t> route_to_row(size_t(T * K), -1), offsets(size_t(E + 1), 0), row_expert;
+    std::vector<int64_t> row_token;
+    for (int64_t e = 0; e < E; ++e) {
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t k = 0; k < K; ++k)
+          if ((t * K + k) % 5 != 4 && (t + k) % E == e) {
+            route_to_row[size_t(t * K + k)] = int32_t(row_token.size());
+            row_token.push_back(t);
+            row_expert.push_back(int32_t(e));
+          }
+      offsets[size_t(e + 1)] = int32_t(row_token.size());
+    }
+    const int64_t rows = int64_t(row_token.size());
+    std::vector<uint8_t> cpu_codes(size_t(T * H));
+    std::vector<float> cpu_scales(size_t(T * HB));
+    formats::quantize_fp8_act_1x128(xf.data(), T, H, ldx, cpu_codes.data(), cpu_scales.data(), false);
+    DevBuf<uint16_t> dx;
+    dx.upload(to_bf16_bits(xf));
+    DevBuf<int32_t> dr2r, dre, doff;
+    dr2r.upload(route_to_row);
+    dre.upload(row_expert);
+    doff.upload(offsets);
+    constexpr uint8_t kPoison = 0xAB;
+    DevBuf<uint8_t> xq(size_t((rows + 1) * H));  // one guard row
+    DevBuf<float> sx(size_t((rows + 1) * HB));
+    CUDA_CHECK(cudaMemset(xq.p, kPoison, xq.n));
+    CUDA_CHECK(cudaMemset(sx.p, 0xFF, sx.n * sizeof(float)));
+    sm90::launch_permute_quant_fp8(dx.p, ldx, T, K, H, dr2r.p, dre.p, doff.p, xq.p, sx.p, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<uint8_t> q = xq.download();
+    const std::vector<float> sc = sx.download();
+    std::vector<uint8_t> want_codes(q.size(), kPoison);
+    std::vector<float> want_scales(sc.size(), bitsf(0xFFFFFFFFu));
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t t = row_token[size_t(r)], e = row_expert[size_t(r)];
+      std::memcpy(&want_codes[size_t(r * H)], &cpu_codes[size_t(t * H)], size_t(H));
+      for (int64_t hb = 0; hb < HB; ++hb) {
+        const int64_t lo = offsets[size_t(e)], hi = offsets[size_t(e + 1)];
+        want_scales[size_t(lo * HB + hb * (hi - lo) + (r - lo))] = cpu_scales[size_t(t * HB + hb)];
+      }
+    }
+    expect_same_codes(q, want_codes, "permuted activation codes");
+    expect_same_scales(sc, want_scales, "permuted activation scales");
+  }
+}
+
+// The device-made synthetic fp8 layer equals reference::synthetic_canonical_weights byte for byte
+// (also for an EP rank other than 0, whose experts start past expert 0).
+TEST(Fp8Quant, SyntheticLayerOnDeviceEqualsCanonical) {
+  MEGAMOE_REQUIRE_SM90();
+  for (int rank : {0, 1}) {
+    MoeConfig c;
+    c.num_experts = 6;
+    c.top_k = 2;
+    c.hidden_size = 384;
+    c.intermediate_size = 200;  // partial 128-blocks on both FCs
+    c.activation = Activation::kSwiGLUOAI;
+    c.has_bias = true;
+    c.recipe = Recipe::kFP8Block;
+    c.ep_size = 2;
+    c.ep_rank = rank;
+    const uint64_t seed = case_seed("synthetic fp8");
+    const auto canon = reference::synthetic_canonical_weights(c, seed);
+    const int64_t E = c.local_experts(), N13 = c.fc1_rows(), H = c.hidden_size, I = c.intermediate_size;
+    DevBuf<uint8_t> w13(size_t(E * N13 * H)), w2(size_t(E * H * I));
+    DevBuf<float> s13(canon.w13_scale.size() / 4), s2(canon.w2_scale.size() / 4), b13(size_t(E * N13)), b2(size_t(E * H));
+    sm90::fill_synthetic_layer_fp8_block(c, seed, w13.p, s13.p, w2.p, s2.p, b13.p, b2.p, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    SCOPED_TRACE("ep_rank " + std::to_string(rank));
+    expect_same_codes(w13.download(), canon.w13, "w13");
+    expect_same_codes(w2.download(), canon.w2, "w2");
+    auto as_f32 = [](const std::vector<uint8_t>& b) {
+      std::vector<float> f(b.size() / 4);
+      std::memcpy(f.data(), b.data(), b.size());
+      return f;
+    };
+    expect_same_scales(s13.download(), as_f32(canon.w13_scale), "w13_scale");
+    expect_same_scales(s2.download(), as_f32(canon.w2_scale), "w2_scale");
+    expect_same_scales(b13.download(), canon.b13, "b13");
+    expect_same_scales(b2.download(), canon.b2, "b2");
+  }
+}
+
+}  // namespace
+}  // namespace megamoe::gputest
