@@ -145,7 +145,7 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 struct Record {
-  std::string model, recipe, backend, gpu, commit, routing;
+  std::string model, recipe, backend, gpu, commit, routing, activation;
   int64_t tokens;
   double median_ms, floor_ms, tflops, weight_gbps, touched_weight_bytes, flops;
 };
@@ -157,7 +157,8 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
   for (size_t i = 0; i < rs.size(); ++i) {
     const Record& r = rs[i];
     o << "  {\"model\": \"" << r.model << "\", \"recipe\": \"" << r.recipe << "\", \"backend\": \"" << r.backend
-      << "\", \"tokens\": " << r.tokens << ", \"routing\": \"" << r.routing << "\", \"median_ms\": " << r.median_ms
+      << "\", \"tokens\": " << r.tokens << ", \"routing\": \"" << r.routing << "\", \"activation\": \"" << r.activation
+      << "\", \"median_ms\": " << r.median_ms
       << ", \"floor_ms\": " << r.floor_ms << ", \"pct_of_floor\": " << 100.0 * r.floor_ms / r.median_ms
       << ", \"tflops\": " << r.tflops << ", \"weight_gbps\": " << r.weight_gbps
       << ", \"touched_weight_bytes\": " << r.touched_weight_bytes << ", \"flops\": " << r.flops
@@ -173,7 +174,13 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
 }  // namespace
 
 int cmd_bench(const Options& opts) {
-  opts.allow_only({"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device"});
+  opts.allow_only(
+      {"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device", "activation"});
+  // "swiglu" (default): every preset with plain swiglu and no biases, as the PyTorch baseline
+  // computes; "preset": each preset's own activation and biases (gpt-oss: swiglu_oai + biases).
+  const std::string act_mode = opts.get("activation", "swiglu");
+  if (act_mode != "swiglu" && act_mode != "preset")
+    throw_invalid("--activation", "swiglu or preset", "'" + act_mode + "'");
   if (gpu_count() == 0) throw Unsupported("bench: no CUDA device found (bench measures GPU backends)");
   const int device = int(opts.get_int("device", 0));
   ck(cudaSetDevice(device), "cudaSetDevice");
@@ -203,7 +210,7 @@ int cmd_bench(const Options& opts) {
   for (const auto& pname : presets) {
     const auto& preset = workload::find_preset(pname);
     MoeConfig c = workload::preset_config(preset);
-    if (c.activation == Activation::kSwiGLUOAI) {
+    if (act_mode == "swiglu" && c.activation == Activation::kSwiGLUOAI) {
       // The comparison across presets uses plain swiglu (the PyTorch baseline's act).
       c.activation = Activation::kSwiGLU;
       c.has_bias = false;
@@ -266,6 +273,7 @@ int cmd_bench(const Options& opts) {
       r.gpu = gpu;
       r.commit = commit;
       r.routing = workload::routing_name(routing);
+      r.activation = std::string(activation_name(c.activation)) + (c.has_bias ? "+bias" : "");
       r.tokens = T;
       r.median_ms = median(ms);
       r.touched_weight_bytes = double(touched.size()) * bytes_per_expert;

@@ -43,6 +43,8 @@ bench options:
   --tokens LIST      e.g. 1,8,64 or 1-8192 (powers of two; default 1-8192)
   --presets LIST     comma-separated presets (default: deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b)
   --iters N          graph replays per cell, median reported (default 50, at least 50)
+  --activation MODE  swiglu (default: plain swiglu, no biases, as the PyTorch baseline) or
+                     preset (each preset's own, e.g. gpt-oss's swiglu_oai + biases)
   --json FILE        write the records as JSON
   (bench/run_bench.py runs this and the PyTorch baseline in one job and merges them)
 
