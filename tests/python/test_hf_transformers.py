@@ -291,6 +291,22 @@ def test_sentinel_ids_and_empty_input(device):
     assert empty.shape == (0, H)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_compile_fullgraph_after_eager_call(device):
+    """After one eager call (which prepares the weights), the experts forward traces with
+    fullgraph=True and dynamic token counts (it runs torch.ops.megamoe.fused_moe)."""
+    config, mod = make_experts("gpt_oss", device)
+    E, K, H, I = dims(config)
+    config._experts_implementation = "megamoe"
+    compiled = torch.compile(mod, fullgraph=True, backend="eager", dynamic=True)
+    with torch.no_grad():
+        for T in (10, 17):
+            x = torch.randn(T, H, generator=torch.Generator().manual_seed(T)).to(device=device, dtype=torch.bfloat16)
+            ids, w = routing(T, E, K, device, seed=T)
+            ref = mod(x, ids, w)
+            assert torch.equal(compiled(x, ids, w), ref)
+
+
 def test_errors_name_the_problem():
     config, mod = make_experts("mixtral", "cpu")
     E, K, H, I = dims(config)
