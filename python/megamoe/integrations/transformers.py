@@ -38,7 +38,8 @@ buffer, dropped by ``copy.deepcopy`` and pickling), one per device. Each eager c
 the weights' ``data_ptr``, version counter, dtype and shape with those it was prepared from and
 re-prepares when they changed (``load_state_dict``, ``.to()``, in-place edits); under
 ``torch.compile`` the check is skipped and the weights are taken as frozen (run one eager
-forward first). ``clear_cache(model)`` frees the prepared layers.
+forward first; the same holds for CUDA-graph capture). ``clear_cache(model)`` frees the
+prepared layers.
 
 Capacity: each layer is built with ``max_tokens`` (default 1024, ``register(max_tokens=N)`` or
 ``set_max_tokens(N)``), which sizes its GPU workspace once; longer inputs run in chunks of
@@ -81,7 +82,8 @@ _SWIGLU_OAI_CLASSES = ("GptOssExperts",)
 
 
 def set_max_tokens(max_tokens: int) -> None:
-    """Capacity of the layers built from now on (existing ones keep theirs; ``clear_cache`` them)."""
+    """Capacity (tokens per megamoe call) of the prepared layers; a cached layer built with
+    another capacity is rebuilt on its module's next eager call."""
     global _MAX_TOKENS
     if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
         raise ValueError(f"megamoe: argument 'max_tokens': expected an int >= 1, got {max_tokens!r}")
@@ -288,6 +290,11 @@ def prepared_layer(module: Any, device: Any, top_k: int) -> MoELayer:
     hit = cache.entries.get(key)
     if hit is not None and hit[0] == fp:
         return hit[1]
+    if key != "cpu" and torch.cuda.is_current_stream_capturing():
+        raise RuntimeError(
+            f"megamoe: {_module_name(module)}: the experts' weights are not prepared (or changed) and cannot be "
+            "prepared during CUDA-graph capture (it copies and synchronises); run one eager forward before capturing"
+        )
     cache.entries.pop(key, None)  # free the stale layer before building the new one
     activation, params = experts_activation(module)
     weights = canonical_weights(module, key)
