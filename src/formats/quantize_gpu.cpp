@@ -1,5 +1,5 @@
 // The public GPU weight quantizers (include/megamoe/quantize.h): argument checks on the host,
-// then the sm90 kernels (kernels/sm90/quantize_fp8.h, quantize_fp4.h). A plain C++ file so the
+// then the sm90 kernels (kernels/sm90/quantize/quantize_fp8.h, quantize_fp4.h). A plain C++ file so the
 // argument checks and the Unsupported error exist in CPU-only builds too (MEGAMOE_WITH_CUDA off).
 #include "megamoe/quantize.h"
 
@@ -12,6 +12,7 @@
 #if defined(MEGAMOE_WITH_CUDA)
 #include <cuda_runtime.h>
 
+#include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/quantize/quantize_fp4.h"
 #include "kernels/sm90/quantize/quantize_fp8.h"
 #endif
@@ -91,24 +92,8 @@ void check_out(const std::string& fn, const char* name, const TensorView& t, std
 #if defined(MEGAMOE_WITH_CUDA)
 // Makes `device` current for the call (the kernels launch on the current device), restoring the
 // caller's current device afterwards.
-class DeviceScope {
- public:
-  DeviceScope(const std::string& fn, int device) {
-    check(fn, cudaGetDevice(&prev_), "cudaGetDevice");
-    if (prev_ != device) check(fn, cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
-  }
-  ~DeviceScope() {
-    int cur = -1;
-    if (cudaGetDevice(&cur) == cudaSuccess && cur != prev_) cudaSetDevice(prev_);
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-
- private:
-  static void check(const std::string& fn, cudaError_t e, const std::string& what) {
-    if (e != cudaSuccess) throw CudaError(fn + ": " + what + ": " + cudaGetErrorString(e));
-  }
-  int prev_ = 0;
+struct DeviceScope : cu::DeviceGuard {
+  DeviceScope(const std::string& fn, int device) : cu::DeviceGuard(fn.c_str(), device) {}
 };
 #else
 [[noreturn]] void no_cuda(const std::string& fn) {

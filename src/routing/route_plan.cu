@@ -25,6 +25,8 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/ptx.cuh"
 #include "megamoe/errors.h"
 #include "routing/route_plan.h"
 
@@ -32,21 +34,25 @@ namespace megamoe::routing {
 
 namespace {
 
+// Budget and roles (every warp has the same role: count, then scan its part, then scatter; no
+// pipeline). Shared memory: a dynamic (W + 1) * E_local int array (one histogram / cursor row per
+// warp plus the block's running offsets), at most kSmemBudget, plus the static warp_sums[33], so
+// no kernel needs the opt-in above 48 KiB. Warps: up to kSmallMaxWarps (the single-block path, one
+// route per lane) or kBigWarps (one chunk of kChunkRoutes routes per block).
 constexpr unsigned kFull = 0xffffffffu;
-constexpr int kSmemBudget = 47 * 1024;  // dynamic; with the static arrays under 48 KiB (no opt-in)
+constexpr int kStaticSmemLimit = 48 * 1024;  // shared memory a kernel gets without the opt-in
+constexpr int kSmemBudget = 47 * 1024;       // dynamic
+constexpr int kWarpSumsWords = 33;           // warp_sums: one word per warp (32) and the total
+static_assert(kSmemBudget + kWarpSumsWords * int(sizeof(int)) <= kStaticSmemLimit,
+              "route plan kernels stay under 48 KiB of shared memory (no opt-in)");
 constexpr int kSmallMaxWarps = 32;
 constexpr int kBigWarps = 8;
+static_assert(kSmallMaxWarps * 32 == int(kSmallPathRoutes), "single-block path: one route per lane");
+static_assert(kChunkRoutes % (32 * kBigWarps) == 0, "a chunk splits evenly over the scatter kernel's warps");
 
 __host__ __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// PDL: wait until the previous kernel in the stream has completed and its writes are visible
-// (no-op without a programmatic dependency), then allow the next kernel to launch.
-__device__ __forceinline__ void pdl_wait_then_release() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
+using ptx::pdl_wait_then_release;  // PDL: common/ptx.cuh
 
 // Writes the per-expert GEMM argument arrays of `w` for experts [e_begin, EL) step `e_step`;
 // off(e) gives offsets[e] for e in [0, EL] (offsets[EL] = the routed rows).
@@ -71,9 +77,7 @@ __device__ __forceinline__ void write_gemm_arrays(const GroupedProblemWrite& w, 
   }
 }
 
-void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw CudaError(std::string(what) + ": " + cudaGetErrorString(e));
-}
+void check_cuda(cudaError_t e, const char* what) { cu::check("route_plan", e, what); }
 
 struct IdSource {
   const void* ptr;
@@ -191,7 +195,7 @@ template <typename IdT>
 __global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t chunk, RoutePlanDevice p,
                                         PlanExtras ex) {
   extern __shared__ int smem[];
-  __shared__ int warp_sums[33];
+  __shared__ int warp_sums[kWarpSumsWords];
   pdl_wait_then_release();
   const int EL = src.EL;
   const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, lane = tid & 31, W = nt >> 5;
@@ -309,7 +313,7 @@ template <typename IdT>
 __global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchunks, RoutePlanDevice p,
                                           PlanExtras ex) {
   extern __shared__ int smem[];
-  __shared__ int warp_sums[33];
+  __shared__ int warp_sums[kWarpSumsWords];
   pdl_wait_then_release();
   const int EL = src.EL;
   const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, W = nt >> 5;
@@ -344,21 +348,11 @@ __global__ void route_plan_scatter_kernel(IdSource src, int64_t routes, int nchu
   warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
 }
 
-// cudaLaunchKernelEx with the programmatic-stream-serialization attribute when `pdl`.
+// cu::launch_kernel_pdl (the PDL attribute when `pdl`), checked.
 template <typename... KArgs, typename... Args>
 void launch(void (*kernel)(KArgs...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream, bool pdl,
             const char* what, Args... args) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = pdl ? 1 : 0;
-  check_cuda(cudaLaunchKernelEx(&cfg, kernel, args...), what);
+  check_cuda(cu::launch_kernel_pdl(kernel, grid, block, smem, stream, pdl, args...), what);
 }
 
 template <typename IdT>

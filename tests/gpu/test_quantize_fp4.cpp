@@ -22,6 +22,7 @@
 
 #include "formats/quantize.h"
 #include "kernels/sm90/quantize/quantize_fp4.h"
+#include "kernels/sm90/synthetic/synthetic_fill.h"
 #include "megamoe/quantize.h"
 #include "split_test_util.h"
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/gemm/grouped_gemm_dispatch.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -16,28 +18,11 @@ namespace gd = grouped_gemm_detail;
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw CudaError(std::string("grouped_gemm_bf16: ") + what + ": " + cudaGetErrorString(e));
-}
-
-// Makes `device` current for the scope when it is not already (host-only calls, capture-safe).
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    check(cudaGetDevice(&prev_), "cudaGetDevice");
-    if (prev_ != device) check(cudaSetDevice(device), "cudaSetDevice");
-    switched_ = prev_ != device;
-  }
-  ~DeviceScope() {
-    if (switched_) cudaSetDevice(prev_);
-  }
-
- private:
-  int prev_ = 0;
-  bool switched_ = false;
+constexpr const char* kWho = "grouped_gemm_bf16";
+struct DeviceScope : cu::DeviceGuard {
+  explicit DeviceScope(int device) : cu::DeviceGuard(kWho, device) {}
 };
-
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
 // The CUTLASS kernels: kSwapAB has two (32- and 64-wide token tiles), kLargeTile one with fp32 D
 // and one with bf16 D.
@@ -53,7 +38,7 @@ const gd::TacticOps& ops_for(int kernel) {
 }
 
 int64_t avg_rows_per_group(int64_t total_rows_upper_bound, int num_groups) {
-  return num_groups > 0 ? (total_rows_upper_bound + num_groups - 1) / num_groups : 0;
+  return num_groups > 0 ? cu::ceil_div<int64_t>(total_rows_upper_bound, num_groups) : 0;
 }
 
 // Within kSwapAB: 32-wide token tiles up to 8 rows per group on average, 64-wide beyond. Measured
@@ -69,8 +54,7 @@ int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_g
 }  // namespace
 
 struct GroupedGemmBf16::Arrays {
-  void* state[kNumKernels] = {};   // indexed by Kernel
-  size_t offset[kNumKernels] = {};  // each kernel's slice of workspace_
+  gemm_dispatch::PreparedKernels<gd::TacticOps, kNumKernels> kernels;  // indexed by Kernel
 };
 
 const char* tactic_name(GroupedGemmTactic t) {
@@ -101,49 +85,21 @@ GroupedGemmBf16::GroupedGemmBf16(int num_groups, int64_t N, int64_t K, int devic
   if (N <= 0 || N > INT32_MAX) throw_invalid("N", "in [1, 2^31)", std::to_string(N));
   // TMA: the weight row stride (K bf16) must be a multiple of 16 bytes.
   if (K <= 0 || K > INT32_MAX || K % 8 != 0) throw_invalid("K", "a positive multiple of 8 (16-byte rows)", std::to_string(K));
-  DeviceScope scope(device);
-  int sm_count = 0;
-  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute(SM count)");
-  int major = 0;
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute(CC)");
-  if (major != 9) throw Unsupported("grouped_gemm_bf16 needs an sm_90 (Hopper) GPU, got compute capability " + std::to_string(major) + ".x");
-
   auto arrays = new Arrays{};
-  size_t total = 0;
-  for (int i = 0; i < kNumKernels; ++i) {
-    arrays->offset[i] = total;
-    total += (ops_for(i).workspace_bytes(num_groups, sm_count) + 255) / 256 * 256;
-  }
-  workspace_bytes_ = total;
   try {
-    check(cudaMalloc(&workspace_, workspace_bytes_), "cudaMalloc(workspace)");
-    for (int i = 0; i < kNumKernels; ++i)
-      arrays->state[i] =
-          ops_for(i).create(num_groups, N, K, device, sm_count, static_cast<char*>(workspace_) + arrays->offset[i]);
+    arrays->kernels.create(kWho, &ops_for, num_groups, N, K, device);
   } catch (...) {
-    for (int i = 0; i < kNumKernels; ++i)
-      if (arrays->state[i]) ops_for(i).destroy(arrays->state[i]);
     delete arrays;
-    if (workspace_) cudaFree(workspace_);
-    workspace_ = nullptr;
     throw;
   }
+  workspace_bytes_ = arrays->kernels.workspace_bytes;
   arrays_ = arrays;
 }
 
 GroupedGemmBf16::~GroupedGemmBf16() {
   if (arrays_) {
-    for (int i = 0; i < kNumKernels; ++i)
-      if (arrays_->state[i]) ops_for(i).destroy(arrays_->state[i]);
+    arrays_->kernels.release(&ops_for);
     delete arrays_;
-  }
-  if (workspace_) {
-    int prev = 0;
-    if (cudaGetDevice(&prev) == cudaSuccess) {
-      if (prev != device_) cudaSetDevice(device_);
-      cudaFree(workspace_);
-      if (prev != device_) cudaSetDevice(prev);
-    }
   }
 }
 
@@ -177,7 +133,7 @@ void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, i
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
-  ops_for(kernel).run(arrays_->state[kernel], args, stream);
+  ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
 }
 
 void GroupedGemmBf16::run_bf16_out(const void* A, int64_t lda, const void* W, void* D, int64_t ldd,
@@ -189,7 +145,7 @@ void GroupedGemmBf16::run_bf16_out(const void* A, int64_t lda, const void* W, vo
   check_run_args(A, lda, W, D, ldd, 8, GroupedGemmTactic::kLargeTile);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
-  ops_for(kLargeBf16).run(arrays_->state[kLargeBf16], args, stream);
+  ops_for(kLargeBf16).run(arrays_->kernels.state[kLargeBf16], args, stream);
 }
 
 routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int64_t lda, const void* W, void* D,
@@ -202,7 +158,7 @@ routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int6
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
   gd::RunArgs args{A, lda, W, D, ldd, nullptr};
   routing::GroupedProblemWrite w{};
-  ops_for(kernel).describe(arrays_->state[kernel], args, &w);
+  ops_for(kernel).describe(arrays_->kernels.state[kernel], args, &w);
   return w;
 }
 
@@ -215,7 +171,7 @@ void GroupedGemmBf16::launch_prepared(int64_t total_rows_upper_bound, GroupedGem
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
   DeviceScope scope(device_);
-  ops_for(kernel).launch(arrays_->state[kernel], stream, pdl, early_trigger);
+  ops_for(kernel).launch(arrays_->kernels.state[kernel], stream, pdl, early_trigger);
 }
 
 }  // namespace megamoe::sm90

@@ -82,10 +82,10 @@ class GroupedGemmBf16 {
   int num_groups_;
   int64_t N_, K_;
   int device_;
-  void* workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
   // implementation-owned state: one prepared CUTLASS kernel per tactic, whose pointer arrays,
-  // problem shapes and strides live in workspace_ (see grouped_gemm_bf16.cu)
+  // problem shapes and strides live in their device workspace (gemm_dispatch::PreparedKernels,
+  // see grouped_gemm_bf16.cu)
   struct Arrays;
   Arrays* arrays_ = nullptr;
   void check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd, int64_t d_align,

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/gemm/grouped_gemm_dispatch.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -15,33 +17,21 @@ namespace fd = fp8_gemm_detail;
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw CudaError(std::string("grouped_gemm_fp8_blockwise: ") + what + ": " + cudaGetErrorString(e));
-}
-
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    check(cudaGetDevice(&prev_), "cudaGetDevice");
-    switched_ = prev_ != device;
-    if (switched_) check(cudaSetDevice(device), "cudaSetDevice");
-  }
-  ~DeviceScope() {
-    if (switched_) cudaSetDevice(prev_);
-  }
-
- private:
-  int prev_ = 0;
-  bool switched_ = false;
+constexpr const char* kWho = "grouped_gemm_fp8_blockwise";
+struct DeviceScope : cu::DeviceGuard {
+  explicit DeviceScope(int device) : cu::DeviceGuard(kWho, device) {}
 };
-
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
 constexpr int kNumTactics = 2;
 const fd::TacticOps& ops_for(int i) { return i == 0 ? fd::swapab_ops() : fd::large_ops(); }
 int index_of(Fp8GemmTactic t) { return t == Fp8GemmTactic::kSwapAB ? 0 : 1; }
 
 }  // namespace
+
+struct GroupedGemmFp8Blockwise::Kernels {
+  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumTactics> prepared;  // indexed by index_of(tactic)
+};
 
 const char* fp8_tactic_name(Fp8GemmTactic t) {
   switch (t) {
@@ -57,7 +47,7 @@ const char* fp8_tactic_name(Fp8GemmTactic t) {
 // per weight slab, while a 128-token-row tile would run 128 rows of MMA per weight byte whatever
 // the group holds. Not tuned yet (no measurements of the crossover on H200).
 Fp8GemmTactic choose_fp8_tactic(int64_t total_rows_upper_bound, int num_groups) {
-  const int64_t avg = num_groups > 0 ? (total_rows_upper_bound + num_groups - 1) / num_groups : 0;
+  const int64_t avg = num_groups > 0 ? cu::ceil_div<int64_t>(total_rows_upper_bound, num_groups) : 0;
   return avg <= 64 ? Fp8GemmTactic::kSwapAB : Fp8GemmTactic::kLargeTile;
 }
 
@@ -76,43 +66,21 @@ GroupedGemmFp8Blockwise::GroupedGemmFp8Blockwise(int num_groups, int64_t N, int6
   // partial last 128-blocks are zero-filled by TMA (grouped_gemm_fp8_blockwise_impl.cuh).
   if (N <= 0 || N > INT32_MAX || N % 4 != 0) throw_invalid("N", "a positive multiple of 4", std::to_string(N));
   if (K <= 0 || K > INT32_MAX || K % 16 != 0) throw_invalid("K", "a positive multiple of 16", std::to_string(K));
-  DeviceScope scope(device);
-  int sm_count = 0, major = 0;
-  check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute(SM count)");
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute(CC)");
-  if (major != 9)
-    throw Unsupported("grouped_gemm_fp8_blockwise needs an sm_90 (Hopper) GPU, got compute capability " +
-                      std::to_string(major) + ".x");
-  size_t total = 0;
-  for (int i = 0; i < kNumTactics; ++i) {
-    offset_[i] = total;
-    total += (ops_for(i).workspace_bytes(num_groups, sm_count) + 255) / 256 * 256;
-  }
-  workspace_bytes_ = total;
+  auto kernels = new Kernels{};
   try {
-    check(cudaMalloc(&workspace_, workspace_bytes_), "cudaMalloc(workspace)");
-    for (int i = 0; i < kNumTactics; ++i)
-      state_[i] = ops_for(i).create(num_groups, N, K, device, sm_count, static_cast<char*>(workspace_) + offset_[i]);
+    kernels->prepared.create(kWho, &ops_for, num_groups, N, K, device);
   } catch (...) {
-    for (int i = 0; i < kNumTactics; ++i)
-      if (state_[i]) ops_for(i).destroy(state_[i]);
-    if (workspace_) cudaFree(workspace_);
-    workspace_ = nullptr;
+    delete kernels;
     throw;
   }
+  workspace_bytes_ = kernels->prepared.workspace_bytes;
+  kernels_ = kernels;
 }
 
 GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
-  for (int i = 0; i < kNumTactics; ++i)
-    if (state_[i]) ops_for(i).destroy(state_[i]);
-  if (workspace_) {
-    int prev = 0;
-    if (cudaGetDevice(&prev) == cudaSuccess) {
-      if (prev != device_) cudaSetDevice(device_);
-      cudaFree(workspace_);
-      if (prev != device_) cudaSetDevice(prev);
-    }
-  }
+  if (!kernels_) return;
+  kernels_->prepared.release(&ops_for);
+  delete kernels_;
 }
 
 void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,
@@ -133,7 +101,7 @@ void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W,
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
   DeviceScope scope(device_);
   const int i = index_of(tactic);
-  ops_for(i).run(state_[i], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);
+  ops_for(i).run(kernels_->prepared.state[i], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);
 }
 
 }  // namespace megamoe::sm90

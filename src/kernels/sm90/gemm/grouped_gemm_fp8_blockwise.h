@@ -67,10 +67,11 @@ class GroupedGemmFp8Blockwise {
   int num_groups_;
   int64_t N_, K_;
   int device_;
-  void* workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
-  void* state_[2] = {nullptr, nullptr};  // one prepared CUTLASS kernel per tactic
-  size_t offset_[2] = {0, 0};            // each tactic's slice of workspace_
+  // implementation-owned: one prepared CUTLASS kernel per tactic and their device workspace
+  // (gemm_dispatch::PreparedKernels, see grouped_gemm_fp8_blockwise.cu)
+  struct Kernels;
+  Kernels* kernels_ = nullptr;
 };
 
 // ---- implementation detail, not API -------------------------------------------------------

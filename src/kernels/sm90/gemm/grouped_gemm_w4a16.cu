@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/sm90/common/cuda_helpers.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -23,9 +24,12 @@ namespace {
 // mean 16 rows per expert: small 5.17 ms; mean 32: small 8.34 ms (two passes) vs large 6.08 ms
 // at mean 64. The switch sits between one and two small passes.
 constexpr int64_t kLargeMinMeanRows = 24;
-// The small tactic splits K in two when its grid has at most this many CTAs: fewer than two
-// per SM of an H100/H200 (132 SMs) leaves too few warps to cover the decode's latency chains.
-constexpr int64_t kSplitMaxCtas = 264;
+// The small tactic splits K in two when its grid has at most this many CTAs per SM (of the
+// device, queried): fewer than two per SM leaves too few warps to cover the decode's latency
+// chains (H100/H200: 132 SMs, 264 CTAs).
+constexpr int64_t kSplitMaxCtasPerSm = 2;
+constexpr int kPrepareThreads = 256;
+constexpr size_t kStepBytes = 32;  // one weight row's packed codes of a 64-wide K step
 
 // Fragment order (grouped_gemm_w4a16_common.cuh): within each 32-byte K step, byte 8t+2s+h
 // takes canonical byte 8s+t+4h (t = lane % 4, s = k16 block, h = low / high k8 half).
@@ -72,25 +76,24 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (t == W4A16Tactic::kLarge) {
     e = launch_w4a16_large(a, fmt, int(grid_y), stream);
   } else {
-    const int64_t ctas = (a.N + 127) / 128 * grid_y;
-    const int splits = ctas <= kSplitMaxCtas && a.K >= 256 ? 2 : 1;  // >= 2 stages of 128 per split
+    const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
+    const int64_t split_max_ctas = kSplitMaxCtasPerSm * cu::current_sm_count();
+    const int splits = ctas <= split_max_ctas && a.K >= 256 ? 2 : 1;  // >= 2 stages of 128 per split
     e = cudaSuccess;
     if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
       e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);
     if (e == cudaSuccess) e = launch_w4a16_small(a, fmt, int(grid_y), splits, stream);
   }
-  if (e != cudaSuccess) throw CudaError(std::string("w4a16 grouped GEMM launch: ") + cudaGetErrorString(e));
+  cu::check("w4a16", e, "w4a16 grouped GEMM launch");
 }
 
 void w4a16_prepare_weights(uint8_t* W, size_t bytes, cudaStream_t stream) {
-  if (bytes % 32 != 0)
+  if (bytes % kStepBytes != 0)
     throw_invalid("W", "a whole number of 64-wide K steps (bytes % 32 == 0)", std::to_string(bytes) + " bytes");
   if (bytes == 0) return;
-  const size_t steps = bytes / 32;
-  const unsigned threads = 256;
-  fragment_order_kernel<<<unsigned((steps + threads - 1) / threads), threads, 0, stream>>>(W, steps);
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw CudaError(std::string("w4a16 weight preparation launch: ") + cudaGetErrorString(e));
+  const size_t steps = bytes / kStepBytes;
+  fragment_order_kernel<<<unsigned(cu::ceil_div<size_t>(steps, kPrepareThreads)), kPrepareThreads, 0, stream>>>(W, steps);
+  cu::check_launch("w4a16", "w4a16 weight preparation launch");
 }
 
 void w4a16_scale_tiles(const uint8_t* canonical, int64_t G, int64_t N, int64_t K, Fp4Scale fmt,

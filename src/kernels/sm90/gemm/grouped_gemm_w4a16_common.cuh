@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 
 namespace megamoe::sm90::w4a16 {
@@ -22,6 +23,13 @@ namespace megamoe::sm90::w4a16 {
 constexpr int kBK = 64;                // K per pipeline step: 32 packed bytes per weight row
 constexpr int kBN = 128;               // weight rows per CTA (8 warps x 16, or 2 warpgroups x 64)
 constexpr int kThreads = 256;
+constexpr int kPackedRowBytes = kBK / 2;  // one weight row's e2m1 codes of a K step (2 per byte)
+constexpr int kChunkBytes = ptx::kCpAsyncBytes;  // 16: one cp.async, one swizzle chunk
+constexpr int kSmemRowBytes = 128;        // a 64-wide bf16 activation row in shared memory
+constexpr int kMaxDynamicSmem = 227 * 1024;  // sm_90's largest opt-in shared memory per block
+static_assert(kSmemRowBytes == kBK * 2, "one activation row of a K step is 128 bytes (8 chunks)");
+static_assert(kBN * kPackedRowBytes == kThreads * kChunkBytes, "one weight chunk per thread per K step");
+static_assert(kBN == (kThreads / 32) * 16, "8 warps x 16 weight rows (mma.sync m16, wgmma's A rows per warp)");
 // Shared bytes of a Lut<Copies>: the pair table, then the scale table.
 template <int Copies>
 constexpr int lut_bytes() { return 256 * Copies * 4 + 256 * 4; }
@@ -32,15 +40,10 @@ struct ScaleCfg {
   static constexpr int kTileBytes = kBN * kPerRow;                 // one K step of 128 rows
 };
 
-__device__ __forceinline__ void cp_async16(uint32_t dst, const void* src, bool valid) {
-  const int n = valid ? 16 : 0;  // 0: zero-fill, nothing read
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
+using ptx::cp_async16;  // common/ptx.cuh
+using ptx::cp_async_commit;
+using ptx::cp_async_wait;
+using ptx::pdl_wait_then_release;
 
 // bf16 bits of the e2m1 code c (0..15).
 __device__ __forceinline__ uint32_t e2m1_bf16_bits(uint32_t c) {

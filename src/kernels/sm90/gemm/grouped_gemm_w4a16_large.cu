@@ -22,7 +22,6 @@
 #include <string>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
-#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -36,7 +35,17 @@ constexpr int kLutBytes = lut_bytes<16>();
 constexpr int kXBytes = kBT * kBK * 2;  // 16384
 constexpr int kWBytes = kBN * kBK / 2;  // 4096
 constexpr int kStageBytes = 21 * 1024;  // X + W + scales (<= 512 B), rounded up to 1024
-constexpr int kSmem = 1024 /* alignment slack */ + kStages * kStageBytes + kLutBytes;
+constexpr int kSwizzleAtomBytes = 1024;  // SW128: 8 rows x 128 B; each stage starts on this boundary
+constexpr int kSmem = kSwizzleAtomBytes /* alignment slack */ + kStages * kStageBytes + kLutBytes;
+// Budget (see the top of the file): 1 + 4 x 21 + 17 KB = 102 KB, two CTAs per SM (__launch_bounds__
+// minimum 2) within the SM's 228 KB.
+static_assert(kXBytes + kWBytes + ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes <= kStageBytes &&
+                  kXBytes + kWBytes + ScaleCfg<Fp4Scale::kMxfp4>::kTileBytes <= kStageBytes,
+              "a stage holds the activations, the weights and the larger scale tile");
+static_assert(kStageBytes % kSwizzleAtomBytes == 0, "stages stay 1024-byte aligned for the SW128 descriptors");
+static_assert(2 * kSmem <= 228 * 1024 && kSmem <= kMaxDynamicSmem, "two CTAs per SM");
+static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
+static_assert(kBT * (kSmemRowBytes / kChunkBytes) % kThreads == 0, "activation tile: whole chunks per thread");
 
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -98,11 +107,11 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   // c%8), weights one chunk (row tid/2, half tid%2), scales the first kSBytes/16 threads.
   const int w_row = tid >> 1, w_half = tid & 1;
   const bool w_ok = n0 + w_row < N;
-  const uint8_t* w_src = Wg + size_t(w_ok ? n0 + w_row : 0) * wrow + w_half * 16;
-  const uint32_t w_dst = uint32_t(kXBytes + w_row * 32 + w_half * 16);
-  constexpr int kSChunks = kSBytes / 16;
+  const uint8_t* w_src = Wg + size_t(w_ok ? n0 + w_row : 0) * wrow + w_half * kChunkBytes;
+  const uint32_t w_dst = uint32_t(kXBytes + w_row * kPackedRowBytes + w_half * kChunkBytes);
+  constexpr int kSChunks = kSBytes / kChunkBytes;
   const bool s_thr = tid < kSChunks;
-  const bool s_ok = s_thr && (n0 + tid * (16 / ScaleCfg<F>::kPerRow) < N);
+  const bool s_ok = s_thr && (n0 + tid * (kChunkBytes / ScaleCfg<F>::kPerRow) < N);
   const int x_c = tid & 7, x_row0 = tid >> 3;  // rows x_row0 + 32 i
 
   for (int t0 = lo; t0 < hi; t0 += kBT) {
@@ -114,13 +123,13 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
         const int r = x_row0 + 32 * i;
         const bool ok = r < rows_here;
         const __nv_bfloat16* src = A + size_t(ok ? t0 + r : lo) * size_t(K) + size_t(kt) * kBK + x_c * 8;
-        cp_async16(st + uint32_t(r * 128 + ((x_c ^ (r & 7)) * 16)), src, ok);
+        cp_async16(st + uint32_t(r * kSmemRowBytes + ((x_c ^ (r & 7)) * kChunkBytes)), src, ok);
       }
-      cp_async16(st + w_dst, w_src + size_t(kt) * 32, w_ok);
+      cp_async16(st + w_dst, w_src + size_t(kt) * kPackedRowBytes, w_ok);
       if (s_thr) {
         const uint8_t* src =
-            s_ok ? Sg + (size_t(kt) * size_t(N) + size_t(n0)) * ScaleCfg<F>::kPerRow + tid * 16 : Sg;
-        cp_async16(st + kXBytes + kWBytes + tid * 16, src, s_ok);
+            s_ok ? Sg + (size_t(kt) * size_t(N) + size_t(n0)) * ScaleCfg<F>::kPerRow + tid * kChunkBytes : Sg;
+        cp_async16(st + kXBytes + kWBytes + tid * kChunkBytes, src, s_ok);
       }
     };
 
@@ -143,8 +152,8 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
       }
       const int slot = kt % kStages;
       const uint8_t* st = smem + slot * kStageBytes;
-      const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq) * 32 + tig * 8);
-      const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * 32 + tig * 8);
+      const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq) * kPackedRowBytes + tig * 8);
+      const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * kPackedRowBytes + tig * 8);
       const uint8_t* ss = st + kXBytes + kWBytes;
       uint32_t af[4][4];
       decode_step<F>(lut, wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);

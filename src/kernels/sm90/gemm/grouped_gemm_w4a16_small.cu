@@ -23,7 +23,6 @@
 #include <string>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
-#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -43,7 +42,15 @@ struct SmallCfg {
   static constexpr int kWOff = 0, kXOff = kSub * kWBytes, kSOff = kXOff + kSub * kXBytes;
   static constexpr int kStage = kSOff + kSub * kSBytes;
   static constexpr int kSmem = kLutBytes + kStages * kStage;
+  // Budget: 33 KB table + 4 stages of 12.5 (mxfp4) / 13 KB (nvfp4) = 83 / 85 KB: two CTAs per SM.
+  static_assert(kSmem <= kMaxDynamicSmem, "small tactic: shared-memory budget");
+  static_assert(kSBytes / kChunkBytes <= kThreads, "scale tile: at most one chunk per thread");
 };
+// Load roles (see the kernel): weights one chunk per thread, activations one chunk for each of
+// the first kBT * 8 threads; warps: 8, each 16 weight rows x kBT tokens (kNT n8 tiles).
+static_assert(kBT * (kSmemRowBytes / kChunkBytes) <= kThreads, "activation tile: one chunk per thread");
+static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
+static_assert(kWBytes == kBN * kPackedRowBytes && kXBytes == kBT * kSmemRowBytes, "stage sizes");
 
 __device__ __forceinline__ void mma_bf16(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
   asm volatile(
@@ -92,30 +99,30 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
   const int w_row = tid >> 1, w_half = tid & 1;
   const bool w_ok = n0 + w_row < N;
   const uint8_t* w_src0 =
-      W + (size_t(g) * size_t(N) + size_t(w_ok ? n0 + w_row : 0)) * wrow + w_half * 16 + size_t(ks0) * kSub * 32;
-  const uint32_t w_dst = uint32_t(C::kWOff + w_row * 32 + w_half * 16);
-  constexpr int kSChunks = C::kSBytes / 16;
+      W + (size_t(g) * size_t(N) + size_t(w_ok ? n0 + w_row : 0)) * wrow + w_half * kChunkBytes + size_t(ks0) * kSub * kPackedRowBytes;
+  const uint32_t w_dst = uint32_t(C::kWOff + w_row * kPackedRowBytes + w_half * kChunkBytes);
+  constexpr int kSChunks = C::kSBytes / kChunkBytes;
   const bool s_thr = tid < kSChunks;
-  const bool s_ok = s_thr && (n0 + tid * (16 / kPerRow) < N);
+  const bool s_ok = s_thr && (n0 + tid * (kChunkBytes / kPerRow) < N);
   const size_t s_step = size_t(N) * kPerRow;  // bytes of one sub-step's scale tile row block
   const uint8_t* s_src0 = S + (size_t(g) * size_t(KT) + size_t(ks0) * kSub) * s_step +
-                          (s_ok ? size_t(n0) * kPerRow + tid * 16 : 0);
-  const uint32_t s_dst = uint32_t(C::kSOff + tid * 16);
+                          (s_ok ? size_t(n0) * kPerRow + tid * kChunkBytes : 0);
+  const uint32_t s_dst = uint32_t(C::kSOff + tid * kChunkBytes);
   const bool x_thr = tid < kBT * 8;
   const int x_row = (tid >> 3) % kBT, x_c = tid & 7;
-  const uint32_t x_dst = uint32_t(C::kXOff + x_row * 128 + ((x_c ^ (x_row & 7)) * 16));
+  const uint32_t x_dst = uint32_t(C::kXOff + x_row * kSmemRowBytes + ((x_c ^ (x_row & 7)) * kChunkBytes));
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem + kLutBytes));
 
   // Per-thread shared offsets inside a stage (constant over the loop): the two weight rows'
   // fragment bytes, the two rows' scale codes, and the activation B fragments of token row gq
   // (k16 block s: chunks 2s and 2s+1 of the swizzled row, 4 bytes at 4 tig).
-  const uint32_t wa_off = uint32_t(C::kWOff + (wr + gq) * 32 + tig * 8), wb_off = wa_off + 8 * 32;
+  const uint32_t wa_off = uint32_t(C::kWOff + (wr + gq) * kPackedRowBytes + tig * 8), wb_off = wa_off + 8 * kPackedRowBytes;
   const uint32_t sa_off = uint32_t(C::kSOff + (wr + gq) * kPerRow), sb_off = sa_off + 8 * kPerRow;
   uint32_t xb_off[8];
 #pragma unroll
   for (int s = 0; s < 4; ++s) {
-    xb_off[2 * s] = uint32_t(C::kXOff + gq * 128 + (((2 * s) ^ gq) * 16) + tig * 4);
-    xb_off[2 * s + 1] = uint32_t(C::kXOff + gq * 128 + (((2 * s + 1) ^ gq) * 16) + tig * 4);
+    xb_off[2 * s] = uint32_t(C::kXOff + gq * kSmemRowBytes + (((2 * s) ^ gq) * kChunkBytes) + tig * 4);
+    xb_off[2 * s + 1] = uint32_t(C::kXOff + gq * kSmemRowBytes + (((2 * s + 1) ^ gq) * kChunkBytes) + tig * 4);
   }
 #pragma unroll
   for (int i = 0; i < 8; ++i) asm volatile("mov.b32 %0, %0;" : "+r"(xb_off[i]));  // kept, not recomputed per use
@@ -137,7 +144,7 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
         if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src, x_ok && in);
         if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src, s_ok && in);
         if (in) {
-          w_src += 32;
+          w_src += kPackedRowBytes;
           x_src += kBK;
           s_src += s_step;
         }

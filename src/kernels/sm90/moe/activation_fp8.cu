@@ -11,8 +11,10 @@
 
 #include <string>
 
-#include "kernels/sm90/moe/moe_kernels_fp8.h"
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/vector_io.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
 #include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
 
@@ -24,10 +26,13 @@ using namespace fp8;
 
 using act::act_fn;
 
-__device__ __forceinline__ void load4(const float* p, float (&v)[4]) {
-  const float4 a = __ldg(reinterpret_cast<const float4*>(p));
-  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
-}
+// Budget: kThreads = 256 threads a CTA = 8 warps, one role (each warp loads, activates, reduces
+// the amax and stores one (row, group)), no shared memory, no pipeline.
+constexpr int kThreads = 256;
+constexpr int kColsPerLane = kBlock / 32;  // 4: one 16-byte fp32 load, one 32-bit store of codes
+static_assert(kColsPerLane * sizeof(float) == vec::kBytesPerVectorLoad, "a lane's fp32 columns: one vector load");
+static_assert(kColsPerLane * sizeof(uint8_t) == sizeof(uint32_t), "a lane's codes: one 32-bit store");
+static_assert(kThreads % 32 == 0, "whole warps, one per (row, group)");
 
 template <Activation kAct, bool kBias>
 __global__ void activation_quant_kernel(const float* __restrict__ h, const float* __restrict__ b13,
@@ -42,24 +47,24 @@ __global__ void activation_quant_kernel(const float* __restrict__ h, const float
   if (wid >= max_rows * IB) return;
   const int64_t row = wid / IB, ib = wid - row * IB;
   if (row >= int64_t(__ldg(offsets + local_experts))) return;  // whole warps exit together
-  const int64_t c = ib * kBlock + lane * 4;
+  const int64_t c = ib * kBlock + lane * kColsPerLane;
   const bool real = c < I;  // false only in the partial last group (the warp stays whole for the max)
   const int32_t e = __ldg(row_expert + row);
   float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   if (real) {
     const float* hr = h + row * N13;
     float g[4], u[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    load4(hr + c, g);
-    if constexpr (kGated) load4(hr + I + c, u);
+    vec::ldg_f32x4(hr + c, g);
+    if constexpr (kGated) vec::ldg_f32x4(hr + I + c, u);
     if constexpr (kBias) {
       const float* br = b13 + int64_t(e) * N13;
       float bg[4];
-      load4(br + c, bg);
+      vec::ldg_f32x4(br + c, bg);
 #pragma unroll
       for (int j = 0; j < 4; ++j) g[j] += bg[j];
       if constexpr (kGated) {
         float bu[4];
-        load4(br + I + c, bu);
+        vec::ldg_f32x4(br + I + c, bu);
 #pragma unroll
         for (int j = 0; j < 4; ++j) u[j] += bu[j];
       }
@@ -82,9 +87,8 @@ __global__ void activation_quant_kernel(const float* __restrict__ h, const float
 template <Activation kAct>
 void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets, int64_t EL,
                 int64_t max_rows, int64_t I, const ActivationParams& p, uint8_t* aq, float* sa, cudaStream_t stream) {
-  constexpr int kThreads = 256;
-  const int64_t warps = max_rows * ((I + kBlock - 1) / kBlock);
-  const unsigned grid = unsigned((warps * 32 + kThreads - 1) / kThreads);
+  const int64_t warps = max_rows * cu::ceil_div<int64_t>(I, kBlock);
+  const unsigned grid = unsigned(cu::ceil_div<int64_t>(warps * 32, kThreads));
   if (b13)
     activation_quant_kernel<kAct, true><<<grid, kThreads, 0, stream>>>(h, b13, row_expert, offsets, EL, max_rows, I,
                                                                        p.limit, p.alpha, aq, sa);
@@ -101,9 +105,9 @@ void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t
   if (max_rows <= 0) return;
   // 4: each lane takes 4 whole columns with 16-byte fp32 loads (rows of 2I or I floats, bias rows
   // likewise) and stores their codes as one 32-bit word (rows of I bytes).
-  if (I <= 0 || I % 4 != 0)
+  if (I <= 0 || I % kColsPerLane != 0)
     throw_invalid("intermediate_size", "a positive multiple of 4 (fp8 activation-quantize)", std::to_string(I));
-  if (reinterpret_cast<uintptr_t>(aq) % 4 != 0) throw_invalid("aq", "a 4-byte aligned pointer", "misaligned");
+  if (!cu::aligned(aq, sizeof(uint32_t))) throw_invalid("aq", "a 4-byte aligned pointer", "misaligned");
   auto ap = static_cast<uint8_t*>(aq);
   switch (p.activation) {
     case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
@@ -111,8 +115,7 @@ void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t
     case Activation::kGeGLU: launch_act<Activation::kGeGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
     case Activation::kReLU2: launch_act<Activation::kReLU2>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
   }
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw CudaError(std::string("fp8 activation-quantize kernel launch: ") + cudaGetErrorString(e));
+  cu::check_launch("activation_fp8", "fp8 activation-quantize kernel launch");
 }
 
 }  // namespace megamoe::sm90

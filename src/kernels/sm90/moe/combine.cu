@@ -1,6 +1,9 @@
 // Combine: per token, the fixed-order (k = 0..K-1) weighted FP32 sum of its routes' bf16 y
-// rows, rounded to bf16 once (see moe_kernels.h). One thread per 8 columns of one token:
-// for each route 2 x 16-byte loads of fp32 y (and of b2), one 16-byte store of 8 bf16.
+// rows, rounded to bf16 once (see moe_kernels.h).
+// Budget: kThreads = 256 threads a CTA, one role, no shared memory; the only "pipeline" is in
+// registers: kChunk routes' loads are issued before any of them is used. One thread per
+// kColsPerThread = 8 columns of one token: for each route 2 x 16-byte loads of fp32 y (and of b2),
+// or one 16-byte load of bf16 y, and one 16-byte store of 8 bf16.
 // Products and sums use __fmul_rn/__fadd_rn so no FMA contraction changes the rounding:
 // the result equals the CPU reference's `acc += w * y` bit for bit given the same y.
 #include <cuda_bf16.h>
@@ -8,6 +11,9 @@
 
 #include <string>
 
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/vector_io.cuh"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 
@@ -15,12 +21,11 @@ namespace megamoe::sm90 {
 
 namespace {
 
-__device__ __forceinline__ void load8(const float* p, float (&v)[8]) {
-  const float4 a = __ldg(reinterpret_cast<const float4*>(p));
-  const float4 b = __ldg(reinterpret_cast<const float4*>(p + 4));
-  v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
-  v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
-}
+constexpr int kThreads = 256;
+using vec::kBytesPerVectorLoad;
+constexpr int kColsPerThread = 8;  // one 16-byte bf16 vector (out, bf16 y); two of fp32 y
+static_assert(kColsPerThread * sizeof(__nv_bfloat16) == kBytesPerVectorLoad, "one 16-byte store of out");
+static_assert(kColsPerThread * sizeof(float) == 2 * kBytesPerVectorLoad, "two 16-byte loads of fp32 y");
 
 // Routes are taken kChunk at a time: their rows and weights are loaded first, then their y rows
 // (independent loads in flight together instead of one dependent round trip per route: at T = 1
@@ -32,14 +37,14 @@ __global__ void combine_kernel(const float* __restrict__ y, const float* __restr
                                const int32_t* __restrict__ row_expert, const int32_t* __restrict__ route_to_row,
                                const float* __restrict__ topk_weights, int64_t T, int K, int64_t H,
                                __nv_bfloat16* __restrict__ out) {
-  pdl_wait_then_release();
-  const int64_t vecs = H / 8;
+  ptx::pdl_wait_then_release();
+  const int64_t vecs = H / kColsPerThread;
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= T * vecs) return;
-  const int64_t t = idx / vecs, c = (idx - t * vecs) * 8;
-  float acc[8];
+  const int64_t t = idx / vecs, c = (idx - t * vecs) * kColsPerThread;
+  float acc[kColsPerThread];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
+  for (int j = 0; j < kColsPerThread; ++j) acc[j] = 0.0f;
   for (int k0 = 0; k0 < K; k0 += kChunk) {
     int32_t row[kChunk];
     float w[kChunk];
@@ -48,31 +53,31 @@ __global__ void combine_kernel(const float* __restrict__ y, const float* __restr
       row[q] = k0 + q < K ? __ldg(route_to_row + t * K + k0 + q) : -1;
       w[q] = k0 + q < K ? __ldg(topk_weights + t * K + k0 + q) : 0.0f;
     }
-    float v[kChunk][8];
+    float v[kChunk][kColsPerThread];
 #pragma unroll
     for (int q = 0; q < kChunk; ++q) {
       if (row[q] < 0) continue;
-      load8(y + int64_t(row[q]) * H + c, v[q]);
+      vec::ldg_f32x8(y + int64_t(row[q]) * H + c, v[q]);
       if constexpr (kBias) {
-        float b[8];
-        load8(b2 + int64_t(__ldg(row_expert + row[q])) * H + c, b);
+        float b[kColsPerThread];
+        vec::ldg_f32x8(b2 + int64_t(__ldg(row_expert + row[q])) * H + c, b);
 #pragma unroll
-        for (int j = 0; j < 8; ++j) v[q][j] = __fadd_rn(v[q][j], b[j]);
+        for (int j = 0; j < kColsPerThread; ++j) v[q][j] = __fadd_rn(v[q][j], b[j]);
       }
     }
 #pragma unroll
     for (int q = 0; q < kChunk; ++q) {
       if (row[q] < 0) continue;
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
+      for (int j = 0; j < kColsPerThread; ++j) {
         const float yb = __bfloat162float(__float2bfloat16_rn(v[q][j]));
         acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], yb));
       }
     }
   }
-  alignas(16) __nv_bfloat16 o[8];
+  alignas(kBytesPerVectorLoad) __nv_bfloat16 o[kColsPerThread];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) o[j] = __float2bfloat16_rn(acc[j]);
+  for (int j = 0; j < kColsPerThread; ++j) o[j] = __float2bfloat16_rn(acc[j]);
   *reinterpret_cast<uint4*>(out + t * H + c) = *reinterpret_cast<const uint4*>(o);
 }
 
@@ -80,14 +85,14 @@ __global__ void combine_kernel(const float* __restrict__ y, const float* __restr
 __global__ void combine_bf16y_kernel(const uint16_t* __restrict__ y, const int32_t* __restrict__ route_to_row,
                                      const float* __restrict__ topk_weights, int64_t T, int K, int64_t H,
                                      __nv_bfloat16* __restrict__ out) {
-  pdl_wait_then_release();
-  const int64_t vecs = H / 8;
+  ptx::pdl_wait_then_release();
+  const int64_t vecs = H / kColsPerThread;
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= T * vecs) return;
-  const int64_t t = idx / vecs, c = (idx - t * vecs) * 8;
-  float acc[8];
+  const int64_t t = idx / vecs, c = (idx - t * vecs) * kColsPerThread;
+  float acc[kColsPerThread];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
+  for (int j = 0; j < kColsPerThread; ++j) acc[j] = 0.0f;
   for (int k0 = 0; k0 < K; k0 += kChunk) {
     int32_t row[kChunk];
     float w[kChunk];
@@ -105,21 +110,23 @@ __global__ void combine_bf16y_kernel(const uint16_t* __restrict__ y, const int32
       if (row[q] < 0) continue;
       const uint32_t words[4] = {raw[q].x, raw[q].y, raw[q].z, raw[q].w};
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
+      for (int j = 0; j < kColsPerThread; ++j) {
         const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
         acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], __uint_as_float(bits)));
       }
     }
   }
-  alignas(16) __nv_bfloat16 o[8];
+  alignas(kBytesPerVectorLoad) __nv_bfloat16 o[kColsPerThread];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) o[j] = __float2bfloat16_rn(acc[j]);
+  for (int j = 0; j < kColsPerThread; ++j) o[j] = __float2bfloat16_rn(acc[j]);
   *reinterpret_cast<uint4*>(out + t * H + c) = *reinterpret_cast<const uint4*>(o);
 }
 
 void check_combine_args(int64_t H, const void* out) {
-  if (H % 8 != 0) throw_invalid("hidden_size", "a multiple of 8 (combine kernel)", std::to_string(H));
-  if (reinterpret_cast<uintptr_t>(out) % 16 != 0)
+  if (H % kColsPerThread != 0)
+    throw_invalid("hidden_size", "a multiple of " + std::to_string(kColsPerThread) + " (combine kernel)",
+                  std::to_string(H));
+  if (!cu::aligned(out, kBytesPerVectorLoad))
     throw_invalid("out", "a 16-byte aligned pointer", std::to_string(reinterpret_cast<uintptr_t>(out)));
 }
 
@@ -134,14 +141,13 @@ void launch_combine_bf16y(const void* y_bf16, const int32_t* route_to_row, const
                           int64_t K, int64_t H, void* out, cudaStream_t stream, bool pdl) {
   if (T <= 0) return;
   check_combine_args(H, out);
-  if (reinterpret_cast<uintptr_t>(y_bf16) % 16 != 0) throw_invalid("y", "a 16-byte aligned pointer", "misaligned");
-  constexpr int kBlock = 256;
-  const int64_t threads = T * (H / 8);
-  const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
-  const cudaError_t e = launch_kernel_pdl(combine_bf16y_kernel, dim3(grid), dim3(kBlock), 0, stream, pdl,
-                                          static_cast<const uint16_t*>(y_bf16), route_to_row, topk_weights, T,
-                                          int(K), H, static_cast<__nv_bfloat16*>(out));
-  if (e != cudaSuccess) throw CudaError(std::string("combine kernel launch: ") + cudaGetErrorString(e));
+  if (!cu::aligned(y_bf16, kBytesPerVectorLoad)) throw_invalid("y", "a 16-byte aligned pointer", "misaligned");
+  const int64_t threads = T * (H / kColsPerThread);
+  const unsigned grid = unsigned(cu::ceil_div<int64_t>(threads, kThreads));
+  const cudaError_t e = cu::launch_kernel_pdl(combine_bf16y_kernel, dim3(grid), dim3(kThreads), 0, stream, pdl,
+                                              static_cast<const uint16_t*>(y_bf16), route_to_row, topk_weights, T,
+                                              int(K), H, static_cast<__nv_bfloat16*>(out));
+  cu::check("combine", e, "combine kernel launch");
 }
 
 void launch_combine(const float* y, const float* b2, const int32_t* row_expert, const int32_t* route_to_row,
@@ -149,16 +155,15 @@ void launch_combine(const float* y, const float* b2, const int32_t* row_expert, 
                     bool pdl) {
   if (T <= 0) return;
   check_combine_args(H, out);
-  constexpr int kBlock = 256;
-  const int64_t threads = T * (H / 8);
-  const unsigned grid = unsigned((threads + kBlock - 1) / kBlock);
+  const int64_t threads = T * (H / kColsPerThread);
+  const unsigned grid = unsigned(cu::ceil_div<int64_t>(threads, kThreads));
   auto op = static_cast<__nv_bfloat16*>(out);
   const cudaError_t e =
-      b2 ? launch_kernel_pdl(combine_kernel<true>, dim3(grid), dim3(kBlock), 0, stream, pdl, y, b2, row_expert,
-                             route_to_row, topk_weights, T, int(K), H, op)
-         : launch_kernel_pdl(combine_kernel<false>, dim3(grid), dim3(kBlock), 0, stream, pdl, y, b2, row_expert,
-                             route_to_row, topk_weights, T, int(K), H, op);
-  if (e != cudaSuccess) throw CudaError(std::string("combine kernel launch: ") + cudaGetErrorString(e));
+      b2 ? cu::launch_kernel_pdl(combine_kernel<true>, dim3(grid), dim3(kThreads), 0, stream, pdl, y, b2, row_expert,
+                                 route_to_row, topk_weights, T, int(K), H, op)
+         : cu::launch_kernel_pdl(combine_kernel<false>, dim3(grid), dim3(kThreads), 0, stream, pdl, y, b2, row_expert,
+                                 route_to_row, topk_weights, T, int(K), H, op);
+  cu::check("combine", e, "combine kernel launch");
 }
 
 }  // namespace megamoe::sm90

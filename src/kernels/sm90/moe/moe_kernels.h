@@ -53,7 +53,8 @@ void launch_combine_bf16y(const void* y_bf16, const int32_t* route_to_row, const
 // kernel of this file begins with griddepcontrol.wait (which returns once the previous kernel
 // has completed and its writes are visible; a no-op without a programmatic dependency) before
 // it touches memory, then griddepcontrol.launch_dependents, so its own successor may launch
-// early too. Results are identical with and without PDL.
+// early too (common/ptx.cuh; launched with cu::launch_kernel_pdl, common/cuda_helpers.h).
+// Results are identical with and without PDL.
 void launch_permute(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H,
                     const int32_t* route_to_row, void* x_perm, cudaStream_t stream, bool pdl);
 void launch_activation(const float* h, const float* b13, const int32_t* row_expert,
@@ -62,34 +63,5 @@ void launch_activation(const float* h, const float* b13, const int32_t* row_expe
 void launch_combine(const float* y, const float* b2, const int32_t* row_expert, const int32_t* route_to_row,
                     const float* topk_weights, int64_t T, int64_t K, int64_t H, void* out,
                     cudaStream_t stream, bool pdl);
-
-// cudaLaunchKernelEx, with the PDL attribute when `pdl`. Returns the launch's error.
-template <typename... KArgs, typename... Args>
-inline cudaError_t launch_kernel_pdl(void (*kernel)(KArgs...), dim3 grid, dim3 block, size_t smem,
-                                     cudaStream_t stream, bool pdl, Args... args) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = pdl ? 1 : 0;
-  return cudaLaunchKernelEx(&cfg, kernel, args...);
-}
-
-#if defined(__CUDACC__)
-// Device side of PDL: wait for the previous kernel's completion (no-op without a programmatic
-// dependency), then let the next kernel launch. Call first in every kernel launched with PDL,
-// before any early return, so that no block of the grid can finish before its predecessor.
-__device__ __forceinline__ void pdl_wait_then_release() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-#endif
 
 }  // namespace megamoe::sm90

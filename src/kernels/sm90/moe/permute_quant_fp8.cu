@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/moe/moe_kernels_fp8.h"
 #include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
@@ -18,6 +19,14 @@ namespace megamoe::sm90 {
 namespace {
 
 using namespace fp8;
+
+// Budget: kThreads = 256 threads a CTA = 8 warps, one role (each warp loads, reduces the amax,
+// encodes and stores one (token, group) to every routed row), no shared memory, no pipeline.
+constexpr int kThreads = 256;
+constexpr int kColsPerLane = kBlock / 32;  // 4: one 8-byte bf16 load, one 32-bit store of codes
+static_assert(kColsPerLane * sizeof(uint16_t) == sizeof(uint2), "a lane's bf16 columns: one 8-byte load");
+static_assert(kColsPerLane * sizeof(uint8_t) == sizeof(uint32_t), "a lane's codes: one 32-bit store");
+static_assert(kThreads % 32 == 0, "whole warps, one per (token, group)");
 
 template <bool kVec>
 __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx, int64_t T, int K, int64_t H,
@@ -29,7 +38,7 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
   const int lane = threadIdx.x & 31;
   if (wid >= T * HB) return;  // whole warps exit together
   const int64_t t = wid / HB, hb = wid - t * HB;
-  const int64_t c = hb * kBlock + lane * 4;
+  const int64_t c = hb * kBlock + lane * kColsPerLane;
   const bool real = c < H;  // false only in the partial last group (the warp stays whole for the max)
   const uint16_t* src = x + t * ldx + c;
   float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -70,20 +79,18 @@ void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, 
                               void* xq, float* sx, cudaStream_t stream) {
   if (T <= 0) return;
   // 4: each lane quantizes 4 whole columns and stores them as one 32-bit word (rows of H bytes).
-  if (H <= 0 || H % 4 != 0) throw_invalid("hidden_size", "a positive multiple of 4 (fp8 permute-quantize)", std::to_string(H));
-  if (reinterpret_cast<uintptr_t>(xq) % 4 != 0) throw_invalid("xq", "a 4-byte aligned pointer", "misaligned");
-  const bool vec = ldx % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 8 == 0;
-  constexpr int kThreads = 256;
-  const int64_t warps = T * ((H + kBlock - 1) / kBlock);
-  const unsigned grid = unsigned((warps * 32 + kThreads - 1) / kThreads);
+  if (H <= 0 || H % kColsPerLane != 0) throw_invalid("hidden_size", "a positive multiple of 4 (fp8 permute-quantize)", std::to_string(H));
+  if (!cu::aligned(xq, sizeof(uint32_t))) throw_invalid("xq", "a 4-byte aligned pointer", "misaligned");
+  const bool vec = ldx % kColsPerLane == 0 && cu::aligned(x, sizeof(uint2));
+  const int64_t warps = T * cu::ceil_div<int64_t>(H, kBlock);
+  const unsigned grid = unsigned(cu::ceil_div<int64_t>(warps * 32, kThreads));
   auto xs = static_cast<const uint16_t*>(x);
   auto xp = static_cast<uint8_t*>(xq);
   if (vec)
     permute_quant_kernel<true><<<grid, kThreads, 0, stream>>>(xs, ldx, T, int(K), H, route_to_row, row_expert, offsets, xp, sx);
   else
     permute_quant_kernel<false><<<grid, kThreads, 0, stream>>>(xs, ldx, T, int(K), H, route_to_row, row_expert, offsets, xp, sx);
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw CudaError(std::string("fp8 permute-quantize kernel launch: ") + cudaGetErrorString(e));
+  cu::check_launch("permute_quant_fp8", "fp8 permute-quantize kernel launch");
 }
 
 }  // namespace megamoe::sm90

@@ -47,21 +47,7 @@ void nvfp4_global_scale_gpu(const void* src, DType src_dtype, int64_t batch, int
 void quantize_nvfp4_gpu(const void* src, DType src_dtype, int64_t batch, int64_t N, int64_t K, const float* global,
                         uint8_t* codes, uint8_t* scales, cudaStream_t stream);
 
-// The synthetic layer's canonical weights of the four recipes with e2m1 weights (w4a16_mxfp4,
-// w4a8_mxfp4: MX e2m1; w4a16_nvfp4, nvfp4: NVFP4; both pairs have the same weight tensors), made
-// on the device without a host copy and equal byte for byte to reference::synthetic_canonical_weights:
-// the bf16 master weights of the rule in core/synthetic.h (as fill_synthetic_layer_bf16 makes
-// them) are generated inside the quantizers (no bf16 copy is stored) and quantized as above.
-//   w13 [E_local, N13, H/2] / w2 [E_local, H, I/2] packed e2m1,
-//   w13_scale [E_local, N13, H/32] / w2_scale [E_local, H, I/32] e8m0 codes (MX), or
-//             [E_local, N13, H/16] / [E_local, H, I/16] e4m3 codes (NVFP4),
-//   w13_global / w2_global f32 [E_local] (NVFP4 only; may be null for MX),
-//   b13 [E_local, N13] / b2 [E_local, H] fp32 (bf16-valued) when config.has_bias (may be null
-//   otherwise).
-// The nvfp4 recipe's activation global scales are host values (reference::
-// kSyntheticNvfp4InputGlobalScale), not made here. Other recipes: InvalidArgument.
-void fill_synthetic_layer_fp4(const MoeConfig& config, uint64_t seed, uint8_t* w13, uint8_t* w13_scale, uint8_t* w2,
-                              uint8_t* w2_scale, float* w13_global, float* w2_global, float* b13, float* b2,
-                              cudaStream_t stream);
+// The synthetic layer's e2m1 weights made on the device: fill_synthetic_layer_fp4
+// (synthetic/synthetic_fill.h).
 
 }  // namespace megamoe::sm90

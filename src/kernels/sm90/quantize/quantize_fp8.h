@@ -27,14 +27,7 @@ void quantize_fp8_block_weight_gpu(const void* src, DType src_dtype, int64_t bat
 void quantize_fp8_act_1x128_gpu(const void* src, DType src_dtype, int64_t M, int64_t K, int64_t ld,
                                 uint8_t* codes, float* scales, bool ue8m0, cudaStream_t stream);
 
-// The synthetic layer's canonical fp8_block weights, made on the device without a host copy
-// and equal byte for byte to reference::synthetic_canonical_weights: the bf16 master weights of
-// the rule in core/synthetic.h (as fill_synthetic_layer_bf16 makes them), generated inside the
-// quantizer (no bf16 copy is stored) and quantized as quantize_fp8_block_weight_gpu does with
-// ue8m0 = false. w13 [E_local, N13, H] / w2 [E_local, H, I] e4m3 codes, w13_scale [E_local,
-// ceil(N13/128), ceil(H/128)] / w2_scale [E_local, ceil(H/128), ceil(I/128)] fp32, biases fp32
-// (bf16-valued) [E_local, N13] / [E_local, H] when config.has_bias (b13/b2 may be null otherwise).
-void fill_synthetic_layer_fp8_block(const MoeConfig& config, uint64_t seed, uint8_t* w13, float* w13_scale,
-                                    uint8_t* w2, float* w2_scale, float* b13, float* b2, cudaStream_t stream);
+// The synthetic layer's fp8_block weights made on the device: fill_synthetic_layer_fp8_block
+// (synthetic/synthetic_fill.h).
 
 }  // namespace megamoe::sm90
