@@ -22,6 +22,8 @@
 // Measured on H200 (ncu, qwen3-30b-a3b T=1, kernels in isolation): plan 7.5 us, permute 2.9,
 // FC1 23.9, activation 3.3, FC2 14.5, combine 6.6 (before its loads were batched): the small-T
 // time sits inside the kernels (mostly the two GEMMs' fixed cost), not in launch gaps.
+// Shared with every sm90 backend (sm90_common/sm90_backend_base.h): dimensions, device guard,
+// workspace, weight upload and its synchronisation, the forward prologue, the invalid-id word.
 // Workspace (sm90_backend::SplitWorkspace: one device allocation, sized at construction; every
 // buffer 256-byte aligned):
 //   cap  = bucket_capacity(max_tokens)            (next power of two)
@@ -36,21 +38,15 @@
 // region = 2.01e9, a = 0.27e9 -> about 2.13 GiB plus the GEMMs' small workspaces.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdlib>
-#include <cstring>
-#include <limits>
 #include <memory>
 #include <string>
-#include <vector>
 
-#include "backends/sm90_common/cuda_resources.h"
 #include "backends/sm90_common/requirements.h"
-#include "backends/sm90_common/split_workspace.h"
+#include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 #include "kernels/sm90/moe/moe_kernels.h"
-#include "megamoe/errors.h"
 #include "routing/route_plan.h"
 
 namespace megamoe {
@@ -58,13 +54,6 @@ namespace megamoe {
 namespace {
 
 constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
-void check_cuda(cudaError_t e, const std::string& what) { sm90_backend::check_cuda(kName, e, what); }
-struct DeviceGuard : sm90_backend::DeviceGuard {
-  explicit DeviceGuard(int device) : sm90_backend::DeviceGuard(kName, device) {}
-};
-struct DeviceBuffer : sm90_backend::DeviceBuffer {
-  DeviceBuffer() : sm90_backend::DeviceBuffer(kName) {}
-};
 
 // Knobs (environment, read once per layer at construction; for A/B measurements and tests):
 //   MEGAMOE_PDL=0                      no programmatic dependent launch
@@ -98,129 +87,35 @@ struct Knobs {
   }
 };
 
-float bf16_to_float(uint16_t b) {
-  const uint32_t u = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-// Copies a [n0, n1, n2] (or [n0, n1]) tensor with unit innermost stride, on the host or on a
-// device, into contiguous device memory `dst`.
-void copy_rows_to_device(const TensorView& t, void* dst, const std::string& name) {
-  const int es = dtype_bytes(t.dtype);
-  if (t.is_contiguous()) {
-    check_cuda(cudaMemcpy(dst, t.data, size_t(t.numel()) * es, cudaMemcpyDefault), "copy " + name);
-    return;
-  }
-  if (t.strides[t.ndim - 1] != 1)
-    throw Unsupported(std::string(kName) + ": " + name + " needs a unit innermost stride");
-  const int64_t cols = t.shape[t.ndim - 1];
-  const int64_t rows = t.shape[t.ndim - 2];
-  const int64_t outer = t.ndim == 3 ? t.shape[0] : 1;
-  const int64_t s_outer = t.ndim == 3 ? t.strides[0] : 0;
-  for (int64_t o = 0; o < outer; ++o) {
-    const char* src = static_cast<const char*>(t.data) + o * s_outer * es;
-    char* d = static_cast<char*>(dst) + o * rows * cols * es;
-    check_cuda(cudaMemcpy2D(d, size_t(cols) * es, src, size_t(t.strides[t.ndim - 2]) * es, size_t(cols) * es,
-                            size_t(rows), cudaMemcpyDefault),
-               "copy " + name);
-  }
-}
-
-// Bias [E_local, n] (f32 or bf16, host or device, unit innermost stride) -> fp32 device.
-void copy_bias_to_device(const TensorView& t, float* dst, const std::string& name) {
-  if (t.dtype == DType::kF32) {
-    copy_rows_to_device(t, dst, name);
-    return;
-  }
-  const size_t n = size_t(t.shape[0] * t.shape[1]);
-  std::vector<uint16_t> raw(n);
-  // Stage the bf16 values contiguously on the host, convert, upload.
-  check_cuda(cudaMemcpy2D(raw.data(), size_t(t.shape[1]) * 2, t.data, size_t(t.strides[0]) * 2,
-                          size_t(t.shape[1]) * 2, size_t(t.shape[0]), cudaMemcpyDefault),
-             "stage " + name);
-  std::vector<float> f(n);
-  for (size_t i = 0; i < n; ++i) f[i] = bf16_to_float(raw[i]);
-  check_cuda(cudaMemcpy(dst, f.data(), n * sizeof(float), cudaMemcpyHostToDevice), "copy " + name);
-}
-
-class Sm90SplitBf16 final : public Backend {
+class Sm90SplitBf16 final : public sm90_backend::Sm90BackendBase {
  public:
-  explicit Sm90SplitBf16(const MoeConfig& c) : c_(c) {
-    DeviceGuard guard(c.device);
-    EL_ = c.local_experts();
-    H_ = c.hidden_size;
-    I_ = c.intermediate_size;
-    N13_ = c.fc1_rows();
-    K_ = c.top_k;
-    cap_ = routing::bucket_capacity(c.max_tokens);
-    sw_.create(c, cap_, ws_);
+  explicit Sm90SplitBf16(const MoeConfig& c)
+      : Sm90BackendBase(kName, c), w13_(kName, c.device), w2_(kName, c.device) {
     fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
     fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
-    act_.activation = c.activation;
-    act_.limit = c.effective_limit();
-    act_.alpha = c.swiglu_alpha;
     knobs_ = Knobs::from_env();
   }
 
-  ~Sm90SplitBf16() override {
-    int prev = 0;
-    if (cudaGetDevice(&prev) == cudaSuccess && prev != c_.device) cudaSetDevice(c_.device);
-    fc1_.reset();
-    fc2_.reset();
-    w13_.release();
-    w2_.release();
-    b13_.release();
-    b2_.release();
-    ws_.release();
-    if (prev != c_.device) cudaSetDevice(prev);
+  size_t workspace_bytes() const override {
+    return Sm90BackendBase::workspace_bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
+  }
+  size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + bias_bytes(); }
+
+ private:
+  void upload_weights(const MoeWeights& w) override {
+    upload_tensor(w.w13, w13_, "w13");
+    upload_tensor(w.w2, w2_, "w2");
   }
 
-  void prepare_weights(const MoeWeights& w) override {
-    DeviceGuard guard(c_.device);
-    const size_t w13_bytes = size_t(EL_ * N13_ * H_) * 2, w2_bytes = size_t(EL_ * H_ * I_) * 2;
-    if (w13_.bytes != w13_bytes) w13_.allocate(w13_bytes, "w13");
-    if (w2_.bytes != w2_bytes) w2_.allocate(w2_bytes, "w2");
-    copy_rows_to_device(w.w13, w13_.ptr, "w13");
-    copy_rows_to_device(w.w2, w2_.ptr, "w2");
-    has_b13_ = c_.has_bias && w.b13.defined() && w.b13.data;
-    has_b2_ = c_.has_bias && w.b2.defined() && w.b2.data;
-    if (has_b13_) {
-      if (b13_.bytes != size_t(EL_ * N13_) * 4) b13_.allocate(size_t(EL_ * N13_) * 4, "b13");
-      copy_bias_to_device(w.b13, static_cast<float*>(b13_.ptr), "b13");
-    } else {
-      b13_.release();
-    }
-    if (has_b2_) {
-      if (b2_.bytes != size_t(EL_ * H_) * 4) b2_.allocate(size_t(EL_ * H_) * 4, "b2");
-      copy_bias_to_device(w.b2, static_cast<float*>(b2_.ptr), "b2");
-    } else {
-      b2_.release();
-    }
-    // Device-to-device copies may still be in flight on the legacy stream.
-    check_cuda(cudaStreamSynchronize(nullptr), "prepare_weights sync");
-    ready_ = true;
-  }
-
-  void forward(const ForwardArgs& args) override {
-    if (!ready_) throw Error(std::string("megamoe: ") + kName + ": forward() before prepare_weights()");
-    const int64_t T = args.num_tokens;
-    if (T > cap_)
-      throw_invalid("x", "at most " + std::to_string(cap_) + " rows (workspace capacity)", std::to_string(T));
-    if (T == 0) return;
-    DeviceGuard guard(c_.device);
-    auto stream = static_cast<cudaStream_t>(args.stream);
-    const routing::RouteDims d = sm90_backend::route_dims(c_, T);
-    const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
-    const int64_t rows_bound = T * K_;
+  void run_stages(const ForwardArgs& args, const ForwardContext& f) override {
+    const int64_t T = f.T, ldx = f.ldx, rows_bound = f.rows_bound;
+    const cudaStream_t stream = f.stream;
     const sm90::GroupedGemmTactic tactic = sm90::choose_tactic(rows_bound, int(EL_));
     // y as bf16 straight from the FC2 epilogue when no bias must be added first.
     const bool y_bf16 = knobs_.bf16_y && !has_b2_ && tactic == sm90::GroupedGemmTactic::kLargeTile;
     const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
     // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
-    const bool pdl = knobs_.pdl && stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread;
-    const float* b13 = has_b13_ ? static_cast<const float*>(b13_.ptr) : nullptr;
+    const bool pdl = knobs_.pdl && f.created_stream;
     routing::PlanExtras ex;
     ex.pdl_first = pdl;
     if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {
@@ -236,7 +131,7 @@ class Sm90SplitBf16 final : public Backend {
                                         sm90::GroupedGemmOutput::kF32);
       ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
     }
-    routing::build_route_plan_gpu(args.topk_ids, d, sw_.plan, ex, stream);
+    routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
     if (ex.permute.x == nullptr)
       sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
     if (knobs_.fused_setup)
@@ -244,7 +139,7 @@ class Sm90SplitBf16 final : public Backend {
                             knobs_.gemm_early_trigger);
     else
       fc1_->run(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, sw_.plan.offsets, rows_bound, stream, tactic);
-    sm90::launch_activation(sw_.h, b13, sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
+    sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
                             stream, pdl);
     if (knobs_.fused_setup)
       fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
@@ -256,35 +151,13 @@ class Sm90SplitBf16 final : public Backend {
       sm90::launch_combine_bf16y(sw_.y, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
                                  args.out.data, stream, pdl);
     else
-      sm90::launch_combine(static_cast<const float*>(sw_.y), has_b2_ ? static_cast<const float*>(b2_.ptr) : nullptr,
-                           sw_.plan.row_expert, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
-                           args.out.data, stream, pdl);
+      sm90::launch_combine(static_cast<const float*>(sw_.y), b2(), sw_.plan.row_expert, sw_.plan.route_to_row,
+                           args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream, pdl);
   }
 
-  size_t workspace_bytes() const override {
-    return sw_.bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
-  }
-  size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + b13_.bytes + b2_.bytes; }
-
-  int64_t invalid_id_count(void* stream) override {
-    DeviceGuard guard(c_.device);
-    auto s = static_cast<cudaStream_t>(stream);
-    unsigned long long v = 0;
-    check_cuda(cudaMemcpyAsync(&v, sw_.plan.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
-    check_cuda(cudaMemsetAsync(sw_.plan.invalid_count, 0, sizeof v, s), "reset invalid count");
-    check_cuda(cudaStreamSynchronize(s), "invalid_id_count sync");
-    return int64_t(v);
-  }
-
- private:
-  MoeConfig c_;
-  int64_t EL_ = 0, H_ = 0, I_ = 0, N13_ = 0, K_ = 0, cap_ = 0;
-  DeviceBuffer ws_, w13_, w2_, b13_, b2_;
-  sm90_backend::SplitWorkspace sw_;  // plan, x_perm, h, y (fp32 or bf16), a
+  sm90_backend::DeviceBuffer w13_, w2_;
   std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
-  sm90::ActivationParams act_;
   Knobs knobs_;
-  bool has_b13_ = false, has_b2_ = false, ready_ = false;
 };
 
 std::string why_not(const MoeConfig& c) { return sm90_backend::split_why_not(c, Recipe::kBF16, 64, ""); }

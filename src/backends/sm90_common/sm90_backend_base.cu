@@ -1,0 +1,150 @@
+// Sm90BackendBase (see sm90_backend_base.h).
+#include "backends/sm90_common/sm90_backend_base.h"
+
+#include <cstring>
+
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90_backend {
+
+Sm90BackendBase::Sm90BackendBase(const char* name, const MoeConfig& c, SplitActivations act)
+    : c_(c), name_(name), ws_(name, c.device), b13_(name, c.device), b2_(name, c.device) {
+  DeviceGuard g = guard();
+  EL_ = c.local_experts();
+  H_ = c.hidden_size;
+  I_ = c.intermediate_size;
+  N13_ = c.fc1_rows();
+  K_ = c.top_k;
+  cap_ = routing::bucket_capacity(c.max_tokens);
+  sw_.create(c, cap_, ws_, act);
+  act_.activation = c.activation;
+  act_.limit = c.effective_limit();
+  act_.alpha = c.swiglu_alpha;
+}
+
+void Sm90BackendBase::prepare_weights(const MoeWeights& w) {
+  DeviceGuard g = guard();
+  upload_weights(w);
+  has_b13_ = c_.has_bias && w.b13.defined() && w.b13.data;
+  has_b2_ = c_.has_bias && w.b2.defined() && w.b2.data;
+  upload_bias(has_b13_, w.b13, b13_, "b13");
+  upload_bias(has_b2_, w.b2, b2_, "b2");
+  // The one synchronisation of the upload (see the header): the weights are in place on return.
+  check(cudaStreamSynchronize(upload_stream()), "prepare_weights sync");
+  ready_ = true;
+}
+
+void Sm90BackendBase::forward(const ForwardArgs& args) {
+  if (!ready_) throw Error(std::string("megamoe: ") + name_ + ": forward() before prepare_weights()");
+  const int64_t T = args.num_tokens;
+  if (T > cap_)
+    throw_invalid("x", "at most " + std::to_string(cap_) + " rows (workspace capacity)", std::to_string(T));
+  if (T == 0) return;
+  DeviceGuard g = guard();
+  ForwardContext ctx;
+  ctx.T = T;
+  ctx.stream = static_cast<cudaStream_t>(args.stream);
+  ctx.created_stream = cu::is_created_stream(ctx.stream);
+  ctx.dims = route_dims(c_, T);
+  ctx.ldx = args.x.ndim == 2 ? args.x.strides[0] : H_;
+  ctx.rows_bound = T * K_;
+  run_stages(args, ctx);
+}
+
+int64_t Sm90BackendBase::invalid_id_count(void* stream) {
+  DeviceGuard g = guard();
+  auto s = static_cast<cudaStream_t>(stream);
+  unsigned long long v = 0;
+  check(cudaMemcpyAsync(&v, sw_.plan.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
+  check(cudaMemsetAsync(sw_.plan.invalid_count, 0, sizeof v, s), "reset invalid count");
+  check(cudaStreamSynchronize(s), "invalid_id_count sync");
+  return int64_t(v);
+}
+
+void Sm90BackendBase::upload_tensor(const TensorView& t, DeviceBuffer& dst, const std::string& name) const {
+  const int es = dtype_bytes(t.dtype);
+  dst.ensure(size_t(t.numel()) * es, name);
+  if (dst.bytes == 0) return;
+  if (t.is_contiguous()) {
+    check(cudaMemcpyAsync(dst.ptr, t.data, dst.bytes, cudaMemcpyDefault, upload_stream()), "copy " + name);
+    return;
+  }
+  if (t.ndim < 2) {  // a strided vector (e.g. per-expert global scales): gathered on the host
+    const std::vector<uint8_t> host = stage_to_host(t, name);
+    upload_bytes(host.data(), host.size(), dst, name);
+    return;
+  }
+  if (t.strides[t.ndim - 1] != 1) throw Unsupported(std::string(name_) + ": " + name + " needs a unit innermost stride");
+  const int64_t cols = t.shape[t.ndim - 1], rows = t.shape[t.ndim - 2];
+  const int64_t outer = t.ndim == 3 ? t.shape[0] : 1, s_outer = t.ndim == 3 ? t.strides[0] : 0;
+  for (int64_t o = 0; o < outer; ++o) {
+    const char* src = static_cast<const char*>(t.data) + o * s_outer * es;
+    char* d = dst.as<char>() + o * rows * cols * es;
+    check(cudaMemcpy2DAsync(d, size_t(cols) * es, src, size_t(t.strides[t.ndim - 2]) * es, size_t(cols) * es,
+                            size_t(rows), cudaMemcpyDefault, upload_stream()),
+          "copy " + name);
+  }
+}
+
+void Sm90BackendBase::upload_bytes(const void* host, size_t bytes, DeviceBuffer& dst, const std::string& name) const {
+  dst.ensure(bytes, name);
+  if (bytes == 0) return;
+  // Pageable host memory: the call returns once the bytes are staged, so `host` may go away.
+  check(cudaMemcpyAsync(dst.ptr, host, bytes, cudaMemcpyHostToDevice, upload_stream()), "copy " + name);
+}
+
+std::vector<uint8_t> Sm90BackendBase::stage_to_host(const TensorView& t, const std::string& name) const {
+  const int es = dtype_bytes(t.dtype);
+  std::vector<uint8_t> out(size_t(t.numel()) * es);
+  if (out.empty()) return out;
+  if (t.is_contiguous()) {
+    check(cudaMemcpy(out.data(), t.data, out.size(), cudaMemcpyDefault), "stage " + name);
+    return out;
+  }
+  if (t.ndim == 1) {
+    check(cudaMemcpy2D(out.data(), es, t.data, size_t(t.strides[0]) * es, es, size_t(t.shape[0]), cudaMemcpyDefault),
+          "stage " + name);
+    return out;
+  }
+  if (t.strides[t.ndim - 1] != 1) throw Unsupported(std::string(name_) + ": " + name + " needs a unit innermost stride");
+  const int64_t cols = t.shape[t.ndim - 1], rows = t.shape[t.ndim - 2];
+  const int64_t outer = t.ndim == 3 ? t.shape[0] : 1, s_outer = t.ndim == 3 ? t.strides[0] : 0;
+  for (int64_t o = 0; o < outer; ++o) {
+    const char* src = static_cast<const char*>(t.data) + o * s_outer * es;
+    check(cudaMemcpy2D(out.data() + o * rows * cols * es, size_t(cols) * es, src, size_t(t.strides[t.ndim - 2]) * es,
+                       size_t(cols) * es, size_t(rows), cudaMemcpyDefault),
+          "stage " + name);
+  }
+  return out;
+}
+
+std::vector<float> Sm90BackendBase::to_host_f32(const TensorView& t, const std::string& name) const {
+  const std::vector<uint8_t> raw = stage_to_host(t, name);
+  std::vector<float> f(size_t(t.numel()));
+  if (t.dtype == DType::kF32) {
+    std::memcpy(f.data(), raw.data(), f.size() * sizeof(float));
+  } else {  // bf16: the high half of the float's bits
+    for (size_t i = 0; i < f.size(); ++i) {
+      uint16_t b;
+      std::memcpy(&b, raw.data() + 2 * i, 2);
+      const uint32_t u = uint32_t(b) << 16;
+      std::memcpy(&f[i], &u, sizeof u);
+    }
+  }
+  return f;
+}
+
+void Sm90BackendBase::upload_bias(bool has, const TensorView& t, DeviceBuffer& dst, const char* name) {
+  if (!has) {
+    dst.release();
+    return;
+  }
+  if (t.dtype == DType::kF32) {  // straight to the device, no host round trip
+    upload_tensor(t, dst, name);
+    return;
+  }
+  const std::vector<float> f = to_host_f32(t, name);
+  upload_bytes(f.data(), f.size() * sizeof(float), dst, name);
+}
+
+}  // namespace megamoe::sm90_backend
