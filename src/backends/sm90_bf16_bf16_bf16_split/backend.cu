@@ -164,12 +164,6 @@ std::string why_not(const MoeConfig& c) { return sm90_backend::split_why_not(c, 
 
 }  // namespace
 
-BackendInfo sm90_bf16_bf16_bf16_split_backend_info() {
-  BackendInfo info;
-  info.name = kName;
-  info.why_not = why_not;
-  info.create = [](const MoeConfig& c) -> std::unique_ptr<Backend> { return std::make_unique<Sm90SplitBf16>(c); };
-  return info;
-}
+BackendInfo sm90_bf16_bf16_bf16_split_backend_info() { return sm90_backend::backend_info<Sm90SplitBf16>(kName, why_not); }
 
 }  // namespace megamoe

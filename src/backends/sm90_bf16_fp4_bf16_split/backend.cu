@@ -127,11 +127,7 @@ std::string why_not(const MoeConfig& c) {
 
 template <Fp4Scale F>
 BackendInfo make_info() {
-  BackendInfo info;
-  info.name = Names<F>::kName;
-  info.why_not = why_not<F>;
-  info.create = [](const MoeConfig& c) -> std::unique_ptr<Backend> { return std::make_unique<Sm90SplitW4A16<F>>(c); };
-  return info;
+  return sm90_backend::backend_info<Sm90SplitW4A16<F>>(Names<F>::kName, why_not<F>);
 }
 
 }  // namespace

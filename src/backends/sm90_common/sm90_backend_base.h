@@ -20,12 +20,13 @@
 //
 // Adding a backend: derive from Sm90BackendBase, pass the name and the activation format of the
 // workspace to the constructor, implement upload_weights(), run_stages() and weight_bytes()
-// (plus workspace_bytes() when the stages own extra device memory), and register a BackendInfo
-// in src/core/registry.cpp.
+// (plus workspace_bytes() when the stages own extra device memory), return backend_info<B>(...)
+// from a <name>_backend_info() function and add that function to src/core/registry.cpp.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -98,5 +99,15 @@ class Sm90BackendBase : public Backend {
   void upload_bias(bool has, const TensorView& t, DeviceBuffer& dst, const char* name);
   bool ready_ = false;
 };
+
+// The registry entry of backend class B (constructed from the config) under `name`.
+template <class B>
+BackendInfo backend_info(const char* name, std::string (*why_not)(const MoeConfig&)) {
+  BackendInfo info;
+  info.name = name;
+  info.why_not = why_not;
+  info.create = [](const MoeConfig& c) -> std::unique_ptr<Backend> { return std::make_unique<B>(c); };
+  return info;
+}
 
 }  // namespace megamoe::sm90_backend

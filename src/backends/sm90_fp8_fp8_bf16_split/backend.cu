@@ -125,12 +125,6 @@ std::string why_not(const MoeConfig& c) {
 
 }  // namespace
 
-BackendInfo sm90_fp8_fp8_bf16_split_backend_info() {
-  BackendInfo info;
-  info.name = kName;
-  info.why_not = why_not;
-  info.create = [](const MoeConfig& c) -> std::unique_ptr<Backend> { return std::make_unique<Sm90SplitFp8>(c); };
-  return info;
-}
+BackendInfo sm90_fp8_fp8_bf16_split_backend_info() { return sm90_backend::backend_info<Sm90SplitFp8>(kName, why_not); }
 
 }  // namespace megamoe
