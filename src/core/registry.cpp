@@ -10,6 +10,7 @@ BackendInfo sm90_fp8_fp8_bf16_split_backend_info();
 BackendInfo sm90_bf16_mxfp4_bf16_split_backend_info();
 BackendInfo sm90_bf16_nvfp4_bf16_split_backend_info();
 BackendInfo sm90_bf16_bf16_bf16_split_backend_info();
+BackendInfo sm90_bf16_bf16_bf16_mega_backend_info();
 #endif
 
 const std::vector<BackendInfo>& backend_registry() {
@@ -20,6 +21,7 @@ const std::vector<BackendInfo>& backend_registry() {
     r.push_back(sm90_bf16_mxfp4_bf16_split_backend_info());
     r.push_back(sm90_bf16_nvfp4_bf16_split_backend_info());
     r.push_back(sm90_bf16_bf16_bf16_split_backend_info());
+    r.push_back(sm90_bf16_bf16_bf16_mega_backend_info());  // after split in "auto" until benchmarked faster
 #endif
     r.push_back(cpu_reference_backend_info());
     return r;

@@ -1,0 +1,74 @@
+// The Mega kernel of the bf16 recipe at decode sizes: one persistent launch does the whole MoE
+// block (route plan -> gathered x -> FC1 + activation -> FC2 -> fixed-order combine), computing
+// exactly the function of docs/DESIGN.md section 1. Design, budgets and every magic number:
+// the comment block at the top of mega_bf16.cu.
+//
+// Limits of this kernel (the backend runs the split pipeline outside them):
+//   T * K <= kMaxRoutes routes, E_local <= kMaxExperts, H and I multiples of 64,
+//   x rows 16-byte aligned (x pointer and row stride), out 16-byte aligned and contiguous.
+// Asynchronous, allocates nothing, never synchronises with the host, graph-capturable; the
+// counters in the workspace return to zero at the end of every launch (the last CTA resets
+// them), so replays need no host work. One workspace must not be used by two launches at once.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "megamoe/config.h"
+
+namespace megamoe::sm90::mega {
+
+constexpr int64_t kMaxRoutes = 512;   // T*K of the mega path (the route plan lives in shared memory)
+constexpr int64_t kMaxExperts = 512;  // E_local of the mega path (per-expert cursors in shared memory)
+
+// A dependency that has not arrived after this long (device global timer) is abandoned: the
+// waiting CTA adds kTimeoutMark to the invalid-id word and leaves (no hung GPU).
+constexpr unsigned long long kTimeoutMark = 1ull << 40;
+
+// Device memory the kernel uses besides the weights (carve_workspace lays it out).
+struct MegaWorkspace {
+  void* a = nullptr;             // bf16 [kMaxRoutes, I]: activations, plan-row order
+  void* y = nullptr;             // bf16 [kMaxRoutes, H]: FC2 outputs (bias added, rounded)
+  float* part1 = nullptr;        // fp32 [slots, kPartialFloats]: FC1 split-K partials
+  float* part2 = nullptr;        // fp32 [slots, kPartialFloats]: FC2 split-K partials
+  int* arrive1 = nullptr;        // [slots] per FC1 tile: splits arrived
+  int* arrive2 = nullptr;        // [slots] per FC2 tile
+  int* unit_done = nullptr;      // [kMaxRoutes] per unit: FC1 tiles finished
+  int* hblock_done = nullptr;    // [hblocks] per 128-row block of H: FC2 tiles finished
+  unsigned* counters = nullptr;  // [0] work counter, [1] CTAs exited
+  int slots = 0, hblocks = 0;
+};
+
+// Bytes of the workspace for a layer (every buffer 256-byte aligned); `slots` = partial_slots(grid).
+size_t workspace_bytes(int64_t H, int64_t I, int slots);
+int partial_slots(int grid);
+// Lays the buffers out in `base` (device memory of workspace_bytes bytes, zeroed once before the
+// first launch: the counters must start at zero).
+MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots);
+
+// The persistent grid: co-resident CTAs (occupancy x SMs) of the current device. Host only;
+// sets the kernel's shared-memory attribute.
+int persistent_grid();
+
+struct MegaArgs {
+  const void* x = nullptr;  // bf16 [T, H], row stride ldx elements
+  int64_t ldx = 0;
+  const void* ids = nullptr;  // int32/int64 [T, K], contiguous
+  bool ids_i64 = false;
+  const float* topk_weights = nullptr;  // [T, K] contiguous
+  void* out = nullptr;                  // bf16 [T, H] contiguous
+  const void* w13 = nullptr;            // bf16 [E_local, N13, H]
+  const void* w2 = nullptr;             // bf16 [E_local, H, I]
+  const float* b13 = nullptr;           // fp32 [E_local, N13] or null
+  const float* b2 = nullptr;            // fp32 [E_local, H] or null
+  unsigned long long* invalid_count = nullptr;  // the route plan's invalid-id word
+  int64_t T = 0, K = 0, E = 0, first_local = 0, EL = 0, H = 0, I = 0;
+  Activation activation = Activation::kSwiGLU;
+  float limit = 0.0f, alpha = 1.702f;
+};
+
+// Checks the limits above (throws InvalidArgument) and launches `grid` CTAs on `stream`.
+void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_t stream);
+
+}  // namespace megamoe::sm90::mega
