@@ -4,6 +4,11 @@ shapes, seeds and routing, merged into one JSON (a list of records, one per cell
 with `baselines`), plus a table with the speedups. Usage:
 
   python3 bench/run_bench.py --build build --out bench/results/NAME.json [--presets ..] [--tokens ..]
+      [--backends sm90_bf16_bf16_bf16_split,sm90_bf16_bf16_bf16_mega] [--vllm-peer PATH/vllm_triton_moe.py]
+
+Each named backend is timed by `megamoe bench --backend NAME` and gets its own records; with
+--vllm-peer, vLLM's Triton fused MoE (the peer in shared/peers/, run from a copy) is timed in
+the same job and attached to every cell as the baseline `vllm_triton_0.33.0`.
 
 For the W4A16 recipes the job has two baselines: the PyTorch dequantize-then-grouped_mm
 pipeline (bench/anchors/torch_moe.py) and megamoe's own bf16 backend (`megamoe bench
@@ -36,32 +41,63 @@ def main():
     ap.add_argument("--iters", default="50")
     ap.add_argument("--routing", default="uniform")
     ap.add_argument("--recipe", default="bf16")
+    ap.add_argument("--backends", default="auto",
+                    help="comma-separated megamoe backends to time (each gets its own records), e.g. "
+                         "sm90_bf16_bf16_bf16_split,sm90_bf16_bf16_bf16_mega")
+    ap.add_argument("--vllm-peer", default=os.environ.get("MEGAMOE_VLLM_PEER"),
+                    help="path to the peer script vllm_triton_moe.py (shared/peers/, copied into an ignored "
+                         "folder on the GPU machine): its times become the baseline vllm_triton_0.33.0")
     ap.add_argument("--check", action="store_true", help="also compare megamoe with PyTorch per cell")
     args = ap.parse_args()
 
-    mine_json = args.out + ".megamoe.tmp"
-    base_json = args.out + ".torch.tmp"
-    bf16_json = args.out + ".megamoe_bf16.tmp"
+    backends = [b for b in args.backends.split(",") if b]
     w4a16 = args.recipe in W4A16_RECIPES
-    runs = [(args.recipe, mine_json)] + ([("bf16", bf16_json)] if w4a16 else [])
-    for recipe, path in runs:
+    tmp = []
+    mine = []
+    runs = [(args.recipe, b, f"{args.out}.megamoe{i}.tmp") for i, b in enumerate(backends)]
+    if w4a16:
+        runs.append(("bf16", "auto", args.out + ".megamoe_bf16.tmp"))
+    results = {}
+    for recipe, backend, path in runs:
         cmd = [os.path.join(args.build, "megamoe"), "bench", "--presets", args.presets, "--tokens", args.tokens,
-               "--iters", args.iters, "--routing", args.routing, "--recipe", recipe, "--json", path]
+               "--iters", args.iters, "--routing", args.routing, "--recipe", recipe, "--backend", backend,
+               "--json", path]
         print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=True)
+        tmp.append(path)
+        results[(recipe, backend)] = json.load(open(path))
+    for b in backends:
+        mine += results[(args.recipe, b)]
+
+    base_json = args.out + ".torch.tmp"
     cmd = [sys.executable, os.path.join(HERE, "anchors", "torch_moe.py"), "--presets", args.presets, "--tokens",
            args.tokens, "--iters", args.iters, "--routing", args.routing, "--recipe", args.recipe, "--json", base_json]
     if args.check:
         cmd.append("--check")
     print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
     subprocess.run(cmd, check=True)
-
-    mine = json.load(open(mine_json))
+    tmp.append(base_json)
     base = json.load(open(base_json))
     torch_names = {b["name"] for b in base}
+
+    peer_name = None
+    if args.vllm_peer and args.recipe in ("bf16", "fp8_block"):
+        peer_json = args.out + ".vllm.tmp"
+        cmd = [sys.executable, args.vllm_peer, "--recipe", args.recipe, "--presets", args.presets, "--tokens",
+               args.tokens, "--iters", args.iters, "--json", peer_json]
+        print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
+        subprocess.run(cmd, check=True)
+        tmp.append(peer_json)
+        for r in json.load(open(peer_json)):
+            if r.get("median_ms") is None:
+                continue  # a shape the peer does not run (e.g. fp8_block at H = 2880)
+            peer_name = r.get("peer", "vllm_triton_0.33.0")
+            base.append({"model": r["model"], "tokens": r["tokens"], "name": peer_name,
+                         "median_ms": r["median_ms"], "config_source": r.get("config_source")})
+
     if w4a16:
         # Our bf16 backend on the same cells, as a baseline record like the PyTorch one.
-        for r in json.load(open(bf16_json)):
+        for r in results[("bf16", "auto")]:
             style = r["backend"].rsplit("_", 1)[-1]   # split / mega
             base.append({"model": r["model"], "tokens": r["tokens"], "name": f"megamoe_bf16_{style}",
                          "backend": r["backend"], "median_ms": r["median_ms"], "floor_ms": r["floor_ms"],
@@ -70,39 +106,45 @@ def main():
     for b in base:
         by_cell.setdefault((b["model"], b["tokens"]), []).append(b)
     date = datetime.date.today().isoformat()
+    commit = os.environ.get("MEGAMOE_COMMIT")
     for r in mine:
         r["date"] = date
+        if commit:
+            r["commit"] = commit
         r["baselines"] = [{k: v for k, v in b.items() if k not in ("model", "tokens")}
                           for b in by_cell.get((r["model"], r["tokens"]), [])]
     with open(args.out, "w") as f:
         json.dump(mine, f, indent=1)
-    for path in (mine_json, base_json) + ((bf16_json,) if w4a16 else ()):
+    for path in tmp:
         os.remove(path)
 
-    def baseline_ms(r, torch_side):
-        ok = [b["median_ms"] for b in r["baselines"] if "median_ms" in b and (b["name"] in torch_names) == torch_side]
+    def baseline_ms(r, pred):
+        ok = [b["median_ms"] for b in r["baselines"] if "median_ms" in b and pred(b["name"])]
         return ok[0] if ok else float("nan")
 
-    head = f"{'model':14s} {'T':>5s} {'megamoe ms':>11s} {'floor ms':>9s} {'%floor':>7s} {'torch ms':>9s} {'speedup':>8s}"
-    print(head + (f" {'bf16 ms':>9s} {'vs bf16':>8s}" if w4a16 else ""))
-    logs, logs_bf16 = [], []
+    is_torch = lambda n: n in torch_names
+    is_peer = lambda n: n == peer_name
+    is_bf16 = lambda n: n.startswith("megamoe_bf16_")
+    head = (f"{'backend':28s} {'model':14s} {'T':>5s} {'megamoe ms':>11s} {'floor ms':>9s} {'%floor':>7s} "
+            f"{'torch ms':>9s} {'vs torch':>8s}")
+    head += f" {'vllm ms':>9s} {'vs vllm':>8s}" if peer_name else ""
+    head += f" {'bf16 ms':>9s} {'vs bf16':>8s}" if w4a16 else ""
+    print(head)
+    logs = {}
     for r in mine:
-        t = baseline_ms(r, True)
-        sp = t / r["median_ms"]
-        if not math.isnan(t):
-            logs.append(math.log(sp))
-        line = (f"{r['model']:14s} {r['tokens']:5d} {r['median_ms']:11.4f} {r['floor_ms']:9.4f} "
-                f"{100 * r['floor_ms'] / r['median_ms']:6.1f}% {t:9.4f} {sp:7.2f}x")
-        if w4a16:
-            tb = baseline_ms(r, False)
-            if not math.isnan(tb):
-                logs_bf16.append(math.log(tb / r["median_ms"]))
-            line += f" {tb:9.4f} {tb / r['median_ms']:7.2f}x"
+        line = (f"{r['backend']:28s} {r['model']:14s} {r['tokens']:5d} {r['median_ms']:11.4f} {r['floor_ms']:9.4f} "
+                f"{100 * r['floor_ms'] / r['median_ms']:6.1f}%")
+        for what, pred, on in (("the PyTorch baseline", is_torch, True), (peer_name, is_peer, bool(peer_name)),
+                               ("megamoe bf16", is_bf16, w4a16)):
+            if not on:
+                continue
+            t = baseline_ms(r, pred)
+            if not math.isnan(t):
+                logs.setdefault((r["backend"], what), []).append(math.log(t / r["median_ms"]))
+            line += f" {t:9.4f} {t / r['median_ms']:7.2f}x"
         print(line)
-    if logs:
-        print(geomean_line(logs, "the PyTorch baseline"))
-    if logs_bf16:
-        print(geomean_line(logs_bf16, "megamoe bf16"))
+    for (backend, what), l in logs.items():
+        print(f"{backend}: " + geomean_line(l, what))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 // replays and 1000 eager forwards that must all finish and equal the first output bit for bit,
 // with no timeout reported), all tokens on one expert (512 rows: eight 64-row units), no routed
 // row at all (the zero-token livelock case), and T on both sides of the Mega path's route cap
-// (T*K = 512 runs the Mega kernel, 520 the split pipeline). Every test skips without an sm_90
+// (T = 64, T*K = 512 runs the Mega kernel; T = 65 the split pipeline). Every test skips without an sm_90
 // GPU. A dependency timeout inside the kernel adds sm90::mega::kTimeoutMark (2^40) to the
 // invalid-id word, so the invalid_id_count() checks below also catch a lost dependency.
 #include <gtest/gtest.h>
@@ -165,13 +165,13 @@ TEST(MegaBf16, RouteCapBoundary) {
 
 // CUDA-graph replay of the Mega path equals eager, counts the invalid ids per replay, and follows
 // new inputs written into the captured buffers (the conformance suite's graph cases run at
-// T*K > 512, i.e. on the split pipeline).
+// T > 64, i.e. on the split pipeline).
 TEST(MegaBf16, GraphReplayFollowsNewInputs) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
   const MoeConfig c = mega_config(32, 4, 256, 512, 128, Activation::kGeGLU, true);
   TestLayer tl(c, case_seed("graph w"));
-  const HostInputs in = make_inputs(c, 100, RouteKind::kZipf, case_seed("graph in"), 0.05, 0.05);
+  const HostInputs in = make_inputs(c, 64, RouteKind::kZipf, case_seed("graph in"), 0.05, 0.05);
   ASSERT_GT(in.invalid, 0);
   DeviceInputs d(in);
   Stream s;
@@ -186,7 +186,7 @@ TEST(MegaBf16, GraphReplayFollowsNewInputs) {
     EXPECT_TRUE(d.result() == eager) << "replay " << rep;
   }
   EXPECT_EQ(tl.layer->invalid_id_count(s.s), 3 * in.invalid);
-  const HostInputs in2 = make_inputs(c, 100, RouteKind::kUniform, case_seed("graph in2"));
+  const HostInputs in2 = make_inputs(c, 64, RouteKind::kUniform, case_seed("graph in2"));
   d.upload(in2);
   d.poison(s.s);
   CUDA_CHECK(cudaGraphLaunch(g.exec, s.s));

@@ -3,8 +3,9 @@
 //
 // Which path runs (decided on the host per forward, from host-known values only):
 //   Mega kernel (kernels/sm90/mega/mega_bf16.h), one launch, when ALL of
-//     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
-//       the route plan lives in every CTA's shared memory; T <= 64 at top_k 8);
+//     - T <= sm90::mega::kMaxTokens (64: one 64-row unit per expert, each weight byte streamed
+//       once) and T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum
+//       sm90::mega::kMaxRoutes = 512: the route plan lives in every CTA's shared memory);
 //     - E_local <= sm90::mega::kMaxExperts (512);
 //     - x is 16-byte aligned with a row stride that is a multiple of 8 elements, out 16-byte
 //       aligned (the kernel gathers x rows with 16-byte cp.async);
@@ -88,7 +89,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90BackendBase {
   }
 
   bool use_mega(const ForwardArgs& args, const ForwardContext& f) const {
-    return grid_ > 0 && f.rows_bound <= max_routes_ && cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 &&
+    return grid_ > 0 && f.T <= sm90::mega::kMaxTokens && f.rows_bound <= max_routes_ && cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 &&
            cu::aligned(args.out.data, 16);
   }
 
