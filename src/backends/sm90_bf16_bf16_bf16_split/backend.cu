@@ -42,6 +42,7 @@
 #include <memory>
 #include <string>
 
+#include "backends/sm90_bf16_bf16_bf16_split/split_bf16.h"
 #include "backends/sm90_common/requirements.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
@@ -51,19 +52,10 @@
 
 namespace megamoe {
 
+namespace sm90_backend {
+
 namespace {
 
-constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
-
-// Knobs (environment, read once per layer at construction; for A/B measurements and tests):
-//   MEGAMOE_PDL=0                      no programmatic dependent launch
-//   MEGAMOE_SPLIT_FUSED_SETUP=0        GEMM setup kernels instead of the plan writing the arrays
-//   MEGAMOE_SPLIT_BF16_Y=0             always fp32 y
-//   MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES=n largest x_perm (bytes) the plan kernel gathers itself (default 0:
-//                                      never; measured slower than the permute kernel, see below)
-//   MEGAMOE_SPLIT_GEMM_PDL=1           GEMMs launched with PDL too (default 0: measured on H200,
-//                                      a PDL-launched GEMM made deepseek-v3 T=8192 14.4 ms vs 12.0 ms)
-//   MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER=0 a GEMM lets its successor launch only as its blocks exit
 int64_t env_int(const char* name, int64_t fallback) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return fallback;
@@ -72,98 +64,99 @@ int64_t env_int(const char* name, int64_t fallback) {
   return (end && *end == '\0') ? int64_t(x) : fallback;
 }
 
-struct Knobs {
-  bool pdl = true, fused_setup = true, bf16_y = true, gemm_pdl = false, gemm_early_trigger = true;
-  int64_t plan_permute_bytes = 0;
-  static Knobs from_env() {
-    Knobs k;
-    k.pdl = env_int("MEGAMOE_PDL", 1) != 0;
-    k.gemm_pdl = env_int("MEGAMOE_SPLIT_GEMM_PDL", 0) != 0;
-    k.gemm_early_trigger = env_int("MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER", 1) != 0;
-    k.fused_setup = env_int("MEGAMOE_SPLIT_FUSED_SETUP", 1) != 0;
-    k.bf16_y = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;
-    k.plan_permute_bytes = env_int("MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", k.plan_permute_bytes);
-    return k;
-  }
-};
+}  // namespace
 
-class Sm90SplitBf16 final : public sm90_backend::Sm90BackendBase {
+SplitBf16Knobs SplitBf16Knobs::from_env() {
+  SplitBf16Knobs k;
+  k.pdl = env_int("MEGAMOE_PDL", 1) != 0;
+  k.gemm_pdl = env_int("MEGAMOE_SPLIT_GEMM_PDL", 0) != 0;
+  k.gemm_early_trigger = env_int("MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER", 1) != 0;
+  k.fused_setup = env_int("MEGAMOE_SPLIT_FUSED_SETUP", 1) != 0;
+  k.bf16_y = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;
+  k.plan_permute_bytes = env_int("MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", k.plan_permute_bytes);
+  return k;
+}
+
+Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c)
+  : Sm90BackendBase(name, c), w13_(name, c.device), w2_(name, c.device) {
+  fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
+  fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
+  knobs_ = SplitBf16Knobs::from_env();
+}
+
+size_t Sm90SplitBf16::workspace_bytes() const {
+  return Sm90BackendBase::workspace_bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
+}
+size_t Sm90SplitBf16::weight_bytes() const { return w13_.bytes + w2_.bytes + bias_bytes(); }
+
+void Sm90SplitBf16::upload_weights(const MoeWeights& w) {
+  upload_tensor(w.w13, w13_, "w13");
+  upload_tensor(w.w2, w2_, "w2");
+}
+
+void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f) {
+  const int64_t T = f.T, ldx = f.ldx, rows_bound = f.rows_bound;
+  const cudaStream_t stream = f.stream;
+  const sm90::GroupedGemmTactic tactic = sm90::choose_tactic(rows_bound, int(EL_));
+  // y as bf16 straight from the FC2 epilogue when no bias must be added first.
+  const bool y_bf16 = knobs_.bf16_y && !has_b2_ && tactic == sm90::GroupedGemmTactic::kLargeTile;
+  const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
+  // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
+  const bool pdl = knobs_.pdl && f.created_stream;
+  routing::PlanExtras ex;
+  ex.pdl_first = pdl;
+  if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {
+    routing::PlanPermute pp;
+    pp.x = args.x.data;
+    pp.ldx = ldx;
+    pp.H = H_;
+    pp.x_perm = sw_.x_perm;
+    if (routing::plan_permute_supported(pp)) ex.permute = pp;
+  }
+  if (knobs_.fused_setup) {
+    ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, rows_bound, tactic,
+                                      sm90::GroupedGemmOutput::kF32);
+    ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
+  }
+  routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
+  if (ex.permute.x == nullptr)
+    sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
+  if (knobs_.fused_setup)
+    fc1_->launch_prepared(rows_bound, tactic, sm90::GroupedGemmOutput::kF32, stream, pdl && knobs_.gemm_pdl,
+                          knobs_.gemm_early_trigger);
+  else
+    fc1_->run(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, sw_.plan.offsets, rows_bound, stream, tactic);
+  sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
+                          stream, pdl);
+  if (knobs_.fused_setup)
+    fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
+  else if (y_bf16)
+    fc2_->run_bf16_out(sw_.a, I_, w2_.ptr, sw_.y, H_, sw_.plan.offsets, rows_bound, stream);
+  else
+    fc2_->run(sw_.a, I_, w2_.ptr, static_cast<float*>(sw_.y), H_, sw_.plan.offsets, rows_bound, stream, tactic);
+  if (y_bf16)
+    sm90::launch_combine_bf16y(sw_.y, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
+                               args.out.data, stream, pdl);
+  else
+    sm90::launch_combine(static_cast<const float*>(sw_.y), b2(), sw_.plan.row_expert, sw_.plan.route_to_row,
+                         args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream, pdl);
+}
+
+}  // namespace sm90_backend
+
+namespace {
+
+constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
+
+class Sm90SplitBf16Backend final : public sm90_backend::Sm90SplitBf16 {
  public:
-  explicit Sm90SplitBf16(const MoeConfig& c)
-      : Sm90BackendBase(kName, c), w13_(kName, c.device), w2_(kName, c.device) {
-    fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
-    fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
-    knobs_ = Knobs::from_env();
-  }
-
-  size_t workspace_bytes() const override {
-    return Sm90BackendBase::workspace_bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
-  }
-  size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + bias_bytes(); }
-
- private:
-  void upload_weights(const MoeWeights& w) override {
-    upload_tensor(w.w13, w13_, "w13");
-    upload_tensor(w.w2, w2_, "w2");
-  }
-
-  void run_stages(const ForwardArgs& args, const ForwardContext& f) override {
-    const int64_t T = f.T, ldx = f.ldx, rows_bound = f.rows_bound;
-    const cudaStream_t stream = f.stream;
-    const sm90::GroupedGemmTactic tactic = sm90::choose_tactic(rows_bound, int(EL_));
-    // y as bf16 straight from the FC2 epilogue when no bias must be added first.
-    const bool y_bf16 = knobs_.bf16_y && !has_b2_ && tactic == sm90::GroupedGemmTactic::kLargeTile;
-    const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
-    // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
-    const bool pdl = knobs_.pdl && f.created_stream;
-    routing::PlanExtras ex;
-    ex.pdl_first = pdl;
-    if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {
-      routing::PlanPermute pp;
-      pp.x = args.x.data;
-      pp.ldx = ldx;
-      pp.H = H_;
-      pp.x_perm = sw_.x_perm;
-      if (routing::plan_permute_supported(pp)) ex.permute = pp;
-    }
-    if (knobs_.fused_setup) {
-      ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, rows_bound, tactic,
-                                        sm90::GroupedGemmOutput::kF32);
-      ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
-    }
-    routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
-    if (ex.permute.x == nullptr)
-      sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
-    if (knobs_.fused_setup)
-      fc1_->launch_prepared(rows_bound, tactic, sm90::GroupedGemmOutput::kF32, stream, pdl && knobs_.gemm_pdl,
-                            knobs_.gemm_early_trigger);
-    else
-      fc1_->run(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, sw_.plan.offsets, rows_bound, stream, tactic);
-    sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
-                            stream, pdl);
-    if (knobs_.fused_setup)
-      fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
-    else if (y_bf16)
-      fc2_->run_bf16_out(sw_.a, I_, w2_.ptr, sw_.y, H_, sw_.plan.offsets, rows_bound, stream);
-    else
-      fc2_->run(sw_.a, I_, w2_.ptr, static_cast<float*>(sw_.y), H_, sw_.plan.offsets, rows_bound, stream, tactic);
-    if (y_bf16)
-      sm90::launch_combine_bf16y(sw_.y, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
-                                 args.out.data, stream, pdl);
-    else
-      sm90::launch_combine(static_cast<const float*>(sw_.y), b2(), sw_.plan.row_expert, sw_.plan.route_to_row,
-                           args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream, pdl);
-  }
-
-  sm90_backend::DeviceBuffer w13_, w2_;
-  std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
-  Knobs knobs_;
+  explicit Sm90SplitBf16Backend(const MoeConfig& c) : Sm90SplitBf16(kName, c) {}
 };
 
 std::string why_not(const MoeConfig& c) { return sm90_backend::split_why_not(c, Recipe::kBF16, 64, ""); }
 
 }  // namespace
 
-BackendInfo sm90_bf16_bf16_bf16_split_backend_info() { return sm90_backend::backend_info<Sm90SplitBf16>(kName, why_not); }
+BackendInfo sm90_bf16_bf16_bf16_split_backend_info() { return sm90_backend::backend_info<Sm90SplitBf16Backend>(kName, why_not); }
 
 }  // namespace megamoe
