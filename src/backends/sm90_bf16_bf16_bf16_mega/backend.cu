@@ -46,19 +46,11 @@ namespace {
 
 constexpr const char* kName = "sm90_bf16_bf16_bf16_mega";
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const long long x = std::strtoll(v, &end, 0);
-  return (end && *end == '\0') ? int64_t(x) : fallback;
-}
-
 class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
  public:
   explicit Sm90MegaBf16(const MoeConfig& c) : Sm90SplitBf16(kName, c), mega_buf_(kName, c.device) {
-    mega_on_ = env_int("MEGAMOE_MEGA", 1) != 0;
-    max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", sm90::mega::kMaxRoutes), sm90::mega::kMaxRoutes);
+    mega_on_ = sm90_backend::env_int("MEGAMOE_MEGA", 1) != 0;
+    max_routes_ = std::min<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_ROUTES", sm90::mega::kMaxRoutes), sm90::mega::kMaxRoutes);
     if (mega_on_ && EL_ <= sm90::mega::kMaxExperts) {
       auto g = guard();
       grid_ = sm90::mega::persistent_grid();

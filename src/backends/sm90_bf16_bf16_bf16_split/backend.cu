@@ -54,18 +54,6 @@ namespace megamoe {
 
 namespace sm90_backend {
 
-namespace {
-
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const long long x = std::strtoll(v, &end, 0);
-  return (end && *end == '\0') ? int64_t(x) : fallback;
-}
-
-}  // namespace
-
 SplitBf16Knobs SplitBf16Knobs::from_env() {
   SplitBf16Knobs k;
   k.pdl = env_int("MEGAMOE_PDL", 1) != 0;
