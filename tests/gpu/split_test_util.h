@@ -487,4 +487,37 @@ std::vector<uint16_t> check_against_reference(Layer& tl, const HostInputs& in, d
   return out;
 }
 
+// RAII for the streams and graphs of one test (nothing leaks when an ASSERT returns early).
+struct Stream {
+  cudaStream_t s = nullptr;
+  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(s); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+};
+struct CapturedForward {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CapturedForward(MoeLayer& layer, DeviceInputs& d, cudaStream_t s) {
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+    CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  }
+  ~CapturedForward() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+  }
+  CapturedForward(const CapturedForward&) = delete;
+  CapturedForward& operator=(const CapturedForward&) = delete;
+  // Poisons out, replays, synchronises, returns the T rows.
+  std::vector<uint16_t> replay(DeviceInputs& d, cudaStream_t s) {
+    d.poison(s);
+    CUDA_CHECK(cudaGraphLaunch(exec, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    CUDA_CHECK(cudaGetLastError());
+    return d.result();
+  }
+};
+
 }  // namespace megamoe::gputest

@@ -31,28 +31,6 @@ MoeConfig mega_config(int64_t E, int64_t K, int64_t H, int64_t I, int64_t max_to
   return c;
 }
 
-struct Stream {
-  cudaStream_t s = nullptr;
-  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(s); }
-};
-
-// One forward captured into a graph on `s` (inputs and output buffers of `d`).
-struct Graph {
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  Graph(MoeLayer& layer, DeviceInputs& d, cudaStream_t s) {
-    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-    CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  }
-  ~Graph() {
-    if (exec) cudaGraphExecDestroy(exec);
-    if (graph) cudaGraphDestroy(graph);
-  }
-};
-
 void check_vs_reference(TestLayer& tl, const HostInputs& in, cudaStream_t s, const std::string& what) {
   DeviceInputs d(in);
   const std::vector<uint16_t> out = run_layer(*tl.layer, d, s);
@@ -91,7 +69,7 @@ TEST(MegaBf16, DependencyCounterStress) {
     EXPECT_EQ(tl.layer->invalid_id_count(s.s), in.invalid);
     constexpr int kReps = 1000;
     {
-      Graph g(*tl.layer, d, s.s);
+      CapturedForward g(*tl.layer, d, s.s);
       d.poison(s.s);
       for (int i = 0; i < kReps; ++i) CUDA_CHECK(cudaGraphLaunch(g.exec, s.s));
       CUDA_CHECK(cudaStreamSynchronize(s.s));
@@ -178,7 +156,7 @@ TEST(MegaBf16, GraphReplayFollowsNewInputs) {
   const std::vector<uint16_t> eager = run_layer(*tl.layer, d, s.s);
   EXPECT_EQ(tl.layer->invalid_id_count(s.s), in.invalid);
   EXPECT_LE(rel_l2(eager, run_reference(c, *tl.ref, in)), kTol);
-  Graph g(*tl.layer, d, s.s);
+  CapturedForward g(*tl.layer, d, s.s);
   for (int rep = 0; rep < 3; ++rep) {
     d.poison(s.s);
     CUDA_CHECK(cudaGraphLaunch(g.exec, s.s));
