@@ -52,14 +52,6 @@ static_assert(kBT * (kSmemRowBytes / kChunkBytes) <= kThreads, "activation tile:
 static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
 static_assert(kWBytes == kBN * kPackedRowBytes && kXBytes == kBT * kSmemRowBytes, "stage sizes");
 
-__device__ __forceinline__ void mma_bf16(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
 template <Fp4Scale F>
 __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat16* __restrict__ A,
                                                                const uint8_t* __restrict__ W,
@@ -197,7 +189,7 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
             for (int s = 0; s < 4; ++s) {
               const uint32_t b0 = *reinterpret_cast<const uint32_t*>(xr + xb_off[2 * s]);
               const uint32_t b1 = *reinterpret_cast<const uint32_t*>(xr + xb_off[2 * s + 1]);
-              mma_bf16(acc[j], af[s], b0, b1);
+              ptx::mma_m16n8k16_bf16(acc[j], af[s], b0, b1);
             }
           }
         }

@@ -185,20 +185,6 @@ __device__ bool wait_geq(const int* p, int target) {
   }
 }
 
-__device__ __forceinline__ void ldmatrix_x4(uint32_t addr, uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(addr));
-}
-
-__device__ __forceinline__ void mma_bf16(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
 __device__ __forceinline__ float act_apply(Activation act, float g, float u, float limit, float alpha) {
   switch (act) {
     case Activation::kSwiGLU: return act::act_fn<Activation::kSwiGLU>(g, u, limit, alpha);
@@ -334,16 +320,16 @@ __device__ __forceinline__ void compute_step(const uint8_t* ring, int stage, flo
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int chunk = (2 * kp + h) * 2 + (lane >> 4);
-      ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
+      ptx::ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
     }
 #pragma unroll
     for (int nt = 0; nt < NT; ++nt) {
       const int n = nt * 8 + (lane & 7);
       const int chunk = 4 * kp + (lane >> 3);
       uint32_t b0, b1, b2, b3;
-      ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
-      mma_bf16(acc[nt], af[0], b0, b1);
-      mma_bf16(acc[nt], af[1], b2, b3);
+      ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
+      ptx::mma_m16n8k16_bf16(acc[nt], af[0], b0, b1);
+      ptx::mma_m16n8k16_bf16(acc[nt], af[1], b2, b3);
     }
   }
 }
