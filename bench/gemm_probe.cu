@@ -1,5 +1,5 @@
 // Standalone timing probe of the sm90 grouped bf16 GEMM (src/kernels/sm90/gemm/grouped_gemm_bf16.h).
-// Not a test. Method (DESIGN.md section 5): random data (never zeros), weights far larger than L2,
+// Not a test. Method (docs/DESIGN.md section 5): random data (never zeros), weights far larger than L2,
 // one run() captured into a CUDA graph, warm-up replays, then each replay timed with CUDA events,
 // median reported. Also measures the device-copy ceiling in the same run.
 //

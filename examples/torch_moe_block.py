@@ -130,7 +130,7 @@ def main() -> int:
         got, want = ours(x), theirs(x)
         err = rel_l2(got, want)
         # PyTorch rounds the gate/up projections to bf16 before SwiGLU; megamoe keeps them in
-        # FP32 (DESIGN.md section 1), so the two differ by a few bf16 ulps.
+        # FP32 (docs/DESIGN.md section 1), so the two differ by a few bf16 ulps.
         print(f"eager     : rel-L2 vs plain PyTorch = {err:.2e}")
         ok &= err < 2e-2 and bool(torch.isfinite(got).all())
         if not args.no_compile:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch baseline for the MoE block (DESIGN section 6), timed the same way as `megamoe bench`.
+"""PyTorch baseline for the MoE block (docs/DESIGN.md section 6), timed the same way as `megamoe bench`.
 
 Pipeline: stable sort of the routes by expert -> gather x rows -> torch._grouped_mm FC1 ->
 SwiGLU -> torch._grouped_mm FC2 -> weighted index_add into an fp32 output -> bf16.
@@ -163,7 +163,7 @@ def random_fp4_weights(torch, E, N, K, recipe, gen, device):
 
 def build_pipeline(torch, W13, W2, E, I, recipe="bf16"):
     """Returns f(x, ids, w) -> out bf16, capturable in a CUDA graph (no host syncs).
-    bf16: torch._grouped_mm. fp8_block: the row-scaled FP8 pipeline of DESIGN section 6
+    bf16: torch._grouped_mm. fp8_block: the row-scaled FP8 pipeline of docs/DESIGN.md section 6
     (torch._scaled_grouped_mm, e4m3 weights and activations with one scale per row).
     w4a16_*: W13 and W2 are (codes, scales, global) tuples in the canonical packed format;
     the experts the batch touches are dequantized to bf16 (dequant_fp4), then torch._grouped_mm."""

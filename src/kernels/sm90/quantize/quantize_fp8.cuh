@@ -3,7 +3,7 @@
 // for bit: the same integer amax over |x|'s bits, the same IEEE divisions (__fdiv_rn, so no
 // reciprocal approximation and no contraction), and the branch-free saturating e4m3 encoder
 // of formats::detail::e4m3_encode rewritten with CUDA intrinsics (codecs.h uses std::bit_cast,
-// which the C++17 CUDA build does not have). tests/gpu/test_fp8_block.cpp checks every code and
+// which the C++17 CUDA build does not have). tests/gpu/test_quantize_fp8.cpp checks every code and
 // scale against the CPU quantizers.
 #pragma once
 #include <cstdint>

@@ -4,7 +4,7 @@
 // optional ue8m0 rounding up to a power of two), the same saturating RNE e4m3 codes of
 // x / s, the same NaN poisoning of blocks that hold a NaN or an inf, partial edge blocks
 // over their real elements. Used to make fp8 weights on the device (tools, benchmarks) and
-// tested code for code and scale for scale against the CPU (tests/gpu/test_fp8_block.cpp).
+// tested code for code and scale for scale against the CPU (tests/gpu/test_quantize_fp8.cpp).
 // All calls are asynchronous on `stream`, allocate nothing and are graph-capturable.
 #pragma once
 #include <cstdint>
