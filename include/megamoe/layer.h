@@ -29,8 +29,12 @@ class MoeLayer {
   MoeLayer& operator=(MoeLayer&&) noexcept;
 
   // Takes canonical weights (include/megamoe/weights.h) on the host or on the layer's
-  // device and stores them in the backend's layout. Validates every tensor first.
-  void prepare_weights(const MoeWeights& weights);
+  // device and stores them in the backend's layout. Validates every tensor first. On a GPU
+  // backend the copies and preparation kernels run on `stream` (nullptr: the legacy default
+  // stream, ordered after work on blocking streams), so they follow the caller's pending
+  // writes to device-resident weights; the call then synchronises `stream` (only) and returns
+  // with the weights in place: the caller may free or overwrite its tensors at once.
+  void prepare_weights(const MoeWeights& weights, cudaStream_t stream = nullptr);
 
   // x [T,H] bf16 (row stride >= H), topk_ids [T,K] int32/int64, topk_weights [T,K] f32,
   // out [T,H] bf16 (written, never read). T <= config.max_tokens. On a GPU backend the

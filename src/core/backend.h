@@ -23,8 +23,10 @@ struct ForwardArgs {
 class Backend {
  public:
   virtual ~Backend() = default;
-  // Weights are validated (dtypes, shapes, devices) before this is called.
-  virtual void prepare_weights(const MoeWeights& weights) = 0;
+  // Weights are validated (dtypes, shapes, devices) before this is called. `stream`: the
+  // caller's cudaStream_t for device backends (nullptr: the legacy default stream); the call
+  // returns with the weights in place.
+  virtual void prepare_weights(const MoeWeights& weights, void* stream) = 0;
   virtual void forward(const ForwardArgs& args) = 0;
   virtual size_t workspace_bytes() const { return 0; }
   virtual size_t weight_bytes() const { return 0; }

@@ -54,12 +54,12 @@ MoeLayer::~MoeLayer() = default;
 MoeLayer::MoeLayer(MoeLayer&&) noexcept = default;
 MoeLayer& MoeLayer::operator=(MoeLayer&&) noexcept = default;
 
-void MoeLayer::prepare_weights(const MoeWeights& weights) {
+void MoeLayer::prepare_weights(const MoeWeights& weights, cudaStream_t stream) {
   std::vector<Device> allowed{Device::cpu()};
   if (impl_->device.type == DeviceType::kCUDA) allowed.push_back(impl_->device);
   validate_weights(impl_->config, weights, allowed);
   impl_->weights_ready = false;
-  impl_->backend->prepare_weights(weights);
+  impl_->backend->prepare_weights(weights, static_cast<void*>(stream));
   impl_->weights_ready = true;
 }
 

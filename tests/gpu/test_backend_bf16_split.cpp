@@ -73,6 +73,38 @@ TEST(SplitBf16, WeightsFromDeviceAndBf16Biases) {
   EXPECT_LE(rel_l2(a, host_prepared), 2e-2);  // only the bias rounding differs
 }
 
+// prepare_weights(w, stream) orders its copies after the caller's work on `stream`: weights
+// still being written there (poisoned, then overwritten by a device copy, all enqueued on a
+// non-blocking stream that does not synchronise with the legacy stream) are read only once
+// written, and the layer then gives the bits of the host-prepared one.
+TEST(SplitBf16, WeightsPreparedOnCallersStream) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(8, 2, kH, kI, 256, Activation::kSwiGLU, true);
+  TestLayer tl(c, case_seed("stream w"));
+  const HostInputs in = make_inputs(c, 100, RouteKind::kUniform, case_seed("stream in"));
+  DeviceInputs d(in);
+  const std::vector<uint16_t> host_prepared = run_layer(*tl.layer, d);
+  DevBuf<uint16_t> stage13, stage2;
+  stage13.upload(tl.weights->w13);
+  stage2.upload(tl.weights->w2);
+  DevBuf<uint16_t> w13(stage13.n), w2(stage2.n);
+  Stream s;
+  CUDA_CHECK(cudaMemsetAsync(w13.p, 0xFF, w13.n * 2, s.s));  // NaN bf16 if read too early
+  CUDA_CHECK(cudaMemsetAsync(w2.p, 0xFF, w2.n * 2, s.s));
+  CUDA_CHECK(cudaMemcpyAsync(w13.p, stage13.p, w13.n * 2, cudaMemcpyDeviceToDevice, s.s));
+  CUDA_CHECK(cudaMemcpyAsync(w2.p, stage2.p, w2.n * 2, cudaMemcpyDeviceToDevice, s.s));
+  const int64_t E = c.local_experts(), N13 = c.fc1_rows(), H = c.hidden_size, I = c.intermediate_size;
+  MoeWeights w = tl.weights->view();  // host fp32 biases
+  w.w13 = TensorView::contiguous(w13.p, DType::kBF16, {E, N13, H}, Device::cuda(0));
+  w.w2 = TensorView::contiguous(w2.p, DType::kBF16, {E, H, I}, Device::cuda(0));
+  MoeLayer dev_layer(c);
+  dev_layer.prepare_weights(w, s.s);
+  const std::vector<uint16_t> out = run_layer(dev_layer, d);
+  EXPECT_EQ(count_nan(out), 0);
+  EXPECT_TRUE(out == host_prepared) << "weights prepared on the caller's stream differ from host-prepared ones";
+}
+
 TEST(SplitBf16, PaddedAndMisalignedRowStride) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();

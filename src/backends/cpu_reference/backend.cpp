@@ -15,7 +15,7 @@ class CpuReferenceBackend final : public Backend {
  public:
   explicit CpuReferenceBackend(const MoeConfig& config) : config_(config) {}
 
-  void prepare_weights(const MoeWeights& weights) override {
+  void prepare_weights(const MoeWeights& weights, void* /*stream: host copies only*/) override {
     weights_.reset();
     weights_ = reference::copy_canonical_weights(config_, weights);
   }

@@ -22,8 +22,9 @@ Sm90BackendBase::Sm90BackendBase(const char* name, const MoeConfig& c, SplitActi
   act_.alpha = c.swiglu_alpha;
 }
 
-void Sm90BackendBase::prepare_weights(const MoeWeights& w) {
+void Sm90BackendBase::prepare_weights(const MoeWeights& w, void* stream) {
   DeviceGuard g = guard();
+  upload_stream_ = stream ? static_cast<cudaStream_t>(stream) : cudaStreamLegacy;
   upload_weights(w);
   has_b13_ = c_.has_bias && w.b13.defined() && w.b13.data;
   has_b2_ = c_.has_bias && w.b2.defined() && w.b2.data;

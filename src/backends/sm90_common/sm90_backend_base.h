@@ -11,12 +11,12 @@
 //   invalid ids     the route plan's device word: invalid_id_count() reads and resets it on the
 //                   caller's stream and synchronises that stream
 //
-// Weight upload: every copy and preparation kernel of prepare_weights() runs on the legacy
-// default stream (cudaStreamLegacy, what cudaMemcpy uses), so it is ordered after the caller's
-// work on blocking streams that may still be writing device-resident weights; prepare_weights()
-// then synchronises that stream only (not the whole device) and returns with the weights in
-// place, so the caller may free or overwrite its tensors at once. (The Backend interface gives
-// prepare_weights() no stream; when it does, upload_stream() is the one place to change.)
+// Weight upload: every copy and preparation kernel of prepare_weights() runs on the caller's
+// stream (upload_stream(); a null stream means the legacy default stream, cudaStreamLegacy, what
+// cudaMemcpy uses), so it is ordered after the caller's work that may still be writing
+// device-resident weights; prepare_weights() then synchronises that stream only (not the whole
+// device) and returns with the weights in place, so the caller may free or overwrite its
+// tensors at once.
 //
 // Adding a backend: derive from Sm90BackendBase, pass the name and the activation format of the
 // workspace to the constructor, implement upload_weights(), run_stages() and weight_bytes()
@@ -43,7 +43,7 @@ class Sm90BackendBase : public Backend {
  public:
   ~Sm90BackendBase() override = default;  // every DeviceBuffer frees itself on the layer's device
 
-  void prepare_weights(const MoeWeights& w) final;
+  void prepare_weights(const MoeWeights& w, void* stream) final;
   void forward(const ForwardArgs& args) final;
   int64_t invalid_id_count(void* stream) final;
   size_t workspace_bytes() const override { return sw_.bytes(); }
@@ -73,7 +73,7 @@ class Sm90BackendBase : public Backend {
   // ---- helpers for upload_weights() (all on upload_stream(), unsynchronised) ----
   DeviceGuard guard() const { return DeviceGuard(name_, c_.device); }
   void check(cudaError_t e, const std::string& what) const { cu::check(name_, e, what); }
-  cudaStream_t upload_stream() const { return cudaStreamLegacy; }
+  cudaStream_t upload_stream() const { return upload_stream_; }
   // t (host or device; contiguous, or rows with a unit innermost stride) -> contiguous `dst`,
   // sized to the tensor's bytes.
   void upload_tensor(const TensorView& t, DeviceBuffer& dst, const std::string& name) const;
@@ -98,6 +98,8 @@ class Sm90BackendBase : public Backend {
  private:
   void upload_bias(bool has, const TensorView& t, DeviceBuffer& dst, const char* name);
   bool ready_ = false;
+  // The stream of the prepare_weights() call in progress (see "Weight upload" above).
+  cudaStream_t upload_stream_ = cudaStreamLegacy;
 };
 
 // The registry entry of backend class B (constructed from the config) under `name`.
