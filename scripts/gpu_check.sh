@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One GPU job (what each session runs on the H200): configure + build with every core, the
+# whole GPU test binary, compute-sanitizer on small cases, the Python suite, and the bf16
+# benchmark (split vs mega vs PyTorch, plus vLLM's Triton fused MoE when a copy of the peer is
+# given). Logs and JSON go to $OUT (default: ./gpu-out). Steps can be skipped:
+#   GPU_CHECK_STEPS="build tests sanitize python bench" (default: all)
+#   VLLM_PEER=path/to/vllm_triton_moe.py  BENCH_TOKENS=1,8,64  BUILD_DIR=/root/build-gpu
+# CUTLASS headers must be in .deps/cutlass (scripts/setup.sh here, then carry .deps).
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$ROOT/gpu-out}"; mkdir -p "$OUT"
+B="${BUILD_DIR:-$ROOT/build-gpu}"
+STEPS="${GPU_CHECK_STEPS:-build tests sanitize python bench}"
+export PYTHONUNBUFFERED=1
+has() { [[ " $STEPS " == *" $1 "* ]]; }
+cd "$ROOT"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+if has build; then
+  t0=$(date +%s)
+  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMEGAMOE_BUILD_PYTHON=ON > "$OUT/cfg.log" 2>&1 || { tail -30 "$OUT/cfg.log"; exit 1; }
+  cmake --build "$B" -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -B3 -A25 "error" "$OUT/build.log" | head -100; exit 1; }
+  echo "build $(( $(date +%s) - t0 ))s"
+fi
+if has tests; then
+  timeout 400 "$B/megamoe_gpu_tests" --gtest_brief=1 --gtest_output="json:$OUT/gpu_tests.json" > "$OUT/gpu_tests.log" 2>&1
+  echo "gpu tests rc=$?"; tail -3 "$OUT/gpu_tests.log"; grep -A6 "Failure" "$OUT/gpu_tests.log" | head -40
+fi
+if has sanitize; then
+  F="${SAN_FILTER:-*tokens_T1:*tokens_T7:*invalid_ids_int32:*act_swiglu_bias:*graph_replay_T7:RoutePlan*:MegaBf16.NoRoutedRows}"
+  for tool in memcheck racecheck synccheck; do
+    timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$B/megamoe_gpu_tests" --gtest_brief=1 \
+      --gtest_filter="$F" > "$OUT/san-$tool.log" 2>&1
+    echo "$tool rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/san-$tool.log" | head -3
+  done
+fi
+if has python; then
+  MEGAMOE_BUILD_DIR="$B" timeout 400 python3 -m pytest -q -rs -p no:cacheprovider tests/python > "$OUT/pytest.log" 2>&1
+  echo "pytest rc=$?"; grep -E "^FAILED|passed|failed" "$OUT/pytest.log" | tail -8
+fi
+if has bench; then
+  peer=(); [ -n "${VLLM_PEER:-}" ] && peer=(--vllm-peer "$VLLM_PEER")
+  timeout 500 python3 bench/run_bench.py --build "$B" --out "$OUT/bf16.json" \
+    --backends sm90_bf16_bf16_bf16_split,sm90_bf16_bf16_bf16_mega "${peer[@]}" \
+    ${BENCH_TOKENS:+--tokens "$BENCH_TOKENS"} > "$OUT/bench.log" 2>&1
+  echo "bench rc=$?"; grep -E "geomean" "$OUT/bench.log"
+fi
