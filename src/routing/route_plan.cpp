@@ -2,6 +2,8 @@
 // (capacity bucketing, workspace layout).
 #include "routing/route_plan.h"
 
+#include "core/workspace_carver.h"
+
 #include "megamoe/errors.h"
 
 namespace megamoe::routing {
@@ -60,41 +62,33 @@ RoutePlanHost build_route_plan_cpu(const TensorView& ids, const RouteDims& d) {
 }
 
 namespace {
-constexpr size_t kAlign = 256;
-size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-}  // namespace
-
-size_t route_plan_workspace_bytes(int64_t cap, int64_t K, int64_t EL) {
-  const size_t routes = size_t(cap * K);
-  size_t b = 0;
-  b += align_up(sizeof(int32_t) * EL);            // counts
-  b += align_up(sizeof(int32_t) * (EL + 1));      // offsets
-  b += 3 * align_up(sizeof(int32_t) * routes);    // row_to_route, route_to_row, row_expert
-  b += align_up(sizeof(int32_t) * EL * size_t(route_plan_chunks(cap * K)));  // chunk_hist
-  b += align_up(sizeof(unsigned long long));      // invalid_count
-  return b;
-}
-
-RoutePlanDevice carve_route_plan(void* base, int64_t cap, int64_t K, int64_t EL) {
+// The one layout of the plan's buffers: sizes them when `base` is null, else points into it.
+RoutePlanDevice lay_out_route_plan(WorkspaceCarver& w, int64_t cap, int64_t K, int64_t EL) {
   RoutePlanDevice p;
   p.capacity_tokens = cap;
   p.top_k = K;
   p.local_experts = EL;
-  char* ptr = static_cast<char*>(base);
-  auto take = [&](size_t bytes) {
-    char* r = ptr;
-    ptr += align_up(bytes);
-    return r;
-  };
   const size_t routes = size_t(cap * K);
-  p.counts = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * EL));
-  p.offsets = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * (EL + 1)));
-  p.row_to_route = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * routes));
-  p.route_to_row = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * routes));
-  p.row_expert = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * routes));
-  p.chunk_hist = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * EL * size_t(route_plan_chunks(cap * K))));
-  p.invalid_count = reinterpret_cast<unsigned long long*>(take(sizeof(unsigned long long)));
+  p.counts = w.take<int32_t>(sizeof(int32_t) * EL);
+  p.offsets = w.take<int32_t>(sizeof(int32_t) * (EL + 1));
+  p.row_to_route = w.take<int32_t>(sizeof(int32_t) * routes);
+  p.route_to_row = w.take<int32_t>(sizeof(int32_t) * routes);
+  p.row_expert = w.take<int32_t>(sizeof(int32_t) * routes);
+  p.chunk_hist = w.take<int32_t>(sizeof(int32_t) * EL * size_t(route_plan_chunks(cap * K)));
+  p.invalid_count = w.take<unsigned long long>(sizeof(unsigned long long));
   return p;
+}
+}  // namespace
+
+size_t route_plan_workspace_bytes(int64_t cap, int64_t K, int64_t EL) {
+  WorkspaceCarver count;
+  lay_out_route_plan(count, cap, K, EL);
+  return count.bytes();
+}
+
+RoutePlanDevice carve_route_plan(void* base, int64_t cap, int64_t K, int64_t EL) {
+  WorkspaceCarver w(base);
+  return lay_out_route_plan(w, cap, K, EL);
 }
 
 }  // namespace megamoe::routing

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/workspace_carver.h"
 #include "megamoe/errors.h"
 
 #if defined(__CUDACC__)
@@ -31,9 +32,8 @@ MEGAMOE_HOST_DEVICE constexpr T ceil_div(T a, T b) {
   return (a + b - 1) / b;
 }
 
-// Every buffer carved out of a workspace starts on this boundary: cudaMalloc's own alignment,
-// so TMA (16 B) and vector accesses (16 B) stay aligned whatever the buffer sizes are.
-constexpr size_t kWorkspaceAlign = 256;
+// Every buffer carved out of a workspace starts on this boundary (core/workspace_carver.h).
+constexpr size_t kWorkspaceAlign = megamoe::kWorkspaceAlign;
 MEGAMOE_HOST_DEVICE constexpr size_t align_up(size_t n, size_t a = kWorkspaceAlign) { return ceil_div(n, a) * a; }
 
 inline bool aligned(const void* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }

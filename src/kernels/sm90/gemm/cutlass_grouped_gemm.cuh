@@ -47,6 +47,7 @@
 #include "cutlass/gemm/group_array_problem_shape.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
+#include "core/workspace_carver.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "megamoe/errors.h"
 
@@ -177,12 +178,8 @@ struct GroupedGemm {
 
   // [shapes | ptr_a | ptr_b | (ptr_sfa | ptr_sfb) | ptr_d | stride_a | stride_b | stride_d | CUTLASS workspace]
   static size_t carve(int G, int sm_count, char* base, Arrays* out) {
-    size_t off = 0;
-    auto take = [&](size_t bytes) {
-      char* p = base ? base + off : nullptr;
-      off = cu::align_up(off + bytes);
-      return p;
-    };
+    WorkspaceCarver w(base);
+    auto take = [&](size_t bytes) { return w.take(bytes); };
     Arrays a{};
     a.shapes = reinterpret_cast<Shape*>(take(sizeof(Shape) * G));
     a.ptr_a = reinterpret_cast<const Element**>(take(sizeof(void*) * G));
@@ -198,7 +195,7 @@ struct GroupedGemm {
     Arguments args = make_arguments(G, 0, sm_count, a);
     a.cutlass_workspace = take(GemmKernel::get_workspace_size(args));
     if (out) *out = a;
-    return off;
+    return w.bytes();
   }
 
   static size_t workspace_bytes(int num_groups, int sm_count) { return carve(num_groups, sm_count, nullptr, nullptr); }

@@ -71,6 +71,7 @@
 
 #include <string>
 
+#include "core/workspace_carver.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/mega/mega_bf16.h"
@@ -710,35 +711,34 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
 
 int partial_slots(int grid) { return 2 * kSplitTarget * grid; }  // tiles * S < 2 * kSplitTarget * grid
 
-static size_t al(size_t n) { return cu::align_up(n); }
+namespace {
+// The one layout of the workspace: sizes it when the carver only counts, else points into it.
+MegaWorkspace lay_out(WorkspaceCarver& w, int64_t H, int64_t I, int slots) {
+  MegaWorkspace ws;
+  ws.slots = slots;
+  ws.hblocks = int((H + kTileM - 1) / kTileM);
+  ws.a = w.take(2 * size_t(kMaxRoutes) * I);
+  ws.y = w.take(2 * size_t(kMaxRoutes) * H);
+  ws.part1 = w.take<float>(sizeof(float) * size_t(slots) * kPartialFloats);
+  ws.part2 = w.take<float>(sizeof(float) * size_t(slots) * kPartialFloats);
+  ws.arrive1 = w.take<int>(sizeof(int) * size_t(slots));
+  ws.arrive2 = w.take<int>(sizeof(int) * size_t(slots));
+  ws.unit_done = w.take<int>(sizeof(int) * size_t(kMaxRoutes));
+  ws.hblock_done = w.take<int>(sizeof(int) * size_t(ws.hblocks));
+  ws.counters = w.take<unsigned>(2 * sizeof(unsigned));
+  return ws;
+}
+}  // namespace
 
 size_t workspace_bytes(int64_t H, int64_t I, int slots) {
-  const size_t hblocks = size_t((H + kTileM - 1) / kTileM);
-  return al(2 * size_t(kMaxRoutes) * I) + al(2 * size_t(kMaxRoutes) * H) +
-         2 * al(sizeof(float) * size_t(slots) * kPartialFloats) + 2 * al(sizeof(int) * size_t(slots)) +
-         al(sizeof(int) * size_t(kMaxRoutes)) + al(sizeof(int) * hblocks) + al(2 * sizeof(unsigned));
+  WorkspaceCarver count;
+  lay_out(count, H, I, slots);
+  return count.bytes();
 }
 
 MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots) {
-  MegaWorkspace w;
-  w.slots = slots;
-  w.hblocks = int((H + kTileM - 1) / kTileM);
-  char* p = static_cast<char*>(base);
-  auto take = [&](size_t n) {
-    char* r = p;
-    p += al(n);
-    return r;
-  };
-  w.a = take(2 * size_t(kMaxRoutes) * I);
-  w.y = take(2 * size_t(kMaxRoutes) * H);
-  w.part1 = reinterpret_cast<float*>(take(sizeof(float) * size_t(slots) * kPartialFloats));
-  w.part2 = reinterpret_cast<float*>(take(sizeof(float) * size_t(slots) * kPartialFloats));
-  w.arrive1 = reinterpret_cast<int*>(take(sizeof(int) * size_t(slots)));
-  w.arrive2 = reinterpret_cast<int*>(take(sizeof(int) * size_t(slots)));
-  w.unit_done = reinterpret_cast<int*>(take(sizeof(int) * size_t(kMaxRoutes)));
-  w.hblock_done = reinterpret_cast<int*>(take(sizeof(int) * size_t(w.hblocks)));
-  w.counters = reinterpret_cast<unsigned*>(take(2 * sizeof(unsigned)));
-  return w;
+  WorkspaceCarver w(base);
+  return lay_out(w, H, I, slots);
 }
 
 int persistent_grid() {
