@@ -388,14 +388,12 @@ def megamoe_experts_forward(
     ids = ids.masked_fill(ids >= layer.num_experts, -1).contiguous()
     w = top_k_weights.reshape(T, K).to(torch.float32).contiguous()
 
+    # In chunks of the layer's capacity (one chunk unless T > max_tokens).
     cap = layer.max_tokens
-    if T <= cap:
-        out = layer(xb, ids, w)
-    else:
-        out = torch.empty((T, H), dtype=torch.bfloat16, device=x.device)
-        for s in range(0, T, cap):
-            e = min(s + cap, T)
-            layer(xb[s:e], ids[s:e], w[s:e], out=out[s:e])
+    out = torch.empty((T, H), dtype=torch.bfloat16, device=x.device)
+    for s in range(0, T, cap):
+        e = min(s + cap, T)
+        layer(xb[s:e], ids[s:e], w[s:e], out=out[s:e])
     return out.to(hidden_states.dtype).reshape(shape)
 
 

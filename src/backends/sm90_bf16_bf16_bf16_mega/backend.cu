@@ -49,9 +49,9 @@ constexpr const char* kName = "sm90_bf16_bf16_bf16_mega";
 class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
  public:
   explicit Sm90MegaBf16(const MoeConfig& c) : Sm90SplitBf16(kName, c), mega_buf_(kName, c.device) {
-    mega_on_ = sm90_backend::env_int("MEGAMOE_MEGA", 1) != 0;
+    const bool mega_on = sm90_backend::env_int("MEGAMOE_MEGA", 1) != 0;
     max_routes_ = std::min<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_ROUTES", sm90::mega::kMaxRoutes), sm90::mega::kMaxRoutes);
-    if (mega_on_ && EL_ <= sm90::mega::kMaxExperts) {
+    if (mega_on && EL_ <= sm90::mega::kMaxExperts) {
       auto g = guard();
       grid_ = sm90::mega::persistent_grid();
       const int slots = sm90::mega::partial_slots(grid_);
@@ -106,7 +106,6 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
   sm90::mega::MegaWorkspace mega_ws_;
   int grid_ = 0;  // 0: the Mega path is off for this layer
   int64_t max_routes_ = 0;
-  bool mega_on_ = true;
 };
 
 // The split backend's requirements (the fallback runs its pipeline); the Mega path's own limits
