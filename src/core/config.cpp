@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ep/placement.h"
 #include "megamoe/errors.h"
 
 namespace megamoe {
@@ -64,9 +65,20 @@ void validate_config(const MoeConfig& c) {
   if (c.ep_rank < 0 || c.ep_rank >= c.ep_size)
     throw_invalid("ep_rank", "a value in [0, ep_size=" + std::to_string(c.ep_size) + ")",
                   std::to_string(c.ep_rank));
-  if (c.num_experts % c.ep_size != 0)
-    throw_invalid("num_experts", "a multiple of ep_size=" + std::to_string(c.ep_size),
-                  std::to_string(c.num_experts));
+  if (c.expert_placement.empty()) {
+    // Contiguous blocks [r*E/R, (r+1)*E/R): E must split evenly.
+    if (c.num_experts % c.ep_size != 0)
+      throw_invalid("num_experts", "a multiple of ep_size=" + std::to_string(c.ep_size),
+                    std::to_string(c.num_experts));
+  } else {
+    // An explicit placement: one list per rank, every entry in [0, E), no expert twice on one
+    // rank, no empty rank (throws naming expert_placement[r][i]).
+    (void)ep::make_placement_tables(c);
+  }
+  if (c.ep_style != "auto" && c.ep_style != "push" && c.ep_style != "pull")
+    throw_invalid("ep_style", "one of auto|push|pull", "'" + c.ep_style + "'");
+  if (!(c.ep_timeout_s > 0.0) || !std::isfinite(c.ep_timeout_s))
+    throw_invalid("ep_timeout_s", "a positive finite number of seconds", std::to_string(c.ep_timeout_s));
   if (c.top_k > c.num_experts)
     throw_invalid("top_k", "at most num_experts=" + std::to_string(c.num_experts),
                   std::to_string(c.top_k));

@@ -20,10 +20,10 @@
 #include <thread>
 #include <utility>
 
+#include "ep/placement.h"
 #include "formats/codecs.h"
 #include "formats/quantize.h"
 #include "megamoe/errors.h"
-
 
 namespace megamoe::reference {
 namespace {
@@ -340,12 +340,12 @@ void run_experts(const MoeConfig& c, const WeightProvider& wp, const std::vector
   }
 }
 
-// out[t] = bf16(sum over k of w[t,k] * y[t,k]) in k order, for routes whose id is in
-// [lo, hi); y holds bf16 rows at (t*K + k)*H.
+// out[t] = bf16(sum over k of w[t,k] * y[t,k]) in k order, for routes whose id is valid
+// and has take[id] != 0 (take has E entries); y holds bf16 rows at (t*K + k)*H.
 void combine(const MoeConfig& c, int64_t T, const TensorView& ids, const TensorView& tw,
-             const std::vector<uint16_t>& y, int64_t lo, int64_t hi, const TensorView& out,
+             const std::vector<uint16_t>& y, const std::vector<uint8_t>& take, const TensorView& out,
              int threads) {
-  const int64_t H = c.hidden_size, K = c.top_k;
+  const int64_t H = c.hidden_size, K = c.top_k, E = int64_t(take.size());
   const int64_t tasks = (T + kTokenChunk - 1) / kTokenChunk;
   std::vector<std::vector<float>> acc(static_cast<size_t>(std::max(threads, 1)));
   parallel_for(tasks, threads, [&](int64_t task, int worker) {
@@ -356,7 +356,7 @@ void combine(const MoeConfig& c, int64_t T, const TensorView& ids, const TensorV
       std::fill(a.begin(), a.end(), 0.0f);
       for (int64_t k = 0; k < K; ++k) {
         const int64_t id = read_id(ids, t, k);
-        if (id < lo || id >= hi) continue;
+        if (id < 0 || id >= E || !take[size_t(id)]) continue;
         const float wk = read_weight(tw, t, k);
         const uint16_t* yr = y.data() + (t * K + k) * H;
         for (int64_t h = 0; h < H; ++h) a[size_t(h)] += wk * bf16_bits_to_float(yr[h]);
@@ -442,15 +442,23 @@ void moe_forward(const MoeConfig& config, const WeightProvider& weights, const T
   check_ids("topk_ids", topk_ids, T, K, E);
   if (T == 0) return;
   const int threads = resolve_threads(num_threads);
-  const int64_t E_local = c.local_experts(), first = c.first_local_expert();
+  const int64_t E_local = c.local_experts();
+
+  // This rank's local slot of every global expert (-1: not held here), from the placement.
+  std::vector<int64_t> slot_of(static_cast<size_t>(E), -1);
+  for (int64_t le = 0; le < E_local; ++le) slot_of[size_t(c.global_expert(le))] = le;
+  std::vector<uint8_t> held(static_cast<size_t>(E), 0);
+  for (int64_t e = 0; e < E; ++e) held[size_t(e)] = slot_of[size_t(e)] >= 0;
 
   // Route grouping: per local expert, its routes in (token, k) order.
   std::vector<std::vector<int64_t>> per_expert(static_cast<size_t>(E_local));
   std::vector<uint8_t> needed(size_t(T), 0);
   for (int64_t t = 0; t < T; ++t)
     for (int64_t k = 0; k < K; ++k) {
-      const int64_t le = read_id(topk_ids, t, k) - first;
-      if (le < 0 || le >= E_local) continue;  // -1, or another rank's expert
+      const int64_t id = read_id(topk_ids, t, k);
+      if (id < 0) continue;  // -1: no route
+      const int64_t le = slot_of[size_t(id)];
+      if (le < 0) continue;  // an expert this rank does not hold
       per_expert[size_t(le)].push_back(t * K + k);
       needed[size_t(t)] = 1;
     }
@@ -471,19 +479,17 @@ void moe_forward(const MoeConfig& config, const WeightProvider& weights, const T
     jobs.push_back(std::move(ej));
   }
   run_experts(c, weights, jobs, threads);
-  combine(c, T, topk_ids, topk_weights, y, first, first + E_local, out, threads);
+  combine(c, T, topk_ids, topk_weights, y, held, out, threads);
 }
 
 void moe_forward_ep_simulated(const MoeConfig& config, const std::vector<EpRankIO>& ranks,
-                              int num_threads) {
+                              int num_threads, EpSimulationStats* stats) {
   const MoeConfig& c = config;
   validate_config(c);
   const int64_t R = c.ep_size, K = c.top_k, H = c.hidden_size, E = c.num_experts;
-  if (R <= 0 || E % R != 0)
-    throw_invalid("ep_size", "a positive divisor of num_experts=" + std::to_string(E), std::to_string(R));
   if (int64_t(ranks.size()) != R)
     throw_invalid("ranks", std::to_string(R) + " entries (config.ep_size)", std::to_string(ranks.size()));
-  const int64_t E_local = E / R;
+  const ep::PlacementTables pt = ep::make_placement_tables(c);
   const int threads = resolve_threads(num_threads);
 
   // Validate every rank before any work.
@@ -495,35 +501,63 @@ void moe_forward_ep_simulated(const MoeConfig& config, const std::vector<EpRankI
     T[size_t(r)] = check_forward_args(c, p, io.x, io.topk_ids, io.topk_weights, io.out);
     check_ids(p + "topk_ids", io.topk_ids, T[size_t(r)], K, E);
   }
+  EpSimulationStats st;
+  st.unrouted_by_rank.assign(size_t(R), 0);
+  st.routes.assign(size_t(R * R), 0);
+  st.rows.assign(size_t(R * R), 0);
 
-  // Dispatch: every valid route goes to the owner of its expert, in (source rank, token, k)
-  // order; the bf16 x row travels with it.
-  struct Recv {
-    int64_t src, route, local_expert;  // route = t*K + k at the source
+  // Dispatch, in (source rank, token, k) order: every valid route goes to the rank
+  // ep::ep_route_target picks (source-local replica, else replica (t + s) mod n); a token's x
+  // row travels once to each rank that receives any of its routes. Routes to an expert with
+  // no holder go nowhere (counted).
+  struct Row {
+    int64_t src, t;  // the source rank and its token
   };
+  struct Recv {
+    int64_t row, route, slot;  // row in the destination's receive buffer; route = t*K + k at the source
+  };
+  std::vector<std::vector<Row>> rows(static_cast<size_t>(R));
   std::vector<std::vector<Recv>> recv(static_cast<size_t>(R));
+  std::vector<int64_t> row_of_dest(static_cast<size_t>(R));  // this token's row on each rank, or -1
   for (int64_t s = 0; s < R; ++s) {
     const EpRankIO& io = ranks[size_t(s)];
-    for (int64_t t = 0; t < T[size_t(s)]; ++t)
+    for (int64_t t = 0; t < T[size_t(s)]; ++t) {
+      std::fill(row_of_dest.begin(), row_of_dest.end(), -1);
       for (int64_t k = 0; k < K; ++k) {
         const int64_t id = read_id(io.topk_ids, t, k);
         if (id < 0) continue;
-        recv[size_t(id / E_local)].push_back({s, t * K + k, id % E_local});
+        int32_t d = -1, slot = -1;
+        if (!ep::ep_route_target(pt.replica_begin.data(), pt.replica_rank.data(), pt.replica_slot.data(),
+                                 int32_t(id), int32_t(s), t, &d, &slot)) {
+          ++st.unrouted_by_rank[size_t(s)];
+          continue;
+        }
+        int64_t& row = row_of_dest[size_t(d)];
+        if (row < 0) {
+          row = int64_t(rows[size_t(d)].size());
+          rows[size_t(d)].push_back({s, t});
+          ++st.rows[size_t(s * R + d)];
+        }
+        recv[size_t(d)].push_back({row, t * K + k, slot});
+        ++st.routes[size_t(s * R + d)];
       }
+    }
   }
+  for (int64_t s = 0; s < R; ++s) st.unrouted += st.unrouted_by_rank[size_t(s)];
+
   std::vector<std::vector<uint16_t>> y_src(static_cast<size_t>(R));
   for (int64_t s = 0; s < R; ++s) y_src[size_t(s)].assign(size_t(T[size_t(s)] * K * H), 0);
 
   for (int64_t d = 0; d < R; ++d) {
+    const auto& rw = rows[size_t(d)];
     const auto& rv = recv[size_t(d)];
-    const int64_t n = int64_t(rv.size());
+    const int64_t nrows = int64_t(rw.size()), n = int64_t(rv.size());
     if (n == 0) continue;  // a rank with no work still "takes part"; nothing to compute
-    // The dispatch buffer: received bf16 rows.
-    std::vector<uint16_t> xbuf(static_cast<size_t>(n * H));
-    for (int64_t j = 0; j < n; ++j) {
-      const TensorView& x = ranks[size_t(rv[size_t(j)].src)].x;
-      const int64_t t = rv[size_t(j)].route / K;
-      const uint16_t* p = x.ptr<const uint16_t>() + t * x.strides[0];
+    // The dispatch buffer: received bf16 rows, one per (source rank, token).
+    std::vector<uint16_t> xbuf(static_cast<size_t>(nrows * H));
+    for (int64_t j = 0; j < nrows; ++j) {
+      const TensorView& x = ranks[size_t(rw[size_t(j)].src)].x;
+      const uint16_t* p = x.ptr<const uint16_t>() + rw[size_t(j)].t * x.strides[0];
       for (int64_t h = 0; h < H; ++h) xbuf[size_t(j * H + h)] = p[h * x.strides[1]];
     }
     MoeConfig cd = c;
@@ -531,30 +565,34 @@ void moe_forward_ep_simulated(const MoeConfig& config, const std::vector<EpRankI
     const WeightProvider& wp = *ranks[size_t(d)].weights;
     std::vector<float> xq;
     quantize_inputs(
-        cd, wp, n,
+        cd, wp, nrows,
         [&](int64_t j, float* row) {
           for (int64_t h = 0; h < H; ++h) row[h] = bf16_bits_to_float(xbuf[size_t(j * H + h)]);
         },
         nullptr, &xq, threads);
-    std::vector<uint16_t> ybuf(size_t(n * H), 0);  // the return buffer
-    std::vector<ExpertJobs> jobs(static_cast<size_t>(E_local));
-    for (int64_t le = 0; le < E_local; ++le) jobs[size_t(le)].local_expert = le;
+    std::vector<uint16_t> ybuf(size_t(n * H), 0);  // the return buffer, one row per route
+    std::vector<ExpertJobs> jobs(static_cast<size_t>(pt.local_count[size_t(d)]));
+    for (size_t le = 0; le < jobs.size(); ++le) jobs[le].local_expert = int64_t(le);
     for (int64_t j = 0; j < n; ++j)
-      jobs[size_t(rv[size_t(j)].local_expert)].routes.push_back({xq.data() + j * H, ybuf.data() + j * H});
+      jobs[size_t(rv[size_t(j)].slot)].routes.push_back({xq.data() + rv[size_t(j)].row * H, ybuf.data() + j * H});
     jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [](const ExpertJobs& e) { return e.routes.empty(); }),
                jobs.end());
     run_experts(cd, wp, jobs, threads);
     // Return: y rows go back to their source rank's (t, k) slot.
     for (int64_t j = 0; j < n; ++j) {
       const Recv& r = rv[size_t(j)];
-      std::memcpy(y_src[size_t(r.src)].data() + r.route * H, ybuf.data() + j * H, size_t(H) * sizeof(uint16_t));
+      const int64_t src = rw[size_t(r.row)].src;
+      std::memcpy(y_src[size_t(src)].data() + r.route * H, ybuf.data() + j * H, size_t(H) * sizeof(uint16_t));
     }
   }
-  // Combine at each source rank, in k order.
+  // Combine at each source rank, in k order, over the routes that went somewhere.
+  std::vector<uint8_t> held(static_cast<size_t>(E), 0);
+  for (int64_t e = 0; e < E; ++e) held[size_t(e)] = pt.replica_begin[size_t(e + 1)] > pt.replica_begin[size_t(e)];
   for (int64_t s = 0; s < R; ++s) {
     const EpRankIO& io = ranks[size_t(s)];
-    combine(c, T[size_t(s)], io.topk_ids, io.topk_weights, y_src[size_t(s)], 0, E, io.out, threads);
+    combine(c, T[size_t(s)], io.topk_ids, io.topk_weights, y_src[size_t(s)], held, io.out, threads);
   }
+  if (stats) *stats = std::move(st);
 }
 
 }  // namespace megamoe::reference

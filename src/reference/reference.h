@@ -48,8 +48,10 @@ constexpr float kSyntheticNvfp4InputGlobalScale = 1.0f / 64.0f;
 // Synthetic weights for presets and benchmarks: bf16 values drawn with
 // synthetic::uniform(seed, stream, index) (w13 scale 1/sqrt(H), w2 scale 1/sqrt(I), biases
 // 0.1), then quantized with the recipe's quantizer and dequantized. Generated per expert on
-// demand; nothing is stored. The expert index in the stream is the *global* expert id, so
-// an EP rank's provider sees the same weights as the unsharded layer.
+// demand; nothing is stored. The expert index in the stream is the *global* expert id: local
+// slot le holds config.global_expert(le) (the placement, or the contiguous block), so an EP
+// rank's provider sees the same weights as the unsharded layer and replicas of an expert on
+// several ranks are identical.
 std::unique_ptr<WeightProvider> synthetic_weights(const MoeConfig& config, uint64_t seed);
 // The canonical bf16 weights of one global expert that synthetic_weights starts from
 // (w13 [N13,H], w2 [H,I], b13, b2 as floats holding bf16 values). Exactly (g = global
@@ -65,9 +67,10 @@ std::unique_ptr<WeightProvider> synthetic_weights(const MoeConfig& config, uint6
 void synthetic_expert_bf16(const MoeConfig& config, uint64_t seed, int64_t global_expert,
                            ExpertWeightsF32* out);
 
-// The canonical weights of this rank's experts (config.ep_rank) that synthetic_weights
-// describes, built with formats::make_canonical_weights from synthetic_expert_bf16 (nvfp4:
-// activation globals = kSyntheticNvfp4InputGlobalScale).
+// The canonical weights of this rank's experts (config.ep_rank; slot le = global expert
+// config.global_expert(le)) that synthetic_weights describes, built with
+// formats::make_canonical_weights from synthetic_expert_bf16 (nvfp4: activation globals =
+// kSyntheticNvfp4InputGlobalScale).
 // copy_canonical_weights(config, w.view(config)) loads bit for bit what
 // synthetic_weights(config, seed) loads. Throws OutOfMemory above `max_bytes`.
 formats::CanonicalWeights synthetic_canonical_weights(const MoeConfig& config, uint64_t seed,
@@ -81,8 +84,13 @@ formats::CanonicalWeights synthetic_canonical_weights(const MoeConfig& config, u
 void activation_roundtrip(Recipe recipe, const float* src, int64_t n, float nvfp4_global_scale,
                           float* dst);
 
-// out[t] = bf16(sum_k w[t,k] * y[t,k]) per docs/DESIGN.md section 1, for this rank's experts only
-// (ids of other ranks' experts contribute nothing; with ep_size == 1 that is all experts).
+// out[t] = bf16(sum_k w[t,k] * y[t,k]) per docs/DESIGN.md section 1, for the routes whose
+// expert this rank holds (config.ep_rank's list in config.expert_placement, or its contiguous
+// block when the placement is empty; `weights` is indexed by local slot, and a route to
+// global expert e uses the slot where e sits on this rank). Routes to experts this rank does
+// not hold contribute nothing; with ep_size == 1 that is none. With replicas (an expert on
+// several ranks) every holder computes all of that expert's routes here, so summing the
+// ranks' outputs is not the EP result: moe_forward_ep_simulated is.
 // x [T,H] bf16 (row stride >= H), ids [T,K] i32/i64, topk_weights [T,K] f32, out [T,H] bf16,
 // all host memory. Invalid ids (not -1, not in [0,E)) throw InvalidArgument before any work.
 // Bitwise deterministic for any num_threads (0 = all cores). Numerics: FP32 dot products
@@ -94,14 +102,29 @@ void moe_forward(const MoeConfig& config, const WeightProvider& weights, const T
                  int num_threads = 0);
 
 // Expert parallelism simulated in memory: ranks[r] holds rank r's tokens and the provider of
-// its E/R experts (config.ep_size = R; config.ep_rank is ignored). Dispatch sends each valid
-// route to the owning rank, that rank runs its expert, the bf16 y row returns to the source
-// rank, which combines in k order. Equal to R = 1 bit for bit.
+// the experts rank r holds, in its local slot order (config.ep_size = R, config.expert_placement
+// as for the layer; config.ep_rank is ignored). Dispatch sends each valid route (source rank s,
+// source-local token t, global expert e) to the rank and local slot ep::ep_route_target picks
+// (src/ep/placement.h: the replica on s if there is one, else replica (t + s) mod n of the n
+// holders in ascending rank order), exactly where the GPU exchange sends it. A token's bf16 x
+// row is sent once to each rank that receives any of its routes; that rank runs each route's
+// expert on it, the bf16 y row returns to the source rank, which combines in k order.
+// Routes (id in [0, E)) to an expert that no rank holds go nowhere and contribute nothing
+// (as if their id were -1); they are counted in stats. With every expert held (any placement,
+// any replicas) the result equals R = 1 bit for bit; with some experts unheld it equals R = 1
+// run with those routes' ids set to -1.
 struct EpRankIO {
   const WeightProvider* weights = nullptr;
   TensorView x, topk_ids, topk_weights, out;
 };
+// What the simulated exchange did (filled when the pointer is given, after validation).
+struct EpSimulationStats {
+  int64_t unrouted = 0;                   // valid routes whose expert has no holder (all ranks)
+  std::vector<int64_t> unrouted_by_rank;  // [R]: those routes, per source rank
+  std::vector<int64_t> routes;            // [R*R]: routes[s*R + d] sent from source s to rank d
+  std::vector<int64_t> rows;              // [R*R]: x rows (tokens) sent from s to d (s == d included)
+};
 void moe_forward_ep_simulated(const MoeConfig& config, const std::vector<EpRankIO>& ranks,
-                              int num_threads = 0);
+                              int num_threads = 0, EpSimulationStats* stats = nullptr);
 
 }  // namespace megamoe::reference

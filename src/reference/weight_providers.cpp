@@ -184,7 +184,7 @@ class SyntheticProvider final : public WeightProvider {
     if (le < 0 || le >= c_.local_experts())
       throw_invalid("local_expert", "a value in [0, " + std::to_string(c_.local_experts()) + ")",
                     std::to_string(le));
-    synthetic_expert_bf16(c_, seed_, c_.first_local_expert() + le, out);
+    synthetic_expert_bf16(c_, seed_, c_.global_expert(le), out);
     const int64_t N13 = c_.fc1_rows(), H = c_.hidden_size, I = c_.intermediate_size;
     out->alpha13 = roundtrip_weight_inplace(c_.recipe, out->w13.data(), N13, H);
     out->alpha2 = roundtrip_weight_inplace(c_.recipe, out->w2.data(), H, I);
@@ -246,7 +246,7 @@ formats::CanonicalWeights synthetic_canonical_weights(const MoeConfig& c, uint64
   auto source = [&](int64_t le, std::vector<float>& w13, std::vector<float>& w2, std::vector<float>& b13,
                     std::vector<float>& b2) {
     ExpertWeightsF32 e;
-    synthetic_expert_bf16(c, seed, c.first_local_expert() + le, &e);
+    synthetic_expert_bf16(c, seed, c.global_expert(le), &e);
     w13 = std::move(e.w13);
     w2 = std::move(e.w2);
     b13 = std::move(e.b13);

@@ -93,7 +93,8 @@ inline formats::CanonicalWeights random_canonical(const MoeConfig& c, uint64_t s
   const int64_t N13 = c.fc1_rows(), H = c.hidden_size, I = c.intermediate_size;
   auto source = [&](int64_t le, std::vector<float>& w13, std::vector<float>& w2, std::vector<float>& b13,
                     std::vector<float>& b2) {
-    std::mt19937_64 rng(seed * 7919 + uint64_t(le));
+    // Seeded by the global expert: replicas of an expert on several ranks get the same weights.
+    std::mt19937_64 rng(seed * 7919 + uint64_t(c.global_expert(le)));
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     const float s13 = w_gain / std::sqrt(float(H)), s2 = w_gain / std::sqrt(float(I));
     w13.resize(size_t(N13 * H));
@@ -220,14 +221,17 @@ inline double act64(const MoeConfig& c, double g, double u, F64Stats* st) {
   return 0;
 }
 
-// out64[t] per docs/DESIGN.md section 1, float64 sums, for routes to this rank's experts.
+// out64[t] per docs/DESIGN.md section 1, float64 sums, for routes to the experts this rank
+// holds (W indexed by local slot).
 inline std::vector<double> f64_forward(const MoeConfig& c, const std::vector<F64Expert>& W, const Problem& p,
                                        float fc1_global, float fc2_global, F64Stats* st = nullptr) {
   F64Stats dummy;
   if (!st) st = &dummy;
   const int64_t H = c.hidden_size, I = c.intermediate_size, N13 = c.fc1_rows(), K = c.top_k;
   const bool gated = c.activation != Activation::kReLU2;
-  const int64_t lo = c.first_local_expert(), hi = lo + c.local_experts();
+  // This rank's local slot of each global expert (the placement, or the contiguous block).
+  std::vector<int64_t> slot_of(static_cast<size_t>(c.num_experts), -1);
+  for (int64_t le = 0; le < c.local_experts(); ++le) slot_of[size_t(c.global_expert(le))] = le;
   std::vector<double> out(static_cast<size_t>(p.T * H), 0.0);
   std::vector<float> xrow(static_cast<size_t>(H)), arow(static_cast<size_t>(I));
   std::vector<double> h(static_cast<size_t>(N13));
@@ -236,8 +240,8 @@ inline std::vector<double> f64_forward(const MoeConfig& c, const std::vector<F64
     const std::vector<double> xq = quantize_act_for_test(c.recipe, xrow, fc1_global);
     for (int64_t k = 0; k < K; ++k) {
       const int64_t id = p.ids[size_t(t * K + k)];
-      if (id < lo || id >= hi) continue;
-      const F64Expert& e = W[size_t(id - lo)];
+      if (id < 0 || slot_of[size_t(id)] < 0) continue;
+      const F64Expert& e = W[size_t(slot_of[size_t(id)])];
       for (int64_t n = 0; n < N13; ++n) {
         double s = 0;
         for (int64_t i = 0; i < H; ++i) s += xq[size_t(i)] * e.w13[size_t(n * H + i)];

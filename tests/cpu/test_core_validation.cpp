@@ -86,6 +86,64 @@ TEST(CoreConfig, RejectsBadConfigs) {
   EXPECT_NO_THROW(validate_config(small_config()));
 }
 
+TEST(CoreConfig, RejectsBadPlacements) {
+  auto placed = [](int R, std::vector<std::vector<int32_t>> p) {
+    MoeConfig c = small_config();  // E = 4
+    c.ep_size = R;
+    c.expert_placement = std::move(p);
+    return c;
+  };
+  // One list per rank.
+  expect_invalid([&] { validate_config(placed(2, {{0, 1}, {2, 3}, {0}})); }, "expert_placement", "2 lists");
+  expect_invalid([&] { validate_config(placed(3, {{0, 1}, {2, 3}})); }, "expert_placement", "got 2");
+  // Entries in [0, E): the message names the entry and the bad value.
+  expect_invalid([&] { validate_config(placed(2, {{0, 1}, {2, 4}})); }, "expert_placement[1][1]", "got 4");
+  expect_invalid([&] { validate_config(placed(2, {{0, 1}, {2, 4}})); }, "expert_placement[1][1]", "[0, 4)");
+  expect_invalid([&] { validate_config(placed(2, {{3, -1}, {2}})); }, "expert_placement[0][1]", "got -1");
+  // No expert twice on one rank (twice on two ranks is a replica, allowed).
+  expect_invalid([&] { validate_config(placed(2, {{0, 1}, {2, 3, 2}})); }, "expert_placement[1][2]",
+                 "not already on rank 1");
+  // Every rank holds an expert.
+  expect_invalid([&] { validate_config(placed(3, {{0, 1}, {}, {2, 3}})); }, "expert_placement[1]",
+                 "at least one expert");
+  // The first bad entry is named (rank order, then slot order).
+  expect_invalid([&] { validate_config(placed(2, {{0, 9}, {7, 3}})); }, "expert_placement[0][1]", "got 9");
+
+  // Valid: E % R != 0 is fine with a placement, replicas, experts on no rank.
+  EXPECT_NO_THROW(validate_config(placed(3, {{0}, {1, 2}, {3}})));
+  EXPECT_NO_THROW(validate_config(placed(2, {{3, 0, 1}, {2, 3, 0}})));
+  EXPECT_NO_THROW(validate_config(placed(2, {{2}, {0}})));
+  // E % R is still required without one.
+  MoeConfig c = small_config();
+  c.ep_size = 3;
+  expect_invalid([&] { validate_config(c); }, "num_experts", "multiple of ep_size=3");
+  c.expert_placement = {{0, 3}, {1}, {2}};
+  EXPECT_NO_THROW(validate_config(c));
+  // The placement's view of this rank.
+  c.ep_rank = 0;
+  EXPECT_EQ(c.local_experts(), 2);
+  EXPECT_EQ(c.global_expert(0), 0);
+  EXPECT_EQ(c.global_expert(1), 3);
+  c.ep_rank = 2;
+  EXPECT_EQ(c.local_experts(), 1);
+  EXPECT_EQ(c.global_expert(0), 2);
+}
+
+TEST(CoreConfig, RejectsBadEpStyleAndTimeout) {
+  auto with = [](auto mutate) { MoeConfig c = small_config(); mutate(c); return c; };
+  for (const char* bad : {"", "Push", "push ", "nccl", "auto|push"})
+    expect_invalid([&] { validate_config(with([&](MoeConfig& c) { c.ep_style = bad; })); }, "ep_style",
+                   "auto|push|pull");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.ep_style = "bogus"; })); }, "ep_style", "'bogus'");
+  for (const char* good : {"auto", "push", "pull"})
+    EXPECT_NO_THROW(validate_config(with([&](MoeConfig& c) { c.ep_style = good; }))) << good;
+  for (double bad : {0.0, -1.0, -0.0, std::nan(""), double(INFINITY), -double(INFINITY)})
+    expect_invalid([&] { validate_config(with([&](MoeConfig& c) { c.ep_timeout_s = bad; })); }, "ep_timeout_s",
+                   "positive");
+  for (double good : {1e-3, 5.0, 3600.0})
+    EXPECT_NO_THROW(validate_config(with([&](MoeConfig& c) { c.ep_timeout_s = good; }))) << good;
+}
+
 TEST(CoreConfig, EffectiveLimitDefaults) {
   MoeConfig c = small_config();
   EXPECT_TRUE(std::isinf(c.effective_limit()));

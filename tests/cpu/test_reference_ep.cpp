@@ -1,12 +1,14 @@
 // CPU reference: bitwise determinism (repeats, thread counts), the EP simulation against one
-// rank, single-rank EP shards, weight providers (canonical, synthetic), full-size presets
-// at small T, and the cpu_reference backend through MoeLayer.
+// rank (contiguous, non-contiguous, replicated and incomplete expert placements; the routing
+// rule of src/ep/placement.h), single-rank EP shards, weight providers (canonical, synthetic),
+// full-size presets at small T, and the cpu_reference backend through MoeLayer.
 #include <chrono>
 #include <cstdio>
 #include <string>
 
 #include "core/synthetic.h"
 #include "cpu/reference_test_util.h"
+#include "ep/placement.h"
 
 namespace megamoe::reftest {
 namespace {
@@ -33,26 +35,82 @@ TEST(ReferenceDeterminism, BitwiseAcrossRepeatsAndThreadCounts) {
 
 // ---- EP simulation ----------------------------------------------------------------------
 
+using Placement = std::vector<std::vector<int32_t>>;
+
+// The routing rule of docs/EP.md, written out independently of ep::ep_route_target: the
+// holders of e in ascending rank order; the source's own replica if it holds one, else holder
+// (t + src) mod n. {-1, -1} when no rank holds e.
+std::pair<int, int> expected_target(const Placement& pl, int32_t e, int src, int64_t t) {
+  std::vector<std::pair<int, int>> holders;  // (rank, slot)
+  for (size_t r = 0; r < pl.size(); ++r)
+    for (size_t i = 0; i < pl[r].size(); ++i)
+      if (pl[r][i] == e) holders.emplace_back(int(r), int(i));
+  if (holders.empty()) return {-1, -1};
+  for (const auto& h : holders)
+    if (h.first == src) return h;
+  return holders[size_t((t + src) % int64_t(holders.size()))];
+}
+
+Placement contiguous_placement(int64_t E, int R) {
+  Placement pl(static_cast<size_t>(R));
+  for (int r = 0; r < R; ++r)
+    for (int64_t e = r * (E / R); e < (r + 1) * (E / R); ++e) pl[size_t(r)].push_back(int32_t(e));
+  return pl;
+}
+
 // Runs R ranks with the given token counts (tokens of rank r are the next T_r rows of the
-// global problem) and compares every rank's output with the R = 1 run on all tokens.
-void check_ep(const MoeConfig& base, int R, const std::vector<int64_t>& tokens, uint64_t seed,
-              bool concentrate = false) {
+// global problem) and the given placement (empty: contiguous), and compares every rank's
+// output with the R = 1 run on all tokens, where routes to experts no rank holds are -1.
+// Also checks the simulation's stats against expected_target: unrouted routes, routes and
+// x rows per (source, destination) pair (a token once per destination). Returns the number
+// of unrouted routes.
+int64_t check_ep(const MoeConfig& base, int R, const std::vector<int64_t>& tokens, uint64_t seed,
+                 bool concentrate = false, const Placement& placement = {}) {
   int64_t T = 0;
   for (int64_t t : tokens) T += t;
+  const Placement pl = placement.empty() ? contiguous_placement(base.num_experts, R) : placement;
   Problem all;
   std::vector<int32_t> pool;
-  if (concentrate)  // every route on rank 0's experts: other ranks receive nothing
-    for (int32_t e = 0; e < base.num_experts / R; ++e) pool.push_back(e);
+  if (concentrate) pool = pl[0];  // every route on rank 0's experts: other ranks receive nothing
   random_problem(all, T, base.hidden_size, base.top_k, base.num_experts, seed, 2.0f, pool);
   for (int64_t t = 0; t < T; t += 4) all.ids[size_t(t * base.top_k)] = -1;
+  const int64_t K = base.top_k;
+
+  // Expected exchange, and the R = 1 problem with unheld experts' routes dropped.
+  Problem masked = all;
+  int64_t unrouted = 0;
+  std::vector<int64_t> unrouted_by_rank(size_t(R), 0), routes(size_t(R * R), 0), rows(size_t(R * R), 0);
+  {
+    int64_t t_global = 0;
+    for (int s = 0; s < R; ++s)
+      for (int64_t t = 0; t < tokens[size_t(s)]; ++t, ++t_global) {
+        std::vector<char> hit(size_t(R), 0);
+        for (int64_t k = 0; k < K; ++k) {
+          int32_t& id = masked.ids[size_t(t_global * K + k)];
+          if (id < 0) continue;
+          const int d = expected_target(pl, id, s, t).first;  // t: the source-local index
+          if (d < 0) {
+            id = -1;
+            ++unrouted;
+            ++unrouted_by_rank[size_t(s)];
+            continue;
+          }
+          ++routes[size_t(s * R + d)];
+          if (!hit[size_t(d)]) ++rows[size_t(s * R + d)];
+          hit[size_t(d)] = 1;
+        }
+      }
+  }
   MoeConfig c1 = base;
   c1.ep_size = 1;
   c1.ep_rank = 0;
+  c1.expert_placement.clear();
   auto wp1 = reference::synthetic_weights(c1, seed);
-  reference::moe_forward(c1, *wp1, all.xv(), all.idv(), all.wv(), all.outv(), 2);
+  reference::moe_forward(c1, *wp1, masked.xv(), masked.idv(), masked.wv(), masked.outv(), 2);
 
   MoeConfig cR = base;
   cR.ep_size = R;
+  cR.expert_placement = placement;
   std::vector<std::unique_ptr<reference::WeightProvider>> wps;
   std::vector<Problem> parts(static_cast<size_t>(R));
   std::vector<reference::EpRankIO> ranks(static_cast<size_t>(R));
@@ -69,14 +127,21 @@ void check_ep(const MoeConfig& base, int R, const std::vector<int64_t>& tokens, 
     t0 += q.T;
     ranks[size_t(r)] = {wps.back().get(), q.xv(), q.idv(), q.wv(), q.outv()};
   }
-  reference::moe_forward_ep_simulated(cR, ranks, 3);
+  reference::EpSimulationStats st;
+  st.unrouted = -7;  // overwritten
+  reference::moe_forward_ep_simulated(cR, ranks, 3, &st);
   t0 = 0;
   for (int r = 0; r < R; ++r) {
     const Problem& q = parts[size_t(r)];
-    ASSERT_EQ(std::memcmp(q.out.data(), all.out.data() + t0 * q.H, q.out.size() * 2), 0)
+    EXPECT_EQ(std::memcmp(q.out.data(), masked.out.data() + t0 * q.H, q.out.size() * 2), 0)
         << "R=" << R << " rank " << r << " differs from R=1";
     t0 += q.T;
   }
+  EXPECT_EQ(st.unrouted, unrouted);
+  EXPECT_EQ(st.unrouted_by_rank, unrouted_by_rank);
+  EXPECT_EQ(st.routes, routes) << "routes per (source, destination) differ from the routing rule";
+  EXPECT_EQ(st.rows, rows) << "x rows per (source, destination): a token goes once to each destination";
+  return unrouted;
 }
 
 TEST(ReferenceEp, SimulatedEqualsOneRankBitwise) {
@@ -120,6 +185,299 @@ TEST(ReferenceEp, SingleRankComputesOnlyItsExperts) {
     }
   }
   std::printf("[ info   ] %d of %lld tokens have no route on rank 2\n", zero_tokens, (long long)p.T);
+}
+
+// ---- the placement tables and the routing rule (src/ep/placement.h) ----------------------
+
+MoeConfig placed_config(int64_t E, int R, const Placement& pl) {
+  MoeConfig c = make_config(E, 1, 32, 32);
+  c.ep_size = R;
+  c.expert_placement = pl;
+  return c;
+}
+
+TEST(EpPlacementTables, ContiguousAndExplicit) {
+  MoeConfig c = make_config(8, 2, 32, 32);
+  c.ep_size = 4;
+  ep::PlacementTables t = ep::make_placement_tables(c);
+  EXPECT_EQ(t.ranks, 4);
+  EXPECT_EQ(t.experts, 8);
+  EXPECT_EQ(t.replica_begin, (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(t.replica_rank, (std::vector<int32_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(t.replica_slot, (std::vector<int32_t>{0, 1, 0, 1, 0, 1, 0, 1}));
+  EXPECT_EQ(t.local_count, (std::vector<int32_t>{2, 2, 2, 2}));
+  // Replicas (1 on ranks 0 and 2, 4 on all three), expert 3 and 5 on no rank.
+  t = ep::make_placement_tables(placed_config(6, 3, {{4, 1}, {0, 4, 2}, {1, 4}}));
+  EXPECT_EQ(t.replica_begin, (std::vector<int32_t>{0, 1, 3, 4, 4, 7, 7}));
+  EXPECT_EQ(t.replica_rank, (std::vector<int32_t>{1, 0, 2, 1, 0, 1, 2}));
+  EXPECT_EQ(t.replica_slot, (std::vector<int32_t>{0, 1, 0, 2, 0, 1, 1}));
+  EXPECT_EQ(t.local_count, (std::vector<int32_t>{2, 3, 2}));
+  // Errors name the entry.
+  try {
+    ep::make_placement_tables(placed_config(6, 3, {{4, 1}, {0, 6}, {1}}));
+    ADD_FAILURE() << "no exception";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "expert_placement[1][1]");
+  }
+}
+
+TEST(EpRouteTarget, SourceReplicaFirstElseTokenPlusSourceModuloHolders) {
+  // Holders (ascending rank): e0 {1,3}, e1 {0,2,3}, e2 {2}, e3 none, e4 {0,1,2,3}.
+  const Placement pl = {{1, 4}, {4, 0}, {2, 1, 4}, {0, 1, 4}};
+  const ep::PlacementTables t = ep::make_placement_tables(placed_config(5, 4, pl));
+  auto target = [&](int32_t e, int32_t src, int64_t tok) {
+    int32_t rank = -9, slot = -9;
+    const bool ok = ep::ep_route_target(t.replica_begin.data(), t.replica_rank.data(), t.replica_slot.data(), e,
+                                        src, tok, &rank, &slot);
+    return ok ? std::make_pair(rank, slot) : std::make_pair(-1, -1);
+  };
+  using P = std::pair<int32_t, int32_t>;
+  // Expert 0 on ranks 1 (slot 1) and 3 (slot 0).
+  EXPECT_EQ(target(0, 1, 0), P(1, 1));  // local
+  EXPECT_EQ(target(0, 1, 7), P(1, 1));
+  EXPECT_EQ(target(0, 3, 4), P(3, 0));
+  EXPECT_EQ(target(0, 0, 0), P(1, 1));  // (0 + 0) % 2 = 0
+  EXPECT_EQ(target(0, 0, 1), P(3, 0));  // (1 + 0) % 2 = 1
+  EXPECT_EQ(target(0, 2, 0), P(1, 1));  // (0 + 2) % 2 = 0
+  EXPECT_EQ(target(0, 2, 3), P(3, 0));  // (3 + 2) % 2 = 1
+  // Expert 1 on ranks 0 (slot 0), 2 (slot 1), 3 (slot 1); source 1 holds none.
+  EXPECT_EQ(target(1, 1, 0), P(2, 1));  // (0 + 1) % 3 = 1
+  EXPECT_EQ(target(1, 1, 1), P(3, 1));  // 2
+  EXPECT_EQ(target(1, 1, 2), P(0, 0));  // 0
+  EXPECT_EQ(target(1, 1, 1000001), P(0, 0));  // (1000001 + 1) % 3 = 0
+  EXPECT_EQ(target(1, 2, 5), P(2, 1));  // local
+  // Expert 2: one holder, from anywhere.
+  for (int32_t s = 0; s < 4; ++s)
+    for (int64_t tok : {0, 1, 5}) EXPECT_EQ(target(2, s, tok), P(2, 0));
+  // Expert 3: no holder, no route.
+  EXPECT_EQ(target(3, 0, 0), P(-1, -1));
+  EXPECT_EQ(target(3, 2, 9), P(-1, -1));
+  // Expert 4 everywhere: always local, in that rank's slot.
+  EXPECT_EQ(target(4, 0, 3), P(0, 1));
+  EXPECT_EQ(target(4, 1, 3), P(1, 0));
+  EXPECT_EQ(target(4, 2, 3), P(2, 2));
+  EXPECT_EQ(target(4, 3, 3), P(3, 2));
+}
+
+TEST(EpRouteTarget, RandomPlacementsMatchTheRule) {
+  REFTEST_TRACE_SEED();
+  std::mt19937_64 rng(case_seed("eprule"));
+  int64_t remote_multi = 0;
+  for (int iter = 0; iter < 200; ++iter) {
+    const int R = 1 + int(rng() % 6);
+    const int64_t E = 1 + int64_t(rng() % 12);
+    Placement pl(static_cast<size_t>(R));
+    for (int r = 0; r < R; ++r) {
+      std::vector<int32_t> all(static_cast<size_t>(E));
+      for (int64_t e = 0; e < E; ++e) all[size_t(e)] = int32_t(e);
+      std::shuffle(all.begin(), all.end(), rng);
+      all.resize(size_t(1 + rng() % uint64_t(E)));
+      pl[size_t(r)] = all;
+    }
+    const ep::PlacementTables t = ep::make_placement_tables(placed_config(E, R, pl));
+    for (int32_t e = 0; e < E; ++e)
+      for (int32_t s = 0; s < R; ++s)
+        for (int64_t tok = 0; tok < 9; ++tok) {
+          int32_t rank = -9, slot = -9;
+          const bool ok = ep::ep_route_target(t.replica_begin.data(), t.replica_rank.data(), t.replica_slot.data(),
+                                              e, s, tok, &rank, &slot);
+          const auto want = expected_target(pl, e, s, tok);
+          ASSERT_EQ(ok, want.first >= 0) << "e=" << e << " src=" << s;
+          if (!ok) continue;
+          ASSERT_EQ(rank, want.first) << "e=" << e << " src=" << s << " t=" << tok;
+          ASSERT_EQ(slot, want.second) << "e=" << e << " src=" << s << " t=" << tok;
+          ASSERT_EQ(pl[size_t(rank)][size_t(slot)], e);
+          remote_multi += rank != s && t.replica_begin[size_t(e) + 1] - t.replica_begin[size_t(e)] > 1;
+        }
+  }
+  EXPECT_GT(remote_multi, 100);  // the modulo branch was exercised
+}
+
+// ---- placements: non-contiguous, replicas, missing experts ------------------------------
+
+TEST(ReferenceEpPlacement, NonContiguousEqualsOneRankBitwise) {
+  REFTEST_TRACE_SEED();
+  for (Recipe r : {Recipe::kBF16, Recipe::kFP8Block, Recipe::kW4A16NVFP4, Recipe::kNVFP4}) {
+    MoeConfig c = make_config(8, 3, 64, 96, r, Activation::kSwiGLU, true);
+    const uint64_t seed = case_seed(std::string("epnc") + recipe_name(r));
+    EXPECT_EQ(check_ep(c, 2, {23, 41}, seed, false, {{5, 1, 6, 2}, {0, 3, 4, 7}}), 0);
+    // E % R != 0, uneven lists, a rank without tokens.
+    EXPECT_EQ(check_ep(c, 3, {17, 0, 29}, seed + 1, false, {{7, 0, 3}, {1, 6}, {2, 4, 5}}), 0);
+  }
+  // Every route on rank 0's (non-contiguous) experts: rank 1 receives nothing.
+  MoeConfig c = make_config(8, 2, 64, 64, Recipe::kMXFP8, Activation::kGeGLU);
+  EXPECT_EQ(check_ep(c, 2, {9, 14}, case_seed("epnc0"), true, {{6, 1, 3}, {0, 2, 4, 5, 7}}), 0);
+}
+
+TEST(ReferenceEpPlacement, ReplicasEqualOneRankBitwise) {
+  REFTEST_TRACE_SEED();
+  for (Recipe r : {Recipe::kBF16, Recipe::kFP8Block, Recipe::kW4A8MXFP4}) {
+    MoeConfig c = make_config(8, 3, 64, 64, r, Activation::kSwiGLUOAI, true);
+    const uint64_t seed = case_seed(std::string("eprep") + recipe_name(r));
+    // Experts 0, 3 and 6 on both ranks.
+    EXPECT_EQ(check_ep(c, 2, {31, 26}, seed, false, {{5, 1, 6, 2, 0, 3}, {0, 3, 4, 7, 6}}), 0);
+    // Rank 0 holds everything; experts on 2..3 ranks, holders not containing the source.
+    EXPECT_EQ(check_ep(c, 4, {12, 19, 7, 22}, seed + 1, false,
+                       {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 3, 5, 7}, {7, 6}, {2, 4, 6, 0}}),
+              0);
+    // Every expert on every rank, in different slot orders: all routes stay local.
+    EXPECT_EQ(check_ep(c, 2, {15, 20}, seed + 2, false, {{7, 6, 5, 4, 3, 2, 1, 0}, {0, 1, 2, 3, 4, 5, 6, 7}}), 0);
+  }
+}
+
+TEST(ReferenceEpPlacement, MissingExpertsAreUnroutedAndCounted) {
+  REFTEST_TRACE_SEED();
+  MoeConfig c = make_config(8, 3, 64, 64, Recipe::kFP8Block, Activation::kSwiGLU, true);
+  const uint64_t seed = case_seed("epmiss");
+  // Experts 2, 6, 7 on no rank.
+  const int64_t u1 = check_ep(c, 2, {40, 33}, seed, false, {{5, 1}, {0, 3, 4}});
+  EXPECT_GT(u1, 20);  // ~3/8 of ~200 valid routes
+  // Replicas and missing experts together (3..7 on no rank; 0..2 on two ranks each).
+  const int64_t u2 = check_ep(c, 3, {21, 5, 30}, seed + 1, false, {{0, 1}, {2, 1}, {0, 2}});
+  EXPECT_GT(u2, 40);
+  // Every route of every token unrouted: the output is all zeros, still written.
+  MoeConfig cz = make_config(4, 2, 32, 32);
+  cz.ep_size = 2;
+  cz.expert_placement = {{0}, {1}};
+  Problem p;
+  random_problem(p, 5, 32, 2, 4, seed + 3, 2.0f, {2, 3});
+  MoeConfig c0 = cz, c1 = cz;
+  c1.ep_rank = 1;
+  auto w0 = reference::synthetic_weights(c0, seed), w1 = reference::synthetic_weights(c1, seed);
+  Problem none;
+  none.resize(0, 32, 2);
+  reference::EpSimulationStats st;
+  reference::moe_forward_ep_simulated(cz, {{w0.get(), p.xv(), p.idv(), p.wv(), p.outv()},
+                                           {w1.get(), none.xv(), none.idv(), none.wv(), none.outv()}},
+                                      2, &st);
+  EXPECT_EQ(st.unrouted, 10);
+  EXPECT_EQ(st.unrouted_by_rank, (std::vector<int64_t>{10, 0}));
+  EXPECT_EQ(st.routes, (std::vector<int64_t>{0, 0, 0, 0}));
+  for (uint16_t v : p.out) ASSERT_EQ(v, 0);
+}
+
+TEST(ReferenceEpPlacement, DispatchSendsATokenOncePerRank) {
+  // Hand-made: E = 4, contiguous over R = 2 (rank 0: 0, 1; rank 1: 2, 3), K = 3.
+  MoeConfig c = make_config(4, 3, 32, 32);
+  c.ep_size = 2;
+  const uint64_t seed = case_seed("eponce");
+  Problem a, b;
+  random_problem(a, 3, 32, 3, 4, seed);
+  random_problem(b, 2, 32, 3, 4, seed + 1);
+  a.ids = {0, 1, 2,    // rank 0 token 0: two routes stay home (one row), one goes to rank 1
+           3, 2, -1,   // token 1: one row to rank 1 carrying two routes
+           -1, -1, -1};
+  b.ids = {1, 0, 3,    // rank 1 token 0: one row to rank 0 (two routes), one local
+           2, -1, 0};
+  MoeConfig c0 = c, c1 = c;
+  c1.ep_rank = 1;
+  auto w0 = reference::synthetic_weights(c0, seed), w1 = reference::synthetic_weights(c1, seed);
+  reference::EpSimulationStats st;
+  reference::moe_forward_ep_simulated(c, {{w0.get(), a.xv(), a.idv(), a.wv(), a.outv()},
+                                          {w1.get(), b.xv(), b.idv(), b.wv(), b.outv()}},
+                                      1, &st);
+  EXPECT_EQ(st.routes, (std::vector<int64_t>{2, 3, 3, 2}));  // [s*R + d]
+  EXPECT_EQ(st.rows, (std::vector<int64_t>{1, 2, 2, 2}));
+  EXPECT_EQ(st.unrouted, 0);
+  // Token 2 of rank 0 has no route: zeros.
+  for (int64_t h = 0; h < 32; ++h) ASSERT_EQ(a.out[size_t(2 * 32 + h)], 0);
+}
+
+// K = 1 and replicas with *different* weights on each rank (random canonical weights seeded
+// per rank): a token's output equals the output of the one rank the routing rule picks, so
+// this sees which replica the simulation used.
+TEST(ReferenceEpPlacement, ReplicaChoiceFollowsTheRoutingRule) {
+  REFTEST_TRACE_SEED();
+  // Holders: e0 {0,1,2}, e1 {0,2}, e2 {0,1}, e3 {1}, e4 {1,2}, e5 {2}; slot orders shuffled.
+  const Placement pl = {{1, 0, 2}, {3, 4, 0, 2}, {5, 4, 0, 1}};
+  const int R = 3;
+  MoeConfig c = make_config(6, 1, 64, 64, Recipe::kBF16, Activation::kSwiGLU, true);
+  c.ep_size = R;
+  c.expert_placement = pl;
+  const uint64_t seed = case_seed("epchoice");
+  std::vector<formats::CanonicalWeights> cws;
+  std::vector<std::unique_ptr<reference::WeightProvider>> wps;
+  std::vector<MoeConfig> cr(static_cast<size_t>(R), c);
+  for (int r = 0; r < R; ++r) {
+    cr[size_t(r)].ep_rank = r;
+    cws.push_back(random_canonical(cr[size_t(r)], seed + 1000 * uint64_t(r)));
+  }
+  for (int r = 0; r < R; ++r)
+    wps.push_back(reference::copy_canonical_weights(cr[size_t(r)], cws[size_t(r)].view(cr[size_t(r)])));
+  const std::vector<int64_t> tokens = {40, 37, 44};
+  std::vector<Problem> parts(static_cast<size_t>(R));
+  std::vector<reference::EpRankIO> io(static_cast<size_t>(R));
+  for (int s = 0; s < R; ++s) {
+    Problem& p = parts[size_t(s)];
+    random_problem(p, tokens[size_t(s)], 64, 1, 6, seed + 7 + uint64_t(s));
+    // Every expert on tokens of both parities (the choice among remote replicas is by t).
+    for (int64_t t = 0; t < p.T; ++t) p.ids[size_t(t)] = int32_t((t / 2 + s) % 6);
+    for (auto& w : p.w) w = 0.75f;  // K = 1 normalises to 1; any weight will do
+    io[size_t(s)] = {wps[size_t(s)].get(), parts[size_t(s)].xv(), parts[size_t(s)].idv(), parts[size_t(s)].wv(),
+                     parts[size_t(s)].outv()};
+  }
+  reference::moe_forward_ep_simulated(c, io, 2);
+  int64_t remote_replica_routes = 0, distinguishing = 0;
+  for (int s = 0; s < R; ++s) {
+    const Problem& p = parts[size_t(s)];
+    // What each rank computes for source s's tokens (its own experts only).
+    std::vector<Problem> single(static_cast<size_t>(R), p);
+    for (int d = 0; d < R; ++d)
+      reference::moe_forward(cr[size_t(d)], *wps[size_t(d)], single[size_t(d)].xv(), single[size_t(d)].idv(),
+                             single[size_t(d)].wv(), single[size_t(d)].outv(), 1);
+    for (int64_t t = 0; t < p.T; ++t) {
+      const int32_t e = p.ids[size_t(t)];
+      const int want = expected_target(pl, e, s, t).first;
+      ASSERT_GE(want, 0);
+      const auto row = [&](const Problem& q) { return std::vector<uint16_t>(q.out.begin() + t * 64, q.out.begin() + (t + 1) * 64); };
+      EXPECT_EQ(row(p), row(single[size_t(want)])) << "source " << s << " token " << t << " expert " << e
+                                                   << ": not rank " << want << "'s result";
+      bool holds_src = false;
+      for (int32_t x : pl[size_t(s)]) holds_src |= x == e;
+      if (!holds_src) {
+        for (int d = 0; d < R; ++d) {
+          if (d == want || std::find(pl[size_t(d)].begin(), pl[size_t(d)].end(), e) == pl[size_t(d)].end()) continue;
+          ++remote_replica_routes;
+          distinguishing += row(single[size_t(d)]) != row(p);
+        }
+      }
+    }
+  }
+  // Routes with a choice between remote replicas exist, and the replicas' results differ.
+  EXPECT_GT(remote_replica_routes, 10);
+  EXPECT_EQ(distinguishing, remote_replica_routes);
+}
+
+TEST(ReferenceEpPlacement, SingleRankComputesTheExpertsItHolds) {
+  REFTEST_TRACE_SEED();
+  // Rank 1 holds 7, 2, 5 (slot order), expert 5 is also on rank 0.
+  MoeConfig c = make_config(8, 3, 64, 64, Recipe::kFP8Block, Activation::kSwiGLU, true);
+  c.ep_size = 2;
+  c.ep_rank = 1;
+  c.expert_placement = {{0, 1, 3, 4, 5, 6}, {7, 2, 5}};
+  const uint64_t seed = case_seed("epsingle");
+  Problem p;
+  random_problem(p, 37, 64, 3, 8, seed);
+  auto wp = reference::synthetic_weights(c, seed);
+  reference::moe_forward(c, *wp, p.xv(), p.idv(), p.wv(), p.outv(), 2);
+  // Equal to one rank holding everything, with routes to other experts dropped.
+  MoeConfig c1 = c;
+  c1.ep_size = 1;
+  c1.ep_rank = 0;
+  c1.expert_placement.clear();
+  Problem q = p;
+  int64_t kept = 0;
+  for (auto& id : q.ids) {
+    if (id == 7 || id == 2 || id == 5) ++kept;
+    else id = -1;
+  }
+  EXPECT_GT(kept, 20);
+  reference::moe_forward(c1, *reference::synthetic_weights(c1, seed), q.xv(), q.idv(), q.wv(), q.outv(), 1);
+  EXPECT_TRUE(bitwise_equal(p.out, q.out));
+  // And the float64 loop with canonical weights in the placement's slot order.
+  auto cw = random_canonical(c, seed + 1);
+  Problem r = p;
+  EXPECT_LT(check_against_f64(c, cw, r), 1e-2);
 }
 
 // ---- weight providers -------------------------------------------------------------------
@@ -205,6 +563,40 @@ TEST(ReferenceWeights, SyntheticFollowsTheDocumentedFormula) {
   reference::synthetic_weights(c4, seed)->load(3, &a);
   reference::synthetic_weights(c, seed)->load(11, &b);
   expect_same_expert(a, b, "rank 2 local 3 vs global 11");
+}
+
+TEST(ReferenceWeights, PlacementSlotsHoldTheirGlobalExperts) {
+  for (Recipe r : {Recipe::kBF16, Recipe::kNVFP4, Recipe::kFP8Block}) {
+    MoeConfig c = make_config(8, 2, 64, 64, r, Activation::kSwiGLU, true);
+    c.ep_size = 2;
+    c.expert_placement = {{5, 1, 6, 2}, {0, 6, 3}};  // expert 6 on both ranks
+    MoeConfig c1 = make_config(8, 2, 64, 64, r, Activation::kSwiGLU, true);
+    auto all = reference::synthetic_weights(c1, 99);
+    for (int rank = 0; rank < 2; ++rank) {
+      MoeConfig cr = c;
+      cr.ep_rank = rank;
+      auto syn = reference::synthetic_weights(cr, 99);
+      formats::CanonicalWeights cw = reference::synthetic_canonical_weights(cr, 99);
+      auto can = reference::copy_canonical_weights(cr, cw.view(cr));
+      ASSERT_EQ(cr.local_experts(), int64_t(c.expert_placement[size_t(rank)].size()));
+      for (int64_t le = 0; le < cr.local_experts(); ++le) {
+        const int64_t g = c.expert_placement[size_t(rank)][size_t(le)];
+        reference::ExpertWeightsF32 a, b, want;
+        syn->load(le, &a);
+        can->load(le, &b);
+        all->load(g, &want);
+        const std::string what = std::string(recipe_name(r)) + " rank " + std::to_string(rank) + " slot " +
+                                 std::to_string(le) + " (expert " + std::to_string(g) + ")";
+        expect_same_expert(a, want, what + " synthetic");
+        expect_same_expert(b, want, what + " canonical");
+      }
+    }
+    // Different global experts really differ (the comparison above can fail).
+    reference::ExpertWeightsF32 e5, e1;
+    all->load(5, &e5);
+    all->load(1, &e1);
+    EXPECT_NE(std::memcmp(e5.w13.data(), e1.w13.data(), e5.w13.size() * 4), 0);
+  }
 }
 
 TEST(ReferenceWeights, BiasDtypesBf16AndF32AgreeBitwise) {
