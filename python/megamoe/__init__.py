@@ -9,9 +9,13 @@ Arrays may be torch tensors, NumPy arrays (ml_dtypes for bfloat16/float8) or any
 ``__dlpack__`` (CuPy, JAX, ...). With PyTorch, ``torch.ops.megamoe.fused_moe`` is a custom op
 that works under torch.compile and CUDA-graph capture (see ``megamoe.torch_ops``).
 
+Expert parallelism across GPUs: ``group = megamoe.EpGroup.from_torch()`` (under torchrun), then
+``megamoe.MoELayer(..., ep_group=group)`` on every rank (see ``megamoe.ep``).
+
 Errors: ValueError (bad shape/stride/device/value), TypeError (bad dtype),
-NotImplementedError (no backend can run the request here), megamoe.OutOfMemoryError and
-megamoe.CudaError (both RuntimeError); messages name the argument, the expected and the
+NotImplementedError (no backend can run the request here), megamoe.OutOfMemoryError,
+megamoe.CudaError and megamoe.CommError (a peer rank did not answer within the timeout, or the
+group was aborted; all three RuntimeError); messages name the argument, the expected and the
 actual value.
 """
 
@@ -30,7 +34,8 @@ from .formats import (
     quantize_weights,
     quantize_weights_gpu,
 )
-from .layer import ACTIVATIONS, RECIPES, MoELayer, layer_from_handle, registered_backends
+from .ep import EpGroup
+from .layer import ACTIVATIONS, EP_STYLES, RECIPES, MoELayer, layer_from_handle, registered_backends
 from .reference import reference_moe
 
 __version__: str = _C.__version__
@@ -40,10 +45,14 @@ with_cuda: bool = bool(_C.with_cuda)
 
 OutOfMemoryError = _C.OutOfMemoryError
 CudaError = _C.CudaError
+CommError = _C.CommError
 
 __all__ = [
     "ACTIVATIONS",
+    "CommError",
     "CudaError",
+    "EP_STYLES",
+    "EpGroup",
     "MoELayer",
     "OutOfMemoryError",
     "RECIPES",

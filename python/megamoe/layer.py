@@ -6,7 +6,7 @@ import itertools
 import operator
 import sys
 import weakref
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -17,6 +17,7 @@ DeviceLike = Union[None, str, int, Any]  # Any: a torch.device
 
 RECIPES = ("bf16", "fp8_block", "w4a16_mxfp4", "w4a16_nvfp4", "mxfp8", "w4a8_mxfp4", "nvfp4")
 ACTIVATIONS = ("swiglu", "swiglu_oai", "geglu", "relu2")
+EP_STYLES = ("auto", "push", "pull")
 FP4_RECIPES = ("w4a16_mxfp4", "w4a8_mxfp4", "w4a16_nvfp4", "nvfp4")
 
 # Layers by handle, for torch.ops.megamoe.* (an op takes the int handle, never the object).
@@ -147,6 +148,39 @@ def _activation_params(activation: str, params: Optional[Mapping[str, float]]):
     return limit, alpha
 
 
+def _placement(placement: Any) -> Optional[List[List[int]]]:
+    """expert_placement as a list of lists of ints (None or [] = contiguous blocks)."""
+    if placement is None:
+        return None
+    if isinstance(placement, (str, bytes)) or not isinstance(placement, (Sequence, np.ndarray)):
+        raise TypeError(
+            "megamoe: argument 'expert_placement': expected a list (one per rank) of lists of global expert ids, "
+            f"got {type(placement).__name__}"
+        )
+    out = []
+    for r, experts in enumerate(placement):
+        if isinstance(experts, (str, bytes)) or not isinstance(experts, (Sequence, np.ndarray)):
+            raise TypeError(
+                f"megamoe: argument 'expert_placement[{r}]': expected a list of global expert ids, got "
+                f"{type(experts).__name__}"
+            )
+        row = [_int(f"expert_placement[{r}][{i}]", e) for i, e in enumerate(experts)]
+        for i, e in enumerate(row):
+            if not -(1 << 31) <= e < (1 << 31):
+                raise ValueError(f"megamoe: argument 'expert_placement[{r}][{i}]': expected an expert id, got {e}")
+        out.append(row)
+    return out or None
+
+
+def _sync_stream(layer_device: int, stream: Any) -> int:
+    """The stream a synchronising query waits on: ``stream``, else torch's current stream on the
+    layer's device when torch is in use, else the legacy default stream (0)."""
+    torch = sys.modules.get("torch")
+    if stream is None and layer_device >= 0 and torch is not None and torch.cuda.is_available():
+        return int(torch.cuda.current_stream(layer_device).cuda_stream)
+    return _arrays.stream_value(stream)
+
+
 class MoELayer:
     """One Mixture-of-Experts block: route each token to its top-k experts, run each expert's
     gated MLP (FC1, activation, FC2), weight by the router scores and sum (docs/DESIGN.md section 1).
@@ -161,13 +195,32 @@ class MoELayer:
         activation: "swiglu", "swiglu_oai" (gpt-oss), "geglu" or "relu2".
         activation_params: {"limit": L} clamps swiglu/swiglu_oai; {"alpha": a} is swiglu_oai's
             sigmoid slope (default 1.702; limit defaults to 7.0 for swiglu_oai).
-        ep_rank, ep_size: expert parallelism; this layer holds experts
-            [ep_rank*E/ep_size, (ep_rank+1)*E/ep_size).
+        ep_rank, ep_size: this layer is rank ep_rank of ep_size and holds only that rank's
+            experts. Without ``ep_group`` nothing is exchanged: the layer computes its experts'
+            share of each token it is given (routes to experts it does not hold contribute
+            nothing). Default 0 and 1, or the group's rank and size when ``ep_group`` is given
+            (an explicit value that differs from the group's raises ValueError).
+        ep_group: a ``megamoe.EpGroup``: expert parallelism on GPUs. The layer exchanges tokens
+            with the group's other ranks inside forward; constructing it is a collective (every
+            rank of the group builds its layers in the same order), and every rank must call
+            forward for each step, also with zero tokens. The layer keeps the group alive.
+        expert_placement: which experts each rank holds: ``expert_placement[r]`` lists the
+            global experts of rank r in local slot order (the first dimension of rank r's
+            weights). One list per rank. An expert may be on several ranks (with a group, a route
+            goes to the replica on its own rank when there is one, else to one picked by token;
+            without a group, every holder computes all routes to it) or on none (with a group,
+            its routes are dropped and counted by ``unrouted_count()``). None (default): rank r
+            holds the contiguous block [r*E/ep_size, (r+1)*E/ep_size).
+        ep_style: token exchange with a group: "push" (the source writes rows into the owner's
+            receive buffer), "pull" (the owner reads them from the source) or "auto".
+        ep_timeout_s: with a group, a forward that waits longer than this for a peer gives up;
+            ``check_errors()`` then raises megamoe.CommError.
         max_tokens: capacity; a call accepts at most this many tokens. GPU workspace is sized
             from it once, here.
         backend: "auto" or a name from ``megamoe.registered_backends()``.
-        device: None (the current CUDA device if this build has CUDA and a GPU is present,
-            else the CPU), "cpu", "cuda", "cuda:N", an int ordinal (-1 = CPU) or a torch.device.
+        device: None (the group's device with ``ep_group``; else the current CUDA device if this
+            build has CUDA and a GPU is present, else the CPU), "cpu", "cuda", "cuda:N", an int
+            ordinal (-1 = CPU) or a torch.device.
         has_bias: prepare_weights takes b13 [E_local, N13] and b2 [E_local, H].
         num_threads: CPU backend threads (0 = all cores).
 
@@ -186,13 +239,17 @@ class MoELayer:
         recipe: str = "bf16",
         activation: str = "swiglu",
         activation_params: Optional[Mapping[str, float]] = None,
-        ep_rank: int = 0,
-        ep_size: int = 1,
+        ep_rank: Optional[int] = None,
+        ep_size: Optional[int] = None,
         max_tokens: int = 8192,
         backend: str = "auto",
         device: DeviceLike = None,
         has_bias: bool = False,
         num_threads: int = 0,
+        ep_group: Any = None,
+        expert_placement: Optional[Sequence[Sequence[int]]] = None,
+        ep_style: str = "auto",
+        ep_timeout_s: float = 5.0,
     ) -> None:
         self._num_experts = _int("num_experts", num_experts)
         self._top_k = _int("top_k", top_k)
@@ -200,14 +257,50 @@ class MoELayer:
         self._intermediate_size = _int("intermediate_size", intermediate_size)
         self._recipe = _str("recipe", recipe)
         self._activation = _str("activation", activation)
-        self._ep_rank = _int("ep_rank", ep_rank)
-        self._ep_size = _int("ep_size", ep_size)
+        ep_rank = None if ep_rank is None else _int("ep_rank", ep_rank)
+        ep_size = None if ep_size is None else _int("ep_size", ep_size)
         self._max_tokens = _int("max_tokens", max_tokens)
         backend = _str("backend", backend)
         self._has_bias = bool(has_bias)
         limit, alpha = _activation_params(self._activation, activation_params)
         self._activation_params = dict(activation_params) if activation_params else {}
+        self._ep_style = _str("ep_style", ep_style)
+        if self._ep_style not in EP_STYLES:
+            raise ValueError(f"megamoe: argument 'ep_style': expected one of {', '.join(EP_STYLES)}, got "
+                             f"'{self._ep_style}'")
+        if isinstance(ep_timeout_s, bool) or not isinstance(ep_timeout_s, (int, float, np.floating, np.integer)):
+            raise TypeError(f"megamoe: argument 'ep_timeout_s': expected a number of seconds, got "
+                            f"{type(ep_timeout_s).__name__}")
+        self._ep_timeout_s = float(ep_timeout_s)
+        if not self._ep_timeout_s > 0:
+            raise ValueError(f"megamoe: argument 'ep_timeout_s': expected a positive number of seconds, got "
+                             f"{self._ep_timeout_s}")
+        self._ep_group = ep_group
+        group_impl = None
+        if ep_group is not None:
+            from .ep import EpGroup
+
+            if not isinstance(ep_group, EpGroup):
+                raise TypeError(f"megamoe: argument 'ep_group': expected a megamoe.EpGroup or None, got "
+                                f"{type(ep_group).__name__}")
+            for name, given, group_value in (("ep_size", ep_size, ep_group.size), ("ep_rank", ep_rank, ep_group.rank)):
+                if given is not None and given != group_value:
+                    raise ValueError(f"megamoe: argument '{name}': expected {group_value} (the ep_group's {name[3:]}) "
+                                     f"or None, got {given}")
+            ep_rank, ep_size = ep_group.rank, ep_group.size
+            if device is None:
+                device = ep_group.device
+            group_impl = ep_group._impl
+        self._ep_rank = 0 if ep_rank is None else ep_rank
+        self._ep_size = 1 if ep_size is None else ep_size
+        self._expert_placement = _placement(expert_placement)
+        if self._expert_placement is not None and len(self._expert_placement) != self._ep_size:
+            raise ValueError(f"megamoe: argument 'expert_placement': expected {self._ep_size} lists (one per rank, "
+                             f"ep_size), got {len(self._expert_placement)}")
         self._device_index = resolve_device(device, backend)
+        if ep_group is not None and self._device_index != ep_group.device:
+            raise ValueError(f"megamoe: argument 'device': expected cuda:{ep_group.device} (the ep_group's device) or "
+                             f"None, got {device!r}")
         if self._device_index >= 0 and not _C.with_cuda:
             raise NotImplementedError(
                 f"megamoe: unsupported: device cuda:{self._device_index} requested, but this megamoe build has "
@@ -217,6 +310,7 @@ class MoELayer:
             self._num_experts, self._top_k, self._hidden_size, self._intermediate_size,
             self._recipe, self._activation, limit, alpha, self._ep_rank, self._ep_size,
             self._max_tokens, backend, self._device_index, self._has_bias, _int("num_threads", num_threads),
+            group_impl, self._expert_placement, self._ep_style, self._ep_timeout_s,
         )
         self._weights_ready = False
         self._handle = next(_NEXT_HANDLE)
@@ -242,8 +336,20 @@ class MoELayer:
 
     @property
     def local_experts(self) -> int:
-        """Experts held by this rank: num_experts // ep_size."""
+        """Experts held by this rank (the first dimension of its weights):
+        ``len(expert_placement[ep_rank])`` with a placement, else num_experts // ep_size."""
+        if self._expert_placement is not None:
+            return len(self._expert_placement[self._ep_rank])
         return self._num_experts // self._ep_size
+
+    @property
+    def local_expert_ids(self) -> List[int]:
+        """The global experts this rank holds, in local slot order (weight row e of
+        prepare_weights is expert ``local_expert_ids[e]``)."""
+        if self._expert_placement is not None:
+            return list(self._expert_placement[self._ep_rank])
+        n = self._num_experts // self._ep_size
+        return list(range(self._ep_rank * n, (self._ep_rank + 1) * n))
 
     @property
     def fc1_rows(self) -> int:
@@ -269,6 +375,24 @@ class MoELayer:
     @property
     def ep_size(self) -> int:
         return self._ep_size
+
+    @property
+    def ep_group(self) -> Any:
+        """The ``megamoe.EpGroup`` given at construction, or None."""
+        return self._ep_group
+
+    @property
+    def expert_placement(self) -> Optional[List[List[int]]]:
+        """A copy of the placement given at construction (None: contiguous blocks)."""
+        return None if self._expert_placement is None else [list(r) for r in self._expert_placement]
+
+    @property
+    def ep_style(self) -> str:
+        return self._ep_style
+
+    @property
+    def ep_timeout_s(self) -> float:
+        return self._ep_timeout_s
 
     @property
     def max_tokens(self) -> int:
@@ -306,10 +430,15 @@ class MoELayer:
         return self._handle
 
     def __repr__(self) -> str:
+        ep = ""
+        if self._ep_group is not None:
+            ep += f"ep_group={self._ep_group!r}, "
+        if self._expert_placement is not None:
+            ep += f"expert_placement={self._expert_placement}, "
         return (
             f"MoELayer(num_experts={self._num_experts}, top_k={self._top_k}, hidden_size={self._hidden_size}, "
             f"intermediate_size={self._intermediate_size}, recipe='{self._recipe}', "
-            f"activation='{self._activation}', ep_rank={self._ep_rank}, ep_size={self._ep_size}, "
+            f"activation='{self._activation}', ep_rank={self._ep_rank}, ep_size={self._ep_size}, {ep}"
             f"max_tokens={self._max_tokens}, backend='{self.backend}', device='{self.device}', "
             f"has_bias={self._has_bias})"
         )
@@ -470,12 +599,27 @@ class MoELayer:
         Synchronises ``stream`` (default: torch's current stream when torch is in use, else the
         legacy default stream). Host ids are checked before launch instead (ValueError).
         """
-        torch = sys.modules.get("torch")
-        if stream is None and self._device_index >= 0 and torch is not None and torch.cuda.is_available():
-            s = torch.cuda.current_stream(self._device_index).cuda_stream
-        else:
-            s = _arrays.stream_value(stream)
-        return int(self._impl.invalid_id_count(s))
+        return int(self._impl.invalid_id_count(_sync_stream(self._device_index, stream)))
+
+    def check_errors(self, stream: Any = None) -> None:
+        """Expert parallelism with an ``ep_group``: raises megamoe.CommError when a forward since
+        the last call waited longer than ``ep_timeout_s`` for a peer (it died, raised before the
+        exchange, or did not call forward) or the group was aborted; the outputs of those
+        forwards are not valid. Resets the error. Does nothing for layers without a group.
+
+        Synchronises ``stream`` (default: torch's current stream on the layer's device when torch
+        is in use, else the legacy default stream), so call it where a sync is acceptable (e.g.
+        once per step, outside CUDA-graph capture).
+        """
+        self._impl.check_errors(_sync_stream(self._device_index, stream))
+
+    def unrouted_count(self, stream: Any = None) -> int:
+        """Routes whose expert no rank holds (``expert_placement`` without it, e.g. after
+        ``EpGroup.shrink``) seen by forward since the last call; they contribute nothing to the
+        output. Resets the count to 0. Synchronises ``stream`` (default as in ``check_errors``).
+        Counted by layers with an ``ep_group`` (the routes of this rank's tokens); 0 otherwise.
+        """
+        return int(self._impl.unrouted_count(_sync_stream(self._device_index, stream)))
 
 
 def registered_backends() -> list:

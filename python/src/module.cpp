@@ -15,11 +15,13 @@
 //   megamoe::Unsupported     -> NotImplementedError
 //   megamoe::OutOfMemory     -> megamoe.OutOfMemoryError (a RuntimeError)
 //   megamoe::CudaError       -> megamoe.CudaError (a RuntimeError)
+//   megamoe::CommError       -> megamoe.CommError (a RuntimeError; expert parallelism)
 //   other megamoe::Error     -> RuntimeError
 // keeping the C++ message ("megamoe: argument 'x': expected ..., got ...").
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "formats/quantize.h"
+#include "megamoe/ep.h"
 #include "megamoe/megamoe.h"
 
 #if defined(MEGAMOE_WITH_CUDA)
@@ -291,7 +294,10 @@ struct Layer {
 Layer* make_layer(int64_t num_experts, int64_t top_k, int64_t hidden_size, int64_t intermediate_size,
                   const std::string& recipe, const std::string& activation, std::optional<float> swiglu_limit,
                   std::optional<float> swiglu_alpha, int ep_rank, int ep_size, int64_t max_tokens,
-                  const std::string& backend, int device, bool has_bias, int num_threads) {
+                  const std::string& backend, int device, bool has_bias, int num_threads,
+                  std::shared_ptr<megamoe::EpGroup> ep_group,
+                  std::optional<std::vector<std::vector<int32_t>>> expert_placement, const std::string& ep_style,
+                  double ep_timeout_s) {
   megamoe::MoeConfig c;
   c.num_experts = num_experts;
   c.top_k = top_k;
@@ -308,7 +314,13 @@ Layer* make_layer(int64_t num_experts, int64_t top_k, int64_t hidden_size, int64
   c.device = device;
   c.has_bias = has_bias;
   c.num_threads = num_threads;
-  nb::gil_scoped_release release;  // a GPU backend allocates its workspace here
+  c.ep_group = std::move(ep_group);
+  if (expert_placement) c.expert_placement = std::move(*expert_placement);
+  c.ep_style = ep_style;
+  c.ep_timeout_s = ep_timeout_s;
+  // A GPU backend allocates its workspace here; with an EP group this is a collective
+  // (symmetric windows are registered on every rank), so other Python threads must keep running.
+  nb::gil_scoped_release release;
   return new Layer(c);
 }
 
@@ -354,6 +366,33 @@ void layer_forward(Layer& self, nb::handle x, const std::string& x_tag, nb::hand
   const TensorView ov = to_view(out_obj, "out", otag, true, keep);
   nb::gil_scoped_release release;
   self.layer.forward(xv, iv, wv, ov, reinterpret_cast<cudaStream_t>(stream));
+}
+
+// ---- expert parallelism: the communicator (include/megamoe/ep.h) ----------------------------
+using megamoe::EpGroup;
+
+nb::bytes ep_new_unique_id() {
+  std::vector<uint8_t> id;
+  {
+    nb::gil_scoped_release release;
+    id = EpGroup::new_unique_id();
+  }
+  return nb::bytes(reinterpret_cast<const char*>(id.data()), id.size());
+}
+
+std::shared_ptr<EpGroup> ep_create(nb::bytes unique_id, int rank, int size, int device) {
+  if (unique_id.size() != EpGroup::kUniqueIdBytes)
+    throw_invalid("unique_id", std::to_string(EpGroup::kUniqueIdBytes) + " bytes (from EpGroup.new_unique_id())",
+                  std::to_string(unique_id.size()) + " bytes");
+  const auto* p = static_cast<const uint8_t*>(unique_id.data());
+  std::vector<uint8_t> id(p, p + unique_id.size());
+  nb::gil_scoped_release release;  // collective: blocks until every rank joined
+  return EpGroup::create(id, rank, size, device);
+}
+
+std::shared_ptr<EpGroup> ep_shrink(EpGroup& self, const std::vector<int>& exclude_ranks) {
+  nb::gil_scoped_release release;  // collective among the survivors
+  return self.shrink(exclude_ranks);
 }
 
 // ---- CUDA helpers (device queries, output buffers for frameworks without bf16) -------------
@@ -541,6 +580,7 @@ void dequantize_nvfp4(Host3<const uint8_t> codes, Host3<const uint8_t> scales, H
 
 PyObject* g_oom_error = nullptr;
 PyObject* g_cuda_error = nullptr;
+PyObject* g_comm_error = nullptr;
 
 }  // namespace
 
@@ -559,7 +599,13 @@ NB_MODULE(_C, m) {
   g_cuda_error = PyErr_NewExceptionWithDoc("megamoe.CudaError", "A CUDA runtime or driver call failed.",
                                            PyExc_RuntimeError, nullptr);
   m.attr("OutOfMemoryError") = nb::handle(g_oom_error);
+  g_comm_error = PyErr_NewExceptionWithDoc(
+      "megamoe.CommError",
+      "Expert parallelism: a peer rank's data did not arrive within ep_timeout_s (it died, raised before "
+      "the exchange, or did not call forward), or the group was aborted.",
+      PyExc_RuntimeError, nullptr);
   m.attr("CudaError") = nb::handle(g_cuda_error);
+  m.attr("CommError") = nb::handle(g_comm_error);
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
@@ -574,15 +620,37 @@ NB_MODULE(_C, m) {
       PyErr_SetString(g_oom_error, e.what());
     } catch (const megamoe::CudaError& e) {
       PyErr_SetString(g_cuda_error, e.what());
+    } catch (const megamoe::CommError& e) {
+      PyErr_SetString(g_comm_error, e.what());
     } catch (const megamoe::Error& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }
   });
 
+  // Held by std::shared_ptr: a layer's config keeps its group alive (MoeConfig::ep_group).
+  nb::class_<EpGroup>(m, "EpGroup")
+      .def_static("new_unique_id", &ep_new_unique_id)
+      .def_static("create", &ep_create, "unique_id"_a, "rank"_a, "size"_a, "device"_a)
+      .def_static("available", &EpGroup::available)
+      .def_ro_static("unique_id_bytes", &EpGroup::kUniqueIdBytes)
+      .def_prop_ro("rank", &EpGroup::rank)
+      .def_prop_ro("size", &EpGroup::size)
+      .def_prop_ro("device", &EpGroup::device)
+      .def_prop_ro("owns_comm", &EpGroup::owns_comm)
+      .def_prop_ro("aborted", &EpGroup::aborted)
+      .def(
+          "abort",
+          [](EpGroup& self) {
+            nb::gil_scoped_release release;
+            self.abort();
+          })
+      .def("shrink", &ep_shrink, "exclude_ranks"_a);
+
   nb::class_<Layer>(m, "Layer")
       .def(nb::new_(&make_layer), "num_experts"_a, "top_k"_a, "hidden_size"_a, "intermediate_size"_a,
            "recipe"_a, "activation"_a, "swiglu_limit"_a.none(), "swiglu_alpha"_a.none(), "ep_rank"_a, "ep_size"_a,
-           "max_tokens"_a, "backend"_a, "device"_a, "has_bias"_a, "num_threads"_a)
+           "max_tokens"_a, "backend"_a, "device"_a, "has_bias"_a, "num_threads"_a, "ep_group"_a.none(),
+           "expert_placement"_a.none(), "ep_style"_a, "ep_timeout_s"_a)
       .def("prepare_weights", &layer_prepare, "tensors"_a, "fc1_input_global_scale"_a, "fc2_input_global_scale"_a)
       .def("forward", &layer_forward, "x"_a, "x_tag"_a, "topk_ids"_a, "topk_weights"_a, "out"_a, "out_tag"_a,
            "stream"_a)
@@ -593,6 +661,23 @@ NB_MODULE(_C, m) {
             return self.layer.invalid_id_count(reinterpret_cast<cudaStream_t>(stream));
           },
           "stream"_a)
+      .def(
+          "check_errors",
+          [](Layer& self, uintptr_t stream) {
+            nb::gil_scoped_release release;
+            self.layer.check_errors(reinterpret_cast<cudaStream_t>(stream));
+          },
+          "stream"_a)
+      .def(
+          "unrouted_count",
+          [](Layer& self, uintptr_t stream) {
+            nb::gil_scoped_release release;
+            return self.layer.unrouted_count(reinterpret_cast<cudaStream_t>(stream));
+          },
+          "stream"_a)
+      .def_prop_ro("ep_rank", [](const Layer& self) { return self.layer.config().ep_rank; })
+      .def_prop_ro("ep_size", [](const Layer& self) { return self.layer.config().ep_size; })
+      .def_prop_ro("local_experts", [](const Layer& self) { return self.layer.config().local_experts(); })
       .def_prop_ro("backend_name", [](const Layer& self) { return self.layer.backend_name(); })
       .def_prop_ro("workspace_bytes", [](const Layer& self) { return self.layer.workspace_bytes(); })
       .def_prop_ro("weight_bytes", [](const Layer& self) { return self.layer.weight_bytes(); });
