@@ -19,6 +19,8 @@
 #include "cli_common.h"
 #include "cuda_util.h"
 #include "device_weights.h"
+#include "ep/ep_backend.h"
+#include "ep_launch.h"
 #include "kernels/sm90/quantize/quantize_fp8.h"
 #include "kernels/sm90/synthetic/synthetic_fill.h"
 
@@ -171,11 +173,158 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
   return o.str();
 }
 
+
+// `bench --ep N` (in each worker): per preset and T per rank, the expert-parallel layer's time
+// (every rank replays its graph; all replays are enqueued before the first is waited for, so
+// host jitter does not enter; each replay is bracketed by events after an L2 flush) and the
+// exchange alone (the same layer with the experts skipped), with the bytes this rank moves
+// off-rank. Every rank writes its own records (rank r > 0: <json>.rank<r>).
+int bench_ep_worker(const Options& opts) {
+  auto group = ep_worker_group();
+  const int rank = group->rank(), R = group->size(), device = group->device();
+  ck(cudaSetDevice(device), "cudaSetDevice");
+  const auto presets = split(opts.get("presets", opts.get("preset", "deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2")));
+  const auto tokens = parse_token_list(opts.get("tokens", "1,8,64,512,4096"));
+  const int iters = int(opts.get_int("iters", 50));
+  if (iters < 50) throw_invalid("--iters", "at least 50", std::to_string(iters));
+  const uint64_t seed = uint64_t(opts.get_int("seed", 1));
+  const auto routing = workload::parse_routing(opts.get("routing", "uniform"));
+  const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
+  const char* env_commit = std::getenv("MEGAMOE_COMMIT");
+  const std::string commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
+  const std::string gpu = gpu_name(device);
+  cudaStream_t s;
+  ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  const size_t flush_bytes = size_t(256) << 20;
+  DeviceBuffer flush(flush_bytes);
+  std::ostringstream json;
+  json.precision(6);
+  json << "[\n";
+  bool first = true;
+  if (rank == 0)
+    std::printf("%-14s %6s %4s %-40s %10s %10s %10s\n", "model", "T/rank", "ep", "backend", "layer_ms", "exch_ms",
+                "exch_GB/s");
+  for (const auto& pname : presets) {
+    const auto& preset = workload::find_preset(pname);
+    for (int64_t T : tokens) {
+      MoeConfig c = workload::preset_config(preset);
+      if (c.activation == Activation::kSwiGLUOAI) {
+        c.activation = Activation::kSwiGLU;
+        c.has_bias = false;
+      }
+      c.recipe = recipe;
+      c.backend = opts.get("backend", "auto");
+      c.device = device;
+      c.max_tokens = T;
+      c.ep_group = group;
+      c.ep_style = opts.get("ep-style", "auto");
+      std::unique_ptr<MoeLayer> layer;
+      try {
+        layer = std::make_unique<MoeLayer>(c);
+      } catch (const Unsupported& e) {
+        if (rank == 0) std::printf("skipped %s: %s\n", pname.c_str(), e.what());
+        break;
+      }
+      prepare_synthetic_weights(*layer, seed, s);
+      const int64_t H = c.hidden_size, K = c.top_k, E = c.num_experts, E_local = E / R;
+      DeviceBuffer dx(size_t(T * H * 2) + 16), dids(size_t(T * K * 4) + 16), dw(size_t(T * K * 4) + 16),
+          dout(size_t(T * H * 2) + 16);
+      const auto routes = workload::make_routes(T, E, K, routing, seed + uint64_t(T) + 7919u * uint64_t(rank));
+      sm90::fill_synthetic_x_bf16(T, H, seed + uint64_t(T) + uint64_t(rank), dx.ptr, s);
+      ck(cudaMemcpyAsync(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice, s), "ids");
+      ck(cudaMemcpyAsync(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice, s), "w");
+      // Bytes this rank sends off-rank: one x row per (token, other owner), one y row per route
+      // to another owner coming back.
+      double off_rows = 0;
+      for (int64_t t = 0; t < T; ++t) {
+        std::set<int64_t> owners;
+        for (int64_t k = 0; k < K; ++k) {
+          const int32_t id = routes.ids[size_t(t * K + k)];
+          if (id >= 0 && id / E_local != rank) {
+            owners.insert(id / E_local);
+            off_rows += 1;
+          }
+        }
+        off_rows += double(owners.size());
+      }
+      const double off_bytes = off_rows * double(H) * 2.0;
+      const Device dev = Device::cuda(device);
+      const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
+      const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
+      const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
+      const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
+      double med[2] = {0, 0};
+      for (int variant = 0; variant < 2; ++variant) {
+        ep::set_exchange_only_for_benchmark(variant == 1);
+        layer->forward(xv, iv, wv, ov, s);
+        ck(cudaStreamSynchronize(s), "forward");
+        layer->check_errors(s);
+        cudaGraph_t graph;
+        cudaGraphExec_t exec;
+        ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+        layer->forward(xv, iv, wv, ov, s);
+        ck(cudaStreamEndCapture(s, &graph), "capture");
+        ck(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+        ep::set_exchange_only_for_benchmark(false);
+        const int n = iters + 5;
+        std::vector<cudaEvent_t> ev(size_t(2 * n));
+        for (auto& e : ev) ck(cudaEventCreate(&e), "event");
+        for (int i = 0; i < n; ++i) {
+          cudaMemsetAsync(flush.ptr, i & 0xFF, flush_bytes, s);
+          cudaEventRecord(ev[size_t(2 * i)], s);
+          cudaGraphLaunch(exec, s);
+          cudaEventRecord(ev[size_t(2 * i + 1)], s);
+        }
+        ck(cudaStreamSynchronize(s), "replays");
+        layer->check_errors(s);
+        std::vector<double> ms;
+        for (int i = 5; i < n; ++i) {
+          float t = 0;
+          cudaEventElapsedTime(&t, ev[size_t(2 * i)], ev[size_t(2 * i + 1)]);
+          ms.push_back(t);
+        }
+        for (auto& e : ev) cudaEventDestroy(e);
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+        med[variant] = median(ms);
+      }
+      const double gbps = off_bytes / (med[1] * 1e-3) / 1e9;
+      std::printf("%-14s %6lld %4d %-40s %10.4f %10.4f %10.1f   (rank %d)\n", pname.c_str(), (long long)T, R,
+                  layer->backend_name().c_str(), med[0], med[1], gbps, rank);
+      std::fflush(stdout);
+      json << (first ? "" : ",\n") << "  {\"model\": \"" << pname << "\", \"recipe\": \"" << recipe_name(recipe)
+           << "\", \"backend\": \"" << layer->backend_name() << "\", \"ep_size\": " << R << ", \"ep_rank\": " << rank
+           << ", \"tokens_per_rank\": " << T << ", \"tokens\": " << T << ", \"routing\": \""
+           << workload::routing_name(routing) << "\", \"median_ms\": " << med[0]
+           << ", \"exchange_only_ms\": " << med[1] << ", \"off_rank_bytes\": " << off_bytes
+           << ", \"exchange_gbps\": " << gbps << ", \"gpu\": \"" << gpu << "\", \"commit\": \"" << commit
+           << "\", \"baselines\": []}";
+      first = false;
+    }
+  }
+  json << "\n]\n";
+  if (opts.has("json")) {
+    const std::string path = opts.get("json", "") + (rank == 0 ? "" : ".rank" + std::to_string(rank));
+    std::ofstream f(path);
+    if (!f) throw_invalid("--json", "a writable file path", "'" + path + "'");
+    f << json.str();
+  }
+  cudaStreamDestroy(s);
+  return 0;
+}
+
 }  // namespace
 
 int cmd_bench(const Options& opts) {
   opts.allow_only(
-      {"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device", "activation"});
+      {"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device", "activation",
+       "ep", "ep-style"});
+  {
+    int ep_rank = 0, ep_size = 1;
+    if (ep_worker(&ep_rank, &ep_size)) return bench_ep_worker(opts);
+    const int ep = int(opts.get_int("ep", 1));
+    if (ep > 1) return launch_ep_workers(ep, opts.argc(), opts.argv());
+  }
   // "swiglu" (default): every preset with plain swiglu and no biases, as the PyTorch baseline
   // computes; "preset": each preset's own activation and biases (gpt-oss: swiglu_oai + biases).
   const std::string act_mode = opts.get("activation", "swiglu");

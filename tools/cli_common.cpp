@@ -14,7 +14,7 @@
 
 namespace megamoe::cli {
 
-Options::Options(int argc, char** argv, int first) {
+Options::Options(int argc, char** argv, int first) : argc_(argc), argv_(argv) {
   for (int i = first; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--", 0) != 0) {

@@ -18,6 +18,9 @@ namespace megamoe::cli {
 class Options {
  public:
   Options(int argc, char** argv, int first);
+  // The whole command line (to start worker processes with the same arguments).
+  int argc() const { return argc_; }
+  char** argv() const { return argv_; }
   std::string get(const std::string& name, const std::string& fallback) const;
   int64_t get_int(const std::string& name, int64_t fallback) const;
   bool flag(const std::string& name) const;
@@ -29,6 +32,8 @@ class Options {
  private:
   std::map<std::string, std::string> values_;
   std::vector<std::string> positional_;
+  int argc_ = 0;
+  char** argv_ = nullptr;
 };
 
 // Parses "1,8,64" or "1-8192" (powers of two) into token counts.

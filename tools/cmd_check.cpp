@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "cuda_util.h"
+#include "ep_launch.h"
 
 #if defined(MEGAMOE_WITH_CUDA)
 #include <cuda_runtime.h>
@@ -130,9 +131,16 @@ int accuracy_table(const Options& opts) {
 }  // namespace
 
 int cmd_check(const Options& opts) {
-  opts.allow_only({"backend", "recipe", "seed", "threads", "device", "accuracy"});
+  opts.allow_only({"backend", "recipe", "seed", "threads", "device", "accuracy", "ep", "ep-style"});
   if (opts.flag("accuracy")) return accuracy_table(opts);
-  const bool gpu = gpu_count() > 0 && opts.get("backend", "auto") != "cpu_reference";
+  // --ep N: N worker processes (one per GPU) run the same matrix as one expert-parallel layer;
+  // each rank checks its own tokens against the reference with every expert.
+  const int ep = int(opts.get_int("ep", 1));
+  int ep_rank = 0, ep_size = 1;
+  const bool worker = ep_worker(&ep_rank, &ep_size);
+  if (ep > 1 && !worker) return launch_ep_workers(ep, opts.argc(), opts.argv());
+  std::shared_ptr<EpGroup> group = worker ? ep_worker_group() : nullptr;
+  const bool gpu = group || (gpu_count() > 0 && opts.get("backend", "auto") != "cpu_reference");
   const uint64_t seed = uint64_t(opts.get_int("seed", 7));
   using R = workload::Routing;
   const Case cases[] = {
@@ -144,8 +152,9 @@ int cmd_check(const Options& opts) {
       {"relu2 T=33", 256, 256, 16, 1, 33, Activation::kReLU2, false, R::kUniform},
       {"swiglu T=1000 E=128 K=8", 256, 128, 128, 8, 1000, Activation::kSwiGLU, false, R::kZipf},
   };
-  std::printf("megamoe check: %s\n", gpu ? ("GPU " + gpu_name(int(opts.get_int("device", 0)))).c_str()
-                                         : "no GPU found: checking the CPU backend");
+  const int device = group ? group->device() : int(opts.get_int("device", 0));
+  std::printf("megamoe check%s: %s\n", group ? (" (EP rank " + std::to_string(ep_rank) + " of " + std::to_string(ep_size) + ")").c_str() : "",
+              gpu ? ("GPU " + gpu_name(device)).c_str() : "no GPU found: checking the CPU backend");
   int failed = 0, skipped = 0, n = 0;
   for (const Case& k : cases) {
     MoeConfig c;
@@ -157,25 +166,37 @@ int cmd_check(const Options& opts) {
     c.has_bias = k.bias;
     c.recipe = parse_recipe(opts.get("recipe", "bf16"));
     c.backend = opts.get("backend", "auto");
-    c.device = gpu ? int(opts.get_int("device", 0)) : -1;
+    c.device = gpu ? device : -1;
     c.num_threads = int(opts.get_int("threads", 0));
     c.max_tokens = k.T;
+    c.ep_group = group;
+    c.ep_style = opts.get("ep-style", "auto");
     ++n;
     try {
+      // Ranks draw different tokens (T differs per rank too); the weights are the same.
+      const int64_t T = group ? k.T + ep_rank : k.T;
+      c.max_tokens = T;
       MoeLayer layer(c);
-      const auto canonical = reference::synthetic_canonical_weights(c, seed, host_weight_budget());
-      layer.prepare_weights(canonical.view(c));
-      const auto routes = workload::make_routes(k.T, k.E, k.K, k.routing, seed + uint64_t(n));
-      const auto x = workload::make_x(k.T, k.H, seed + uint64_t(n));
-      const auto out = run_layer(layer, x, routes, k.T);
+      const MoeConfig lc = layer.config();  // ep_size / ep_rank resolved from the group
+      const auto canonical = reference::synthetic_canonical_weights(lc, seed, host_weight_budget());
+      layer.prepare_weights(canonical.view(lc));
+      const uint64_t in_seed = seed + uint64_t(n) + 7919u * uint64_t(ep_rank);
+      const auto routes = workload::make_routes(T, k.E, k.K, k.routing, in_seed);
+      const auto x = workload::make_x(T, k.H, in_seed);
+      const auto out = run_layer(layer, x, routes, T);
+      if (group) layer.check_errors();
       MoeConfig rc = c;
       rc.device = -1;
+      rc.backend = "cpu_reference";
+      rc.ep_group = nullptr;
+      rc.ep_size = 1;
+      rc.ep_rank = 0;
       std::vector<uint16_t> ref(out.size());
       reference::moe_forward(rc, *reference::synthetic_weights(rc, seed),
-                             TensorView::contiguous(x.data(), DType::kBF16, {k.T, k.H}),
-                             TensorView::contiguous(routes.ids.data(), DType::kI32, {k.T, k.K}),
-                             TensorView::contiguous(routes.weights.data(), DType::kF32, {k.T, k.K}),
-                             TensorView::contiguous(ref.data(), DType::kBF16, {k.T, k.H}), rc.num_threads);
+                             TensorView::contiguous(x.data(), DType::kBF16, {T, k.H}),
+                             TensorView::contiguous(routes.ids.data(), DType::kI32, {T, k.K}),
+                             TensorView::contiguous(routes.weights.data(), DType::kF32, {T, k.K}),
+                             TensorView::contiguous(ref.data(), DType::kBF16, {T, k.H}), rc.num_threads);
       const double rel = rel_l2_bf16(out, ref);
       const bool ok = rel <= rel_l2_limit(c.recipe);
       failed += !ok;

@@ -30,6 +30,8 @@ common options:
   --device N         CUDA device ordinal (default 0 when a GPU exists)
 
 check options:
+  --ep N             run the matrix as one expert-parallel layer over N GPUs (one worker
+                     process per GPU; each rank checks its own tokens); --ep-style push|pull
   --accuracy         instead of pass/fail: a table of each recipe x activation at T = 8 and
                      512: the GPU backend's rel-L2 against the same recipe's CPU reference,
                      and the recipe's rel-L2 against the bf16 reference (quantization error)
@@ -46,6 +48,10 @@ bench options:
   --activation MODE  swiglu (default: plain swiglu, no biases, as the PyTorch baseline) or
                      preset (each preset's own, e.g. gpt-oss's swiglu_oai + biases)
   --json FILE        write the records as JSON
+  --ep N             expert parallelism over N GPUs: starts one worker per GPU, times the EP
+                     layer and the exchange alone per preset and T per rank (default presets
+                     deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2, tokens 1,8,64,512,4096)
+  --ep-style S       auto (default), push or pull
   (bench/run_bench.py runs this and the PyTorch baseline in one job and merges them)
 
 Run `megamoe <command> --help` for the same text.

@@ -1,10 +1,14 @@
 // Layer configuration: model shape, expert parallelism, activation, recipe, backend.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace megamoe {
+
+class EpGroup;  // megamoe/ep.h
 
 // Activation applied to FC1's output h (gate g = h[0:I], up u = h[I:2I]); see docs/DESIGN.md section 1.
 enum class Activation : uint8_t {
@@ -38,7 +42,18 @@ struct MoeConfig {
   int64_t hidden_size = 0;        // H
   int64_t intermediate_size = 0;  // I (per expert)
   int ep_rank = 0;                // this rank, in [0, ep_size)
-  int ep_size = 1;                // R: ranks; rank r owns experts [r*E/R, (r+1)*E/R)
+  int ep_size = 1;                // R: ranks; rank r owns experts [r*E/R, (r+1)*E/R) by default
+  // Expert parallelism on GPUs (docs/EP.md): the communicator; ep_size and ep_rank are taken
+  // from it (MoeLayer overwrites them). Not needed by the CPU reference's EP simulation.
+  std::shared_ptr<EpGroup> ep_group;
+  // Placement: expert_placement[r] lists the global experts rank r holds, in local slot order
+  // (its weights' first dimension). Empty: contiguous blocks [r*E/R, (r+1)*E/R). An expert may
+  // sit on several ranks (replicas of hot experts): a route goes to the replica on its source
+  // rank when there is one, else to replica (t + source rank) mod n of the n holders in
+  // ascending rank order (ep_replica_index). An expert on no rank is "no route" (counted).
+  std::vector<std::vector<int32_t>> expert_placement;
+  std::string ep_style = "auto";  // token exchange: "push", "pull" or "auto" (docs/EP.md)
+  double ep_timeout_s = 5.0;      // a peer dependency not met within this raises CommError
   Activation activation = Activation::kSwiGLU;
   std::optional<float> swiglu_limit;  // clamp L; swiglu_oai defaults to 7.0, swiglu to none
   float swiglu_alpha = 1.702f;        // swiglu_oai's sigmoid slope
@@ -49,8 +64,20 @@ struct MoeConfig {
   int device = -1;                   // CUDA device ordinal; -1 = CPU (the reference backend)
   int num_threads = 0;               // CPU backends: 0 = all cores
 
-  int64_t local_experts() const { return ep_size > 0 ? num_experts / ep_size : 0; }
-  int64_t first_local_expert() const { return ep_rank * local_experts(); }
+  // Experts held by this rank (the first dimension of its weights).
+  int64_t local_experts() const {
+    if (!expert_placement.empty())
+      return ep_rank >= 0 && size_t(ep_rank) < expert_placement.size() ? int64_t(expert_placement[size_t(ep_rank)].size()) : 0;
+    return ep_size > 0 ? num_experts / ep_size : 0;
+  }
+  // The global expert in this rank's local slot `slot` (placement, or the contiguous block).
+  int64_t global_expert(int64_t slot) const {
+    if (!expert_placement.empty()) return expert_placement[size_t(ep_rank)][size_t(slot)];
+    return first_local_expert() + slot;
+  }
+  // Contiguous placement only: this rank's first expert.
+  int64_t first_local_expert() const { return ep_rank * (ep_size > 0 ? num_experts / ep_size : 0); }
+  bool contiguous_placement() const { return expert_placement.empty(); }
   // FC1 output rows per expert: 2I for gated activations, I for relu2.
   int64_t fc1_rows() const { return activation == Activation::kReLU2 ? intermediate_size : 2 * intermediate_size; }
   float effective_limit() const;  // +inf when there is no clamp

@@ -50,6 +50,14 @@ class OutOfMemory : public Error {
   explicit OutOfMemory(const std::string& what) : Error("megamoe: out of memory: " + what) {}
 };
 
+// Expert parallelism: a peer rank's data never arrived within the timeout (it died, raised
+// before the exchange, or never called forward), or the group was aborted. Raised by
+// MoeLayer::check_errors() from the error word the exchange kernels write.
+class CommError : public Error {
+ public:
+  explicit CommError(const std::string& what) : Error("megamoe: communication error: " + what) {}
+};
+
 // Throws InvalidArgument("megamoe: argument '<argument>': expected <expected>, got <actual>").
 [[noreturn]] void throw_invalid(const std::string& argument, const std::string& expected,
                                 const std::string& actual);

@@ -49,6 +49,15 @@ class MoeLayer {
   // Invalid ids seen by forward since the last call (synchronises `stream`); resets to 0.
   int64_t invalid_id_count(cudaStream_t stream = nullptr);
 
+  // Expert parallelism (config.ep_group set; docs/EP.md). Synchronises `stream`, then throws
+  // CommError when an exchange since the last call waited longer than config.ep_timeout_s for
+  // a peer (dead, raised before the exchange, or not calling forward) or the group was
+  // aborted; resets the word. Outputs of such forwards are not valid. No-op otherwise.
+  void check_errors(cudaStream_t stream = nullptr);
+  // Routes whose expert no rank holds (a placement without it, e.g. after a shrink), seen by
+  // forward since the last call; they contribute nothing. Synchronises `stream`; resets to 0.
+  int64_t unrouted_count(cudaStream_t stream = nullptr);
+
   const MoeConfig& config() const;
   std::string backend_name() const;
   // Device (or host) workspace held by the layer, excluding prepared weights.

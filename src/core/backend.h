@@ -18,6 +18,11 @@ struct ForwardArgs {
   TensorView x, topk_ids, topk_weights, out;
   int64_t num_tokens = 0;
   void* stream = nullptr;  // cudaStream_t for GPU backends
+  // Expert parallelism's owner side: when set, the backend skips the combine and writes each
+  // valid route's y row, rounded to bf16 exactly as combine rounds it (b2 added first), to
+  // route_out[(t*K + k) * H ...] (bf16, contiguous [T*K, H]); rows of -1/invalid routes are
+  // not written. topk_weights is not read.
+  void* route_out = nullptr;
 };
 
 class Backend {
@@ -32,6 +37,11 @@ class Backend {
   virtual size_t weight_bytes() const { return 0; }
   // Reads and resets the invalid-id counter (device backends synchronise `stream`).
   virtual int64_t invalid_id_count(void* stream) { (void)stream; return 0; }
+  // Expert parallelism (see MoeLayer): throws CommError / reads the unrouted counter.
+  virtual void check_errors(void* stream) { (void)stream; }
+  virtual int64_t unrouted_count(void* stream) { (void)stream; return 0; }
+  // Whether forward() honours ForwardArgs::route_out (the EP owner side needs it).
+  virtual bool supports_route_out() const { return false; }
 };
 
 struct BackendInfo {

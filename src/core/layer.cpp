@@ -2,6 +2,8 @@
 
 #include "core/backend.h"
 #include "core/validate.h"
+#include "ep/ep_backend.h"
+#include "megamoe/ep.h"
 #include "megamoe/errors.h"
 
 namespace megamoe {
@@ -41,13 +43,37 @@ std::unique_ptr<Backend> create_backend(const MoeConfig& config, std::string* na
   }
   throw_invalid("backend", "\"auto\" or one of " + names, "'" + config.backend + "'");
 }
+
+// With an EpGroup, ep_size / ep_rank (and the device, when unset) come from the group; values
+// the caller set explicitly must agree with it.
+MoeConfig resolve_ep(const MoeConfig& config) {
+  MoeConfig c = config;
+  if (!c.ep_group) return c;
+  const EpGroup& g = *c.ep_group;
+  if (c.ep_size != 1 && c.ep_size != g.size())
+    throw_invalid("ep_size", "1 (taken from ep_group) or the group's size " + std::to_string(g.size()),
+                  std::to_string(c.ep_size));
+  if (c.ep_rank != 0 && c.ep_rank != g.rank())
+    throw_invalid("ep_rank", "0 (taken from ep_group) or the group's rank " + std::to_string(g.rank()),
+                  std::to_string(c.ep_rank));
+  if (c.device == -1) c.device = g.device();
+  if (c.device != g.device())
+    throw_invalid("device", "the ep_group's device " + std::to_string(g.device()), std::to_string(c.device));
+  c.ep_size = g.size();
+  c.ep_rank = g.rank();
+  return c;
+}
 }  // namespace
 
 MoeLayer::MoeLayer(const MoeConfig& config) : impl_(std::make_unique<Impl>()) {
-  validate_config(config);
-  impl_->config = config;
-  impl_->device = config.device < 0 ? Device::cpu() : Device::cuda(config.device);
-  impl_->backend = create_backend(config, &impl_->backend_name);
+  const MoeConfig c = resolve_ep(config);
+  validate_config(c);
+  impl_->config = c;
+  impl_->device = c.device < 0 ? Device::cpu() : Device::cuda(c.device);
+  if (c.ep_group)
+    impl_->backend = ep::create_ep_backend(c, create_backend, &impl_->backend_name);
+  else
+    impl_->backend = create_backend(c, &impl_->backend_name);
 }
 
 MoeLayer::~MoeLayer() = default;
@@ -77,6 +103,10 @@ void MoeLayer::forward(const TensorView& x, const TensorView& topk_ids, const Te
 
 int64_t MoeLayer::invalid_id_count(cudaStream_t stream) {
   return impl_->backend->invalid_id_count(static_cast<void*>(stream));
+}
+void MoeLayer::check_errors(cudaStream_t stream) { impl_->backend->check_errors(static_cast<void*>(stream)); }
+int64_t MoeLayer::unrouted_count(cudaStream_t stream) {
+  return impl_->backend->unrouted_count(static_cast<void*>(stream));
 }
 const MoeConfig& MoeLayer::config() const { return impl_->config; }
 std::string MoeLayer::backend_name() const { return impl_->backend_name; }

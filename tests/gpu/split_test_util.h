@@ -247,6 +247,7 @@ inline HostInputs make_inputs(const MoeConfig& c, int64_t T, RouteKind kind, uin
 // The inputs on the device, with an output that has one guard row after the T rows.
 struct DeviceInputs {
   const HostInputs* host = nullptr;
+  int device = 0;  // the views' device (the buffers live on the device current at upload)
   DevBuf<uint16_t> x, out;
   DevBuf<int32_t> ids32;
   DevBuf<int64_t> ids64;
@@ -265,13 +266,13 @@ struct DeviceInputs {
     w.upload(in.w);
     if (out.n != size_t((in.T + 1) * in.H)) out.alloc(size_t((in.T + 1) * in.H));
   }
-  TensorView xv() const { return TensorView::contiguous(x.p, DType::kBF16, {host->T, host->H}, Device::cuda(0)); }
+  TensorView xv() const { return TensorView::contiguous(x.p, DType::kBF16, {host->T, host->H}, Device::cuda(device)); }
   TensorView idv() const {
-    return host->int64_ids ? TensorView::contiguous(ids64.p, DType::kI64, {host->T, host->K}, Device::cuda(0))
-                           : TensorView::contiguous(ids32.p, DType::kI32, {host->T, host->K}, Device::cuda(0));
+    return host->int64_ids ? TensorView::contiguous(ids64.p, DType::kI64, {host->T, host->K}, Device::cuda(device))
+                           : TensorView::contiguous(ids32.p, DType::kI32, {host->T, host->K}, Device::cuda(device));
   }
-  TensorView wv() const { return TensorView::contiguous(w.p, DType::kF32, {host->T, host->K}, Device::cuda(0)); }
-  TensorView outv() const { return TensorView::contiguous(out.p, DType::kBF16, {host->T, host->H}, Device::cuda(0)); }
+  TensorView wv() const { return TensorView::contiguous(w.p, DType::kF32, {host->T, host->K}, Device::cuda(device)); }
+  TensorView outv() const { return TensorView::contiguous(out.p, DType::kBF16, {host->T, host->H}, Device::cuda(device)); }
   void poison(cudaStream_t s) {
     CUDA_CHECK(cudaMemsetAsync(out.p, 0xFF, out.n * sizeof(uint16_t), s));  // 0xFFFF: a NaN
   }

@@ -65,7 +65,8 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
 
  private:
   bool use_mega(const ForwardArgs& args, const ForwardContext& f) const {
-    return grid_ > 0 && f.T <= sm90::mega::kMaxTokens && f.rows_bound <= max_routes_ &&
+    // The mega kernel combines in place; the EP owner side (route_out) runs the split stages.
+    return grid_ > 0 && args.route_out == nullptr && f.T <= sm90::mega::kMaxTokens && f.rows_bound <= max_routes_ &&
            cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 && cu::aligned(args.out.data, 16);
   }
 

@@ -122,12 +122,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
     fc2_->run_bf16_out(sw_.a, I_, w2_.ptr, sw_.y, H_, sw_.plan.offsets, rows_bound, stream);
   else
     fc2_->run(sw_.a, I_, w2_.ptr, static_cast<float*>(sw_.y), H_, sw_.plan.offsets, rows_bound, stream, tactic);
-  if (y_bf16)
-    sm90::launch_combine_bf16y(sw_.y, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
-                               args.out.data, stream, pdl);
-  else
-    sm90::launch_combine(static_cast<const float*>(sw_.y), b2(), sw_.plan.row_expert, sw_.plan.route_to_row,
-                         args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream, pdl);
+  combine_or_route_rows(args, f, sw_.y, y_bf16, pdl);
 }
 
 }  // namespace sm90_backend

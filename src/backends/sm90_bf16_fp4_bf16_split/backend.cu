@@ -113,8 +113,7 @@ class Sm90SplitW4A16 final : public sm90_backend::Sm90BackendBase {
     g2.N = H_;
     g2.K = I_;
     sm90::launch_grouped_gemm_w4a16(g2, F, rows_bound, stream);
-    sm90::launch_combine(static_cast<const float*>(sw_.y), b2(), sw_.plan.row_expert, sw_.plan.route_to_row,
-                         args.topk_weights.ptr<const float>(), T, K_, H_, args.out.data, stream, pdl);
+    combine_or_route_rows(args, f, sw_.y, /*y_is_bf16=*/false, pdl);
   }
 
   sm90_backend::DeviceBuffer w13_, w2_, s13_, s2_, g13_, g2_;

@@ -18,7 +18,8 @@ inline std::string split_why_not(const MoeConfig& c, Recipe recipe, int64_t mult
   if (c.device < 0) return "needs a CUDA device (config.device >= 0), got device " + std::to_string(c.device);
   if (c.recipe != recipe) return std::string("needs recipe ") + recipe_name(recipe) + ", got " + recipe_name(c.recipe);
   if (c.ep_size != 1)
-    return "expert parallelism (ep_size " + std::to_string(c.ep_size) + ") is not supported yet; needs ep_size 1";
+    return "ep_size " + std::to_string(c.ep_size) +
+           " without a communicator: expert parallelism on GPUs needs config.ep_group (megamoe/ep.h)";
   const std::string m = std::to_string(multiple);
   if (c.hidden_size % multiple != 0)
     return "needs hidden_size a multiple of " + m + why_multiple + ", got " + std::to_string(c.hidden_size);

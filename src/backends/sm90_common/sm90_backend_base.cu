@@ -52,6 +52,20 @@ void Sm90BackendBase::forward(const ForwardArgs& args) {
   run_stages(args, ctx);
 }
 
+void Sm90BackendBase::combine_or_route_rows(const ForwardArgs& args, const ForwardContext& f, const void* y,
+                                            bool y_is_bf16, bool pdl) const {
+  if (args.route_out) {
+    sm90::launch_route_rows(y, y_is_bf16, y_is_bf16 ? nullptr : b2(), sw_.plan.row_expert, sw_.plan.route_to_row, f.T,
+                            K_, H_, args.route_out, f.stream, pdl);
+  } else if (y_is_bf16) {
+    sm90::launch_combine_bf16y(y, sw_.plan.route_to_row, args.topk_weights.ptr<const float>(), f.T, K_, H_,
+                               args.out.data, f.stream, pdl);
+  } else {
+    sm90::launch_combine(static_cast<const float*>(y), b2(), sw_.plan.row_expert, sw_.plan.route_to_row,
+                         args.topk_weights.ptr<const float>(), f.T, K_, H_, args.out.data, f.stream, pdl);
+  }
+}
+
 int64_t Sm90BackendBase::invalid_id_count(void* stream) {
   DeviceGuard g = guard();
   auto s = static_cast<cudaStream_t>(stream);

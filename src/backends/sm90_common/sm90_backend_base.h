@@ -47,6 +47,7 @@ class Sm90BackendBase : public Backend {
   void forward(const ForwardArgs& args) final;
   int64_t invalid_id_count(void* stream) final;
   size_t workspace_bytes() const override { return sw_.bytes(); }
+  bool supports_route_out() const final { return true; }
 
  protected:
   // `name` names the backend in every error; `act` is the format of the GEMM operands in the
@@ -67,6 +68,11 @@ class Sm90BackendBase : public Backend {
   virtual void upload_weights(const MoeWeights& w) = 0;
   // The forward's kernels, from the route plan to combine, on ctx.stream.
   virtual void run_stages(const ForwardArgs& args, const ForwardContext& ctx) = 0;
+  // The last stage: the fixed-order combine into args.out, or, when args.route_out is set (the
+  // expert-parallel owner side), each route's bf16 y row into args.route_out. y is fp32 [rows, H]
+  // (b2 added here when present) or bf16 (y_is_bf16: already rounded, no b2).
+  void combine_or_route_rows(const ForwardArgs& args, const ForwardContext& f, const void* y, bool y_is_bf16,
+                             bool pdl) const;
   // Bytes of the biases (the backends add their own weights).
   size_t bias_bytes() const { return b13_.bytes + b2_.bytes; }
 

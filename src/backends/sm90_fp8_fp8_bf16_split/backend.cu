@@ -109,8 +109,7 @@ class Sm90SplitFp8 final : public sm90_backend::Sm90BackendBase {
     sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
                                       sw_.a_scales, stream);
     fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream);
-    sm90::launch_combine(y, b2(), plan.row_expert, plan.route_to_row, args.topk_weights.ptr<const float>(), T, K_, H_,
-                         args.out.data, stream);
+    combine_or_route_rows(args, f, y, /*y_is_bf16=*/false, /*pdl=*/false);
   }
 
   sm90_backend::DeviceBuffer w13_, w2_, s13_, s2_;

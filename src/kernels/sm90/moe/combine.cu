@@ -122,6 +122,39 @@ __global__ void combine_bf16y_kernel(const uint16_t* __restrict__ y, const int32
   *reinterpret_cast<uint4*>(out + t * H + c) = *reinterpret_cast<const uint4*>(o);
 }
 
+// Expert parallelism's owner side: no weighted sum; route (t, k)'s y row, rounded to bf16 as
+// combine rounds it, goes to route_out[t*K + k]. One thread per 8 columns of one route.
+template <bool kBf16Y, bool kBias>
+__global__ void route_rows_kernel(const void* __restrict__ y, const float* __restrict__ b2,
+                                  const int32_t* __restrict__ row_expert, const int32_t* __restrict__ route_to_row,
+                                  int64_t routes, int64_t H, __nv_bfloat16* __restrict__ route_out) {
+  ptx::pdl_wait_then_release();
+  const int64_t vecs = H / kColsPerThread;
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= routes * vecs) return;
+  const int64_t r = idx / vecs, c = (idx - r * vecs) * kColsPerThread;
+  const int32_t row = __ldg(route_to_row + r);
+  if (row < 0) return;
+  uint4 o4;
+  if constexpr (kBf16Y) {
+    o4 = __ldg(reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(y) + int64_t(row) * H + c));
+  } else {
+    float v[kColsPerThread];
+    vec::ldg_f32x8(static_cast<const float*>(y) + int64_t(row) * H + c, v);
+    if constexpr (kBias) {
+      float b[kColsPerThread];
+      vec::ldg_f32x8(b2 + int64_t(__ldg(row_expert + row)) * H + c, b);
+#pragma unroll
+      for (int j = 0; j < kColsPerThread; ++j) v[j] = __fadd_rn(v[j], b[j]);
+    }
+    alignas(kBytesPerVectorLoad) __nv_bfloat16 o[kColsPerThread];
+#pragma unroll
+    for (int j = 0; j < kColsPerThread; ++j) o[j] = __float2bfloat16_rn(v[j]);
+    o4 = *reinterpret_cast<const uint4*>(o);
+  }
+  *reinterpret_cast<uint4*>(route_out + r * H + c) = o4;
+}
+
 void check_combine_args(int64_t H, const void* out) {
   if (H % kColsPerThread != 0)
     throw_invalid("hidden_size", "a multiple of " + std::to_string(kColsPerThread) + " (combine kernel)",
@@ -164,6 +197,22 @@ void launch_combine(const float* y, const float* b2, const int32_t* row_expert, 
          : cu::launch_kernel_pdl(combine_kernel<false>, dim3(grid), dim3(kThreads), 0, stream, pdl, y, b2, row_expert,
                                  route_to_row, topk_weights, T, int(K), H, op);
   cu::check("combine", e, "combine kernel launch");
+}
+
+void launch_route_rows(const void* y, bool y_is_bf16, const float* b2, const int32_t* row_expert,
+                       const int32_t* route_to_row, int64_t T, int64_t K, int64_t H, void* route_out,
+                       cudaStream_t stream, bool pdl) {
+  if (T <= 0) return;
+  check_combine_args(H, route_out);
+  if (y_is_bf16 && b2) throw Error("megamoe: route_rows: bf16 y cannot take a bias (it is added before rounding)");
+  const int64_t routes = T * K;
+  const int64_t threads = routes * (H / kColsPerThread);
+  const unsigned grid = unsigned(cu::ceil_div<int64_t>(threads, kThreads));
+  auto op = static_cast<__nv_bfloat16*>(route_out);
+  auto kernel = y_is_bf16 ? route_rows_kernel<true, false> : b2 ? route_rows_kernel<false, true> : route_rows_kernel<false, false>;
+  const cudaError_t e = cu::launch_kernel_pdl(kernel, dim3(grid), dim3(kThreads), 0, stream, pdl, y, b2, row_expert,
+                                              route_to_row, routes, H, op);
+  cu::check("route_rows", e, "route rows kernel launch");
 }
 
 }  // namespace megamoe::sm90

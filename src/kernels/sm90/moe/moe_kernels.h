@@ -47,6 +47,15 @@ void launch_combine(const float* y, const float* b2, const int32_t* row_expert, 
 void launch_combine_bf16y(const void* y_bf16, const int32_t* route_to_row, const float* topk_weights, int64_t T,
                           int64_t K, int64_t H, void* out, cudaStream_t stream, bool pdl);
 
+// Expert parallelism's owner side (ForwardArgs::route_out): instead of the weighted sum,
+// route_out[(t*K + k), :] = bf16(y[row, :] + b2[row_expert[row], :]) for every routed (t, k)
+// (row = route_to_row[t*K+k] >= 0); the same rounding as combine, so the source rank's combine
+// of these rows equals launch_combine bit for bit. y fp32 (b2 optional) or bf16 (no b2);
+// route_out [T*K, H] bf16, 16-byte aligned; unrouted rows are not written.
+void launch_route_rows(const void* y, bool y_is_bf16, const float* b2, const int32_t* row_expert,
+                       const int32_t* route_to_row, int64_t T, int64_t K, int64_t H, void* route_out,
+                       cudaStream_t stream, bool pdl);
+
 // ---- programmatic dependent launch (PDL) -------------------------------------------------
 // The overloads with `pdl` launch with cudaLaunchAttributeProgrammaticStreamSerialization when
 // it is true: the kernel may start before the previous kernel in the stream has finished. Every
