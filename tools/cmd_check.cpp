@@ -174,8 +174,9 @@ int cmd_check(const Options& opts) {
     ++n;
     try {
       // Ranks draw different tokens (T differs per rank too); the weights are the same.
+      // max_tokens must agree on every rank (the windows are symmetric): the largest T.
       const int64_t T = group ? k.T + ep_rank : k.T;
-      c.max_tokens = T;
+      c.max_tokens = group ? k.T + ep_size - 1 : k.T;
       MoeLayer layer(c);
       const MoeConfig lc = layer.config();  // ep_size / ep_rank resolved from the group
       const auto canonical = reference::synthetic_canonical_weights(lc, seed, host_weight_budget());

@@ -48,6 +48,7 @@ class EpBackend final : public Backend {
     push_ = c.ep_style != "pull";
     if (H_ % 8 != 0) throw_invalid("hidden_size", "a multiple of 8 for the EP exchange", std::to_string(H_));
     layout_ = sm90::ep::WindowLayout::make(R_, cap_, K_, H_);
+    check_same_on_every_rank(c);
 
     // The symmetric window: zeroed before the (collective) registration, so no peer can see a
     // stale flag: every rank's window is zero when the last rank returns from the registration.
@@ -109,6 +110,38 @@ class EpBackend final : public Backend {
     p_.timeout_ns = static_cast<unsigned long long>(c.ep_timeout_s * 1e9);
     sm90::ep::fill_peer_table(win_, R_, const_cast<char**>(p_.peers), nullptr);
     cu::check(kWho, cudaDeviceSynchronize(), "EP setup");
+  }
+
+  // The windows are symmetric (same layout on every rank) and the exchange assumes the same
+  // model: one all-reduce at construction compares what must agree, so a mismatch is an error
+  // on every rank instead of a hang or out-of-bounds peer stores.
+  void check_same_on_every_rank(const MoeConfig& c) {
+    const PlacementTables pt = make_placement_tables(c);
+    uint64_t placement_hash = 1469598103934665603ull;  // FNV-1a over the replica tables
+    for (const auto* v : {&pt.replica_begin, &pt.replica_rank, &pt.replica_slot})
+      for (int32_t x : *v) placement_hash = (placement_hash ^ uint64_t(uint32_t(x))) * 1099511628211ull;
+    const char* names[] = {"max_tokens (bucketed)", "num_experts", "top_k", "hidden_size", "intermediate_size",
+                           "recipe", "activation", "has_bias", "expert_placement", "ep_style"};
+    const int64_t vals[] = {cap_, c.num_experts, c.top_k, c.hidden_size, c.intermediate_size, int64_t(c.recipe),
+                            int64_t(c.activation), int64_t(c.has_bias), int64_t(placement_hash >> 1),
+                            int64_t(push_)};
+    constexpr int n = int(sizeof(vals) / sizeof(vals[0]));
+    int64_t host[2 * n];
+    for (int i = 0; i < n; ++i) {
+      host[i] = vals[i];
+      host[n + i] = -vals[i];  // max of -v = -min of v
+    }
+    DeviceBuffer buf(kWho, c.device);
+    buf.allocate(sizeof host, "EP config check");
+    cu::check(kWho, cudaMemcpy(buf.ptr, host, sizeof host, cudaMemcpyHostToDevice), "EP config check");
+    const ncclResult_t r = ncclAllReduce(buf.ptr, buf.ptr, 2 * n, ncclInt64, ncclMax, group_->comm(), nullptr);
+    if (r != ncclSuccess) throw CommError(std::string("ncclAllReduce (EP config check): ") + ncclGetErrorString(r));
+    cu::check(kWho, cudaMemcpy(host, buf.ptr, sizeof host, cudaMemcpyDeviceToHost), "EP config check");
+    for (int i = 0; i < n; ++i)
+      if (host[i] != -host[n + i])
+        throw_invalid(names[i], "the same value on every rank of the EP group (layer construction is collective)",
+                      "this rank " + std::to_string(vals[i]) + ", others between " + std::to_string(-host[n + i]) +
+                          " and " + std::to_string(host[i]));
   }
 
   ~EpBackend() override {

@@ -233,6 +233,38 @@ TEST_P(EpStyles, BitwiseEqualToOneGpu) {
 INSTANTIATE_TEST_SUITE_P(Ep, EpStyles, ::testing::Values("push", "pull"),
                          [](const auto& info) { return std::string(info.param); });
 
+// What must agree across ranks (the symmetric window's capacity, the model) is compared at
+// construction: a mismatch is InvalidArgument on every rank, not a hang.
+TEST(EpConfig, MismatchedMaxTokensIsAnErrorOnEveryRank) {
+  MoeConfig c = ep_config(8, 2, 256, 128, int64_t(16) << g_rank, Recipe::kBF16, "push");
+  try {
+    MoeLayer l(c);
+    ADD_FAILURE() << "constructed a layer whose max_tokens differs between ranks";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("max_tokens"), std::string::npos) << e.what();
+  }
+}
+
+// A rank that raises before the exchange (bad input on that rank): the others' forward reports
+// CommError after the timeout instead of hanging.
+TEST(EpFault, RankRaisingBeforeTheExchangeIsReported) {
+  const uint64_t seed = case_seed("ep_raise");
+  MoeConfig c = ep_config(8, 2, 256, 128, 32, Recipe::kBF16, "push");
+  c.ep_timeout_s = 1.0;
+  EpLayer l(c, seed);
+  HostInputs in = rank_inputs(l.cfg, 20, seed, g_rank);
+  DeviceInputs d(in);
+  d.device = l.cfg.device;
+  if (g_rank == g_size - 1) {
+    const TensorView bad_w = TensorView::contiguous(d.w.p, DType::kF32, {in.T, in.K + 1}, Device::cuda(d.device));
+    EXPECT_THROW(l.layer->forward(d.xv(), d.idv(), bad_w, d.outv()), InvalidArgument);
+  } else {
+    l.layer->forward(d.xv(), d.idv(), d.wv(), d.outv());
+    EXPECT_THROW(l.layer->check_errors(), CommError);
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 // A rank dies mid-run: the survivors' forward reports CommError within the timeout (no hang),
 // then they shrink the group and keep serving with their own experts; routes to the lost
 // experts are "no route" and counted. Run by the launcher as a separate launch (last rank dies).
