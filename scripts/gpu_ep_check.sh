@@ -45,7 +45,7 @@ if has check; then
 fi
 if has python; then
   MEGAMOE_BUILD_DIR="$B" timeout 400 python3 -m pytest -q -rs -p no:cacheprovider tests/python/test_ep.py > "$OUT/pytest_ep.log" 2>&1
-  echo "pytest ep rc=$?"; grep -E "^FAILED|passed|failed|FAIL" "$OUT/pytest_ep.log" | tail -12
+  echo "pytest ep rc=$?"; grep -E "^FAILED|passed|failed|FAIL|SKIP" "$OUT/pytest_ep.log" | tail -12
 fi
 if has bench; then
   for style in ${EP_STYLES:-push pull}; do

@@ -1,6 +1,8 @@
 // Expert-parallel exchange kernels (see exchange.h for the protocol).
-// Copies move 16-byte vectors, one warp per row (32 x 16 B = 512 B per step): a row of H bf16
-// is H / 8 vectors. Peer memory is read with ld.global.cg (L2 only, never a stale L1 line) and
+// Copies move 16-byte vectors in warp items of kChunkVecs = 32 lanes x kUnroll vectors (4 KiB):
+// every lane issues its kUnroll loads before any store, so one item costs one memory (or NVLink)
+// latency instead of one per 512 bytes; a row of H bf16 (H / 8 vectors) is ceil(H/8 / 256)
+// items, and the items of all rows are spread over every warp of the grid. Peer memory is read with ld.global.cg (L2 only, never a stale L1 line) and
 // written with plain stores; ordering comes from a system-scope fence before each flag store
 // (st.release.sys) and an acquire load (ld.acquire.sys) in the waiter.
 #include "kernels/sm90/ep/exchange.h"
@@ -22,8 +24,11 @@ namespace megamoe::sm90::ep {
 
 namespace {
 
-constexpr int kThreads = 256;          // copy kernels: 8 warps, one row each at a time
+constexpr int kThreads = 256;          // copy kernels: 8 warps, one item each at a time
 constexpr int kWarps = kThreads / 32;
+constexpr int kUnroll = 8;             // 16-byte vectors in flight per lane
+constexpr int64_t kChunkVecs = 32 * kUnroll;
+constexpr int kCombineBatch = 4;       // routes whose y vectors combine loads before using any
 constexpr int kPlanThreads = 1024;     // the plan is one block: T * K routes, R scans over T
 
 size_t al(size_t n) { return cu::align_up(n, 256); }
@@ -84,10 +89,18 @@ __device__ bool wait_all(const ExchangeParams& p, size_t flags_off, unsigned lon
 template <class T>
 __device__ __forceinline__ T* at(char* base, size_t off) { return reinterpret_cast<T*>(base + off); }
 
-// One warp copies a row of `vecs` 16-byte vectors.
-__device__ __forceinline__ void warp_copy_row(uint4* dst, const uint4* src, int64_t vecs, int lane) {
-  for (int64_t v = lane; v < vecs; v += 32) dst[v] = __ldcg(src + v);
+// One warp copies vectors [c*kChunkVecs, min((c+1)*kChunkVecs, vecs)) of a row.
+__device__ __forceinline__ void warp_copy_chunk(uint4* dst, const uint4* src, int64_t vecs, int64_t c, int lane) {
+  uint4 v[kUnroll];
+  const int64_t b = c * kChunkVecs + lane;
+#pragma unroll
+  for (int i = 0; i < kUnroll; ++i)
+    if (b + 32 * i < vecs) v[i] = __ldcg(src + b + 32 * i);
+#pragma unroll
+  for (int i = 0; i < kUnroll; ++i)
+    if (b + 32 * i < vecs) dst[b + 32 * i] = v[i];
 }
+__device__ __forceinline__ int64_t chunks_per_row(int64_t vecs) { return (vecs + kChunkVecs - 1) / kChunkVecs; }
 
 // Last CTA of the grid to arrive: true in thread 0 of that CTA (after a system fence by every
 // CTA, so all their stores are visible before the caller's release stores). Resets the counter.
@@ -168,7 +181,7 @@ __global__ void __launch_bounds__(kThreads) dispatch_kernel(ExchangeParams p, bo
                                                             int64_t T) {
   const unsigned long long epoch = *p.epoch;
   char* own = p.peers[p.me];
-  const int64_t vecs = p.H / 8, K = p.K;
+  const int64_t vecs = p.H / 8, K = p.K, cpr = chunks_per_row(vecs);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int64_t gwarp = int64_t(blockIdx.x) * kWarps + warp, nwarps = int64_t(gridDim.x) * kWarps;
   if (push) {
@@ -178,16 +191,20 @@ __global__ void __launch_bounds__(kThreads) dispatch_kernel(ExchangeParams p, bo
       const int64_t n = send_count[d];
       const int32_t* list = at<int32_t>(own, p.L.send_list) + int64_t(d) * p.cap;
       const int32_t* slots = at<int32_t>(own, p.L.send_slots) + int64_t(d) * p.cap * K;
-      for (int64_t j = gwarp; j < n; j += nwarps) {
+      for (int64_t q = gwarp; q < n * cpr; q += nwarps) {
+        const int64_t j = q / cpr, c = q - j * cpr;
         const int64_t row = int64_t(p.me) * p.cap + j, t = list[j];
-        warp_copy_row(at<uint4>(dst, p.L.recv_x) + row * vecs, x + t * ldx_vec, vecs, lane);
+        warp_copy_chunk(at<uint4>(dst, p.L.recv_x) + row * vecs, x + t * ldx_vec, vecs, c, lane);
+        if (c != 0) continue;
         for (int64_t k = lane; k < K; k += 32) at<int32_t>(dst, p.L.recv_ids)[row * K + k] = slots[j * K + k];
         if (lane == 0) at<int32_t>(dst, p.L.recv_tok)[row] = int32_t(t);
       }
     }
   } else {
-    for (int64_t t = gwarp; t < T; t += nwarps)
-      warp_copy_row(at<uint4>(own, p.L.send_x) + t * vecs, x + t * ldx_vec, vecs, lane);
+    for (int64_t q = gwarp; q < T * cpr; q += nwarps) {
+      const int64_t t = q / cpr, c = q - t * cpr;
+      warp_copy_chunk(at<uint4>(own, p.L.send_x) + t * vecs, x + t * ldx_vec, vecs, c, lane);
+    }
   }
   if (last_cta(p.done + 0)) {
     for (int d = 0; d < p.R; ++d) {
@@ -203,7 +220,7 @@ __global__ void __launch_bounds__(kThreads) receive_kernel(ExchangeParams p, boo
   const unsigned long long epoch = *p.epoch;
   char* own = p.peers[p.me];
   const bool ok = wait_all(p, p.L.dispatch_flags, epoch, kPhaseDispatch);
-  const int64_t vecs = p.H / 8, K = p.K, cap = p.cap;
+  const int64_t vecs = p.H / 8, K = p.K, cap = p.cap, cpr = chunks_per_row(vecs);
   __shared__ int cnt[64];
   if (int(threadIdx.x) < p.R) {
     const int s = threadIdx.x;
@@ -222,10 +239,12 @@ __global__ void __launch_bounds__(kThreads) receive_kernel(ExchangeParams p, boo
       const char* src = p.peers[s];
       const int32_t* list = at<const int32_t>(const_cast<char*>(src), p.L.send_list) + int64_t(p.me) * cap;
       const int32_t* slots = at<const int32_t>(const_cast<char*>(src), p.L.send_slots) + int64_t(p.me) * cap * K;
-      for (int64_t j = gwarp; j < cnt[s]; j += nwarps) {
+      for (int64_t q = gwarp; q < cnt[s] * cpr; q += nwarps) {
+        const int64_t j = q / cpr, c = q - j * cpr;
         const int64_t row = int64_t(s) * cap + j, t = __ldcg(list + j);
-        warp_copy_row(at<uint4>(own, p.L.recv_x) + row * vecs, at<const uint4>(const_cast<char*>(src), p.L.send_x) + t * vecs,
-                      vecs, lane);
+        warp_copy_chunk(at<uint4>(own, p.L.recv_x) + row * vecs,
+                        at<const uint4>(const_cast<char*>(src), p.L.send_x) + t * vecs, vecs, c, lane);
+        if (c != 0) continue;
         for (int64_t k = lane; k < K; k += 32) recv_ids[row * K + k] = __ldcg(slots + j * K + k);
       }
     }
@@ -241,7 +260,7 @@ __global__ void __launch_bounds__(kThreads) return_kernel(ExchangeParams p, bool
   const unsigned long long epoch = *p.epoch;
   char* own = p.peers[p.me];
   if (push) {
-    const int64_t vecs = p.H / 8, K = p.K, cap = p.cap;
+    const int64_t vecs = p.H / 8, K = p.K, cap = p.cap, cpr = chunks_per_row(vecs);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int64_t gwarp = int64_t(blockIdx.x) * kWarps + warp, nwarps = int64_t(gridDim.x) * kWarps;
     const int32_t* recv_ids = at<int32_t>(own, p.L.recv_ids);
@@ -249,12 +268,13 @@ __global__ void __launch_bounds__(kThreads) return_kernel(ExchangeParams p, bool
     for (int s = 0; s < p.R; ++s) {
       const int64_t n = p.recv_counts[s] * K;
       char* dst = p.peers[s];
-      for (int64_t i = gwarp; i < n; i += nwarps) {  // i = j*K + k within region s
+      for (int64_t q = gwarp; q < n * cpr; q += nwarps) {  // q = (j*K + k) * cpr + c within region s
+        const int64_t i = q / cpr, c = q - i * cpr;
         const int64_t row = int64_t(s) * cap + i / K, k = i % K;
         if (recv_ids[row * K + k] < 0) continue;
         const int64_t t = recv_tok[row];
-        warp_copy_row(at<uint4>(dst, p.L.ret) + (t * K + k) * vecs, at<const uint4>(own, p.L.y_ret) + (row * K + k) * vecs,
-                      vecs, lane);
+        warp_copy_chunk(at<uint4>(dst, p.L.ret) + (t * K + k) * vecs,
+                        at<const uint4>(own, p.L.y_ret) + (row * K + k) * vecs, vecs, c, lane);
       }
     }
   }
@@ -279,23 +299,37 @@ __global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, boo
 #pragma unroll
   for (int j = 0; j < 8; ++j) acc[j] = ok ? 0.0f : __int_as_float(0x7fc00000);
   if (ok) {
-    for (int64_t k = 0; k < K; ++k) {
-      const int32_t d = p.route_dest[t * K + k];
-      if (d < 0) continue;
-      const uint4* src;
-      if (push) {
-        src = at<const uint4>(p.peers[p.me], p.L.ret) + (t * K + k) * vecs;
-      } else {
-        const int64_t row = int64_t(p.me) * p.cap + p.tok_pos[t * p.R + d];
-        src = at<const uint4>(p.peers[d], p.L.y_ret) + (row * K + k) * vecs;
-      }
-      const uint4 raw = __ldcg(src + v);
-      const float w = topk_weights[t * K + k];
-      const uint32_t words[4] = {raw.x, raw.y, raw.z, raw.w};
+    for (int64_t k0 = 0; k0 < K; k0 += kCombineBatch) {
+      // The batch's y vectors (local, or over NVLink in pull mode) are all in flight before the
+      // first is used; the sum still runs in k order.
+      uint4 raw[kCombineBatch];
+      float w[kCombineBatch];
+      bool use[kCombineBatch];
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
-        acc[j] = __fadd_rn(acc[j], __fmul_rn(w, __uint_as_float(bits)));
+      for (int q = 0; q < kCombineBatch; ++q) {
+        const int64_t k = k0 + q;
+        const int32_t d = k < K ? p.route_dest[t * K + k] : -1;
+        use[q] = d >= 0;
+        w[q] = use[q] ? topk_weights[t * K + k] : 0.0f;
+        if (!use[q]) continue;
+        const uint4* src;
+        if (push) {
+          src = at<const uint4>(p.peers[p.me], p.L.ret) + (t * K + k) * vecs;
+        } else {
+          const int64_t row = int64_t(p.me) * p.cap + p.tok_pos[t * p.R + d];
+          src = at<const uint4>(p.peers[d], p.L.y_ret) + (row * K + k) * vecs;
+        }
+        raw[q] = __ldcg(src + v);
+      }
+#pragma unroll
+      for (int q = 0; q < kCombineBatch; ++q) {
+        if (!use[q]) continue;
+        const uint32_t words[4] = {raw[q].x, raw[q].y, raw[q].z, raw[q].w};
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+          const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
+          acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], __uint_as_float(bits)));
+        }
       }
     }
   }
@@ -311,8 +345,9 @@ __global__ void peer_table_kernel(ncclWindow_t win, int R, char** peers) {
 }
 #endif
 
+// Enough CTAs for one warp per copy item, at most 4 per SM (each waits on flags first).
 unsigned copy_grid(int64_t warps_needed) {
-  const int64_t cap = int64_t(cu::current_sm_count()) * 2;
+  const int64_t cap = int64_t(cu::current_sm_count()) * 4;
   int64_t g = cu::ceil_div<int64_t>(warps_needed, kWarps);
   return unsigned(g < 1 ? 1 : (g > cap ? cap : g));
 }
@@ -353,20 +388,23 @@ void launch_dispatch(const ExchangeParams& p, bool push, const void* x, int64_t 
   if (p.H % 8 != 0 || ldx % 8 != 0 || !cu::aligned(x, 16) )
     throw_invalid("x", "16-byte aligned rows (H and the row stride multiples of 8) for the EP exchange",
                   "H " + std::to_string(p.H) + ", row stride " + std::to_string(ldx));
-  const unsigned grid = copy_grid(push ? int64_t(p.R) * T : T);
+  const int64_t cpr = (p.H / 8 + kChunkVecs - 1) / kChunkVecs;
+  const unsigned grid = copy_grid((push ? int64_t(p.R) * T : T) * cpr);
   dispatch_kernel<<<grid, kThreads, 0, stream>>>(p, push, static_cast<const uint4*>(x), ldx / 8, T);
   cu::check("ep", cudaGetLastError(), "dispatch kernel launch");
 }
 
 void launch_receive(const ExchangeParams& p, bool push, cudaStream_t stream) {
   if (p.R > 64) throw Unsupported("expert parallelism over more than 64 ranks");
-  const unsigned grid = copy_grid(int64_t(p.R) * p.cap);
+  const int64_t cpr = (p.H / 8 + kChunkVecs - 1) / kChunkVecs;
+  const unsigned grid = copy_grid(push ? int64_t(p.R) * p.cap * p.K / 256 : int64_t(p.R) * p.cap * cpr);
   receive_kernel<<<grid, kThreads, 0, stream>>>(p, push);
   cu::check("ep", cudaGetLastError(), "receive kernel launch");
 }
 
 void launch_return(const ExchangeParams& p, bool push, cudaStream_t stream) {
-  const unsigned grid = push ? copy_grid(int64_t(p.R) * p.cap * p.K) : 1;
+  const int64_t cpr = (p.H / 8 + kChunkVecs - 1) / kChunkVecs;
+  const unsigned grid = push ? copy_grid(int64_t(p.R) * p.cap * p.K * cpr) : 1;
   return_kernel<<<grid, kThreads, 0, stream>>>(p, push);
   cu::check("ep", cudaGetLastError(), "return kernel launch");
 }
