@@ -2,14 +2,14 @@
 # The expert-parallel GPU job (on a machine with >= 2 GPUs, e.g. the nvidia-h200-x2 kind):
 # configure + build, the multigpu test launcher (ctest label multigpu), `megamoe check --ep`,
 # the Python torchrun test, and the EP benchmark with the PyTorch all_to_all baseline.
-#   GPU_EP_STEPS="build tests check python bench baseline"   (default: all)
+#   GPU_EP_STEPS="build tests sanitize check python bench baseline"   (default: all)
 #   BUILD_DIR=/root/build-ep  OUT=./gpu-out  EP=2  EP_TOKENS=1,8,64,512,4096  EP_PRESETS=...
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$ROOT/gpu-out}"; mkdir -p "$OUT"
 B="${BUILD_DIR:-$ROOT/build-ep}"
 EP="${EP:-2}"
-STEPS="${GPU_EP_STEPS:-build tests check python bench baseline}"
+STEPS="${GPU_EP_STEPS:-build tests sanitize check python bench baseline}"
 TOK="${EP_TOKENS:-1,8,64,512,4096}"
 PRESETS="${EP_PRESETS:-deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2}"
 export PYTHONUNBUFFERED=1
@@ -36,6 +36,14 @@ fi
 if has tests; then
   MEGAMOE_EP_RANKS=$EP timeout 420 "$B/megamoe_multigpu_tests" > "$OUT/multigpu_tests.log" 2>&1
   echo "multigpu tests rc=$?"; grep -E "^\[  (PASSED|FAILED|  OK|SKIPPED) |^launcher|CommError|rel-L2|Failure" "$OUT/multigpu_tests.log" | head -80
+fi
+if has sanitize; then
+  F="${SAN_FILTER:-Ep/EpStyles.Bf16*:Ep/EpStyles.ZeroTokens*:Ep/EpStyles.Placement*}"
+  for tool in memcheck racecheck; do
+    MEGAMOE_EP_RANKS=$EP timeout ${SAN_TIMEOUT:-300} compute-sanitizer --tool $tool --target-processes all --error-exitcode 9 \
+      "$B/megamoe_multigpu_tests" --gtest_filter="$F" > "$OUT/san-ep-$tool.log" 2>&1
+    echo "ep $tool rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/san-ep-$tool.log" | head -6
+  done
 fi
 if has check; then
   for style in push pull; do
