@@ -165,8 +165,8 @@ class EpBackend final : public Backend {
     if (T > cap_)
       throw_invalid("x", "at most " + std::to_string(cap_) + " rows (EP capacity per rank)", std::to_string(T));
     const int64_t ldx = a.x.ndim == 2 ? a.x.strides[0] : H_;
-    sm90::ep::launch_plan(p_, a.topk_ids.data, a.topk_ids.dtype == DType::kI64, T, stream);
-    sm90::ep::launch_dispatch(p_, push_, a.x.data, ldx, T, stream);
+    sm90::ep::launch_plan_dispatch(p_, push_, a.topk_ids.data, a.topk_ids.dtype == DType::kI64, a.x.data, ldx, T,
+                                   stream);
     sm90::ep::launch_receive(p_, push_, stream);
     char* own = static_cast<char*>(win_mem_);
     const Device dev = Device::cuda(c_.device);
@@ -179,8 +179,7 @@ class EpBackend final : public Backend {
     in.route_out = own + layout_.y_ret;
     in.stream = a.stream;
     if (!g_exchange_only) inner_->forward(in);
-    sm90::ep::launch_return(p_, push_, stream);
-    sm90::ep::launch_combine(p_, push_, a.topk_weights.ptr<const float>(), T, a.out.data, stream);
+    sm90::ep::launch_return_combine(p_, push_, a.topk_weights.ptr<const float>(), T, a.out.data, stream);
   }
 
   size_t workspace_bytes() const override { return inner_->workspace_bytes() + layout_.bytes + state_.bytes; }

@@ -111,15 +111,17 @@ TEST_P(EpStyles, Bf16MatchesReferenceWithUnevenTokens) {
 
 TEST_P(EpStyles, Fp8BlockMatchesReference) {
   const uint64_t seed = case_seed("ep_fp8");
-  MoeConfig c = ep_config(16, 8, 512, 256, 128, Recipe::kFP8Block, GetParam());
+  // T > 128 rows per rank: the unfused dispatch (plan, then a copy grid) in both styles.
+  MoeConfig c = ep_config(16, 8, 512, 256, 256, Recipe::kFP8Block, GetParam());
   EpLayer l(c, seed);
-  HostInputs in = rank_inputs(l.cfg, 100 + 9 * g_rank, seed, g_rank);
+  HostInputs in = rank_inputs(l.cfg, 150 + 9 * g_rank, seed, g_rank);
   DeviceInputs d(in);
   d.device = l.cfg.device;
   expect_close(run(*l.layer, d), reference_all(l.cfg, seed, in), 1e-2, std::string("fp8_block ") + GetParam());
 }
 
-// T = 0 on one rank; every route on rank 0's experts; no route on rank 0's experts.
+// T = 0 on one rank; every route on rank 0's experts; no route on rank 0's experts (small
+// batches: the fused plan+dispatch and return+combine kernels).
 TEST_P(EpStyles, ZeroTokensAndSkewedRouting) {
   const uint64_t seed = case_seed("ep_skew");
   MoeConfig c = ep_config(8, 2, 256, 128, 32, Recipe::kBF16, GetParam());

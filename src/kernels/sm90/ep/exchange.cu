@@ -120,8 +120,7 @@ __device__ bool last_cta(unsigned* done) {
 }
 
 // ---- plan --------------------------------------------------------------------------------
-__global__ void __launch_bounds__(kPlanThreads) plan_kernel(ExchangeParams p, const void* ids, bool ids_i64,
-                                                            int64_t T) {
+__device__ void plan_body(const ExchangeParams& p, const void* ids, bool ids_i64, int64_t T) {
   using Scan = cub::BlockScan<int, kPlanThreads>;
   __shared__ typename Scan::TempStorage scan_tmp;
   __shared__ int base;
@@ -178,14 +177,17 @@ __global__ void __launch_bounds__(kPlanThreads) plan_kernel(ExchangeParams p, co
   }
 }
 
+__global__ void __launch_bounds__(kPlanThreads) plan_kernel(ExchangeParams p, const void* ids, bool ids_i64, int64_t T) {
+  plan_body(p, ids, ids_i64, T);
+}
+
 // ---- dispatch ----------------------------------------------------------------------------
-__global__ void __launch_bounds__(kThreads) dispatch_kernel(ExchangeParams p, bool push, const uint4* x, int64_t ldx_vec,
-                                                            int64_t T) {
-  const unsigned long long epoch = *p.epoch;
+// Copy items of the dispatch, spread over warps [gwarp, +nwarps): push stores the rows into the
+// owners' receive regions, pull copies x into this rank's send window.
+__device__ void dispatch_copies(const ExchangeParams& p, bool push, const uint4* x, int64_t ldx_vec, int64_t T,
+                                int64_t gwarp, int64_t nwarps, int lane) {
   char* own = p.peers[p.me];
   const int64_t vecs = p.H / 8, K = p.K, cpr = chunks_per_row(vecs);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int64_t gwarp = int64_t(blockIdx.x) * kWarps + warp, nwarps = int64_t(gridDim.x) * kWarps;
   if (push) {
     const int32_t* send_count = at<int32_t>(own, p.L.send_count);
     for (int d = 0; d < p.R; ++d) {
@@ -208,12 +210,38 @@ __global__ void __launch_bounds__(kThreads) dispatch_kernel(ExchangeParams p, bo
       warp_copy_chunk(at<uint4>(own, p.L.send_x) + t * vecs, x + t * ldx_vec, vecs, c, lane);
     }
   }
-  if (last_cta(p.done + 0)) {
-    for (int d = 0; d < p.R; ++d) {
-      if (push) at<int32_t>(p.peers[d], p.L.recv_count)[p.me] = at<int32_t>(own, p.L.send_count)[d];
-    }
+}
+
+// One thread, after every copy of the dispatch is fenced: push publishes the row counts in the
+// owners' windows; both release the epoch into every peer's dispatch flag [me].
+__device__ void dispatch_signal(const ExchangeParams& p, bool push, unsigned long long epoch) {
+  char* own = p.peers[p.me];
+  if (push) {
+    for (int d = 0; d < p.R; ++d) at<int32_t>(p.peers[d], p.L.recv_count)[p.me] = at<int32_t>(own, p.L.send_count)[d];
     __threadfence_system();
-    for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.dispatch_flags) + p.me, epoch);
+  }
+  for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.dispatch_flags) + p.me, epoch);
+}
+
+__global__ void __launch_bounds__(kThreads) dispatch_kernel(ExchangeParams p, bool push, const uint4* x, int64_t ldx_vec,
+                                                            int64_t T) {
+  const unsigned long long epoch = *p.epoch;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  dispatch_copies(p, push, x, ldx_vec, T, int64_t(blockIdx.x) * kWarps + warp, int64_t(gridDim.x) * kWarps, lane);
+  if (last_cta(p.done + 0)) dispatch_signal(p, push, epoch);
+}
+
+// Small batches: the plan's single CTA dispatches too (one kernel boundary less at decode).
+__global__ void __launch_bounds__(kPlanThreads) plan_dispatch_kernel(ExchangeParams p, const void* ids, bool ids_i64,
+                                                                     int64_t T, bool push, const uint4* x,
+                                                                     int64_t ldx_vec) {
+  plan_body(p, ids, ids_i64, T);
+  __syncthreads();
+  dispatch_copies(p, push, x, ldx_vec, T, threadIdx.x / 32, kPlanThreads / 32, threadIdx.x % 32);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence_system();
+    dispatch_signal(p, push, *p.epoch);
   }
 }
 
@@ -258,52 +286,58 @@ __global__ void __launch_bounds__(kThreads) receive_kernel(ExchangeParams p, boo
 }
 
 // ---- return ------------------------------------------------------------------------------
-__global__ void __launch_bounds__(kThreads) return_kernel(ExchangeParams p, bool push) {
-  const unsigned long long epoch = *p.epoch;
+// Push: each received route's y row goes to its source's return rows [t*K + k]. Routes whose
+// source is this rank stay in y_ret: the combine reads them there (no local copy).
+__device__ void return_copies(const ExchangeParams& p, int64_t gwarp, int64_t nwarps, int lane) {
   char* own = p.peers[p.me];
-  if (push) {
-    const int64_t vecs = p.H / 8, K = p.K, cap = p.cap, cpr = chunks_per_row(vecs);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int64_t gwarp = int64_t(blockIdx.x) * kWarps + warp, nwarps = int64_t(gridDim.x) * kWarps;
-    const int32_t* recv_ids = at<int32_t>(own, p.L.recv_ids);
-    const int32_t* recv_tok = at<int32_t>(own, p.L.recv_tok);
-    for (int s = 0; s < p.R; ++s) {
-      const int64_t n = p.recv_counts[s] * K;
-      char* dst = p.peers[s];
-      for (int64_t q = gwarp; q < n * cpr; q += nwarps) {  // q = (j*K + k) * cpr + c within region s
-        const int64_t i = q / cpr, c = q - i * cpr;
-        const int64_t row = int64_t(s) * cap + i / K, k = i % K;
-        if (recv_ids[row * K + k] < 0) continue;
-        const int64_t t = recv_tok[row];
-        warp_copy_chunk(at<uint4>(dst, p.L.ret) + (t * K + k) * vecs,
-                        at<const uint4>(own, p.L.y_ret) + (row * K + k) * vecs, vecs, c, lane);
-      }
+  const int64_t vecs = p.H / 8, K = p.K, cap = p.cap, cpr = chunks_per_row(vecs);
+  const int32_t* recv_ids = at<int32_t>(own, p.L.recv_ids);
+  const int32_t* recv_tok = at<int32_t>(own, p.L.recv_tok);
+  for (int s = 0; s < p.R; ++s) {
+    if (s == p.me) continue;
+    const int64_t n = p.recv_counts[s] * K;
+    char* dst = p.peers[s];
+    for (int64_t q = gwarp; q < n * cpr; q += nwarps) {  // q = (j*K + k) * cpr + c within region s
+      const int64_t i = q / cpr, c = q - i * cpr;
+      const int64_t row = int64_t(s) * cap + i / K, k = i % K;
+      if (recv_ids[row * K + k] < 0) continue;
+      const int64_t t = recv_tok[row];
+      warp_copy_chunk(at<uint4>(dst, p.L.ret) + (t * K + k) * vecs,
+                      at<const uint4>(own, p.L.y_ret) + (row * K + k) * vecs, vecs, c, lane);
     }
   }
+}
+
+__device__ void return_signal(const ExchangeParams& p, unsigned long long epoch) {
+  for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.return_flags) + p.me, epoch);
+}
+
+__global__ void __launch_bounds__(kThreads) return_kernel(ExchangeParams p, bool push) {
+  const unsigned long long epoch = *p.epoch;
+  if (push)
+    return_copies(p, int64_t(blockIdx.x) * kWarps + threadIdx.x / 32, int64_t(gridDim.x) * kWarps, threadIdx.x % 32);
   if (last_cta(p.done + 1)) {
     __threadfence_system();
-    for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.return_flags) + p.me, epoch);
+    return_signal(p, epoch);
   }
 }
 
 // ---- combine -----------------------------------------------------------------------------
 // The same arithmetic as kernels/sm90/moe/combine.cu's bf16-y combine: FP32, k order, products
 // and sums rounded separately, one bf16 rounding at the end; NaN when the exchange failed.
-__global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, bool push, const float* topk_weights,
-                                                           int64_t T, __nv_bfloat16* out) {
-  const unsigned long long epoch = *p.epoch;
-  const bool ok = wait_all(p, p.L.return_flags, epoch, kPhaseReturn);
+// Columns [8v, 8v+8) of token t. y of route (t, k) owned by rank d: push and d != me: the
+// return rows; otherwise (pull, or this rank's own experts) the owner's y_ret, over NVLink
+// when d != me.
+__device__ void combine_one(const ExchangeParams& p, bool push, bool ok, const float* topk_weights, int64_t t,
+                            int64_t v, __nv_bfloat16* out) {
   const int64_t vecs = p.H / 8, K = p.K;
-  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (idx >= T * vecs) return;
-  const int64_t t = idx / vecs, v = idx - t * vecs;
   float acc[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j) acc[j] = ok ? 0.0f : __int_as_float(0x7fc00000);
   if (ok) {
     for (int64_t k0 = 0; k0 < K; k0 += kCombineBatch) {
-      // The batch's y vectors (local, or over NVLink in pull mode) are all in flight before the
-      // first is used; the sum still runs in k order.
+      // The batch's y vectors are all in flight before the first is used; the sum still runs
+      // in k order.
       uint4 raw[kCombineBatch];
       float w[kCombineBatch];
       bool use[kCombineBatch];
@@ -315,7 +349,7 @@ __global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, boo
         w[q] = use[q] ? topk_weights[t * K + k] : 0.0f;
         if (!use[q]) continue;
         const uint4* src;
-        if (push) {
+        if (push && d != p.me) {
           src = at<const uint4>(p.peers[p.me], p.L.ret) + (t * K + k) * vecs;
         } else {
           const int64_t row = int64_t(p.me) * p.cap + p.tok_pos[t * p.R + d];
@@ -339,6 +373,33 @@ __global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, boo
 #pragma unroll
   for (int j = 0; j < 8; ++j) o[j] = __float2bfloat16_rn(acc[j]);
   *reinterpret_cast<uint4*>(out + t * p.H + v * 8) = *reinterpret_cast<const uint4*>(o);
+}
+
+__global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, bool push, const float* topk_weights,
+                                                           int64_t T, __nv_bfloat16* out) {
+  const unsigned long long epoch = *p.epoch;
+  const bool ok = wait_all(p, p.L.return_flags, epoch, kPhaseReturn);
+  const int64_t vecs = p.H / 8;
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= T * vecs) return;
+  combine_one(p, push, ok, topk_weights, idx / vecs, idx % vecs, out);
+}
+
+// Small batches: one CTA returns, signals, waits and combines (one kernel boundary less).
+__global__ void __launch_bounds__(kPlanThreads) return_combine_kernel(ExchangeParams p, bool push,
+                                                                      const float* topk_weights, int64_t T,
+                                                                      __nv_bfloat16* out) {
+  const unsigned long long epoch = *p.epoch;
+  if (push) return_copies(p, threadIdx.x / 32, kPlanThreads / 32, threadIdx.x % 32);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence_system();
+    return_signal(p, epoch);
+  }
+  const bool ok = wait_all(p, p.L.return_flags, epoch, kPhaseReturn);
+  const int64_t vecs = p.H / 8;
+  for (int64_t idx = threadIdx.x; idx < T * vecs; idx += kPlanThreads)
+    combine_one(p, push, ok, topk_weights, idx / vecs, idx % vecs, out);
 }
 
 #if defined(MEGAMOE_WITH_NCCL)
@@ -381,42 +442,67 @@ WindowLayout WindowLayout::make(int R, int64_t cap, int64_t K, int64_t H) {
   return L;
 }
 
-void launch_plan(const ExchangeParams& p, const void* ids, bool ids_i64, int64_t T, cudaStream_t stream) {
-  plan_kernel<<<1, kPlanThreads, 0, stream>>>(p, ids, ids_i64, T);
-  cu::check("ep", cudaGetLastError(), "plan kernel launch");
-}
+namespace {
 
-void launch_dispatch(const ExchangeParams& p, bool push, const void* x, int64_t ldx, int64_t T, cudaStream_t stream) {
-  if (p.H % 8 != 0 || ldx % 8 != 0 || !cu::aligned(x, 16) )
+// Items each path may hand to the single 1024-thread CTA of the fused kernels (32 warps):
+// up to 4 items per warp for the dispatch, 8 for the return, and 4 combine vectors per thread.
+constexpr int64_t kFusedDispatchItems = 128, kFusedReturnItems = 256, kFusedCombineVecs = 4 * kPlanThreads;
+
+int64_t row_chunks(int64_t H) { return (H / 8 + kChunkVecs - 1) / kChunkVecs; }
+
+void check_x(const ExchangeParams& p, const void* x, int64_t ldx) {
+  if (p.H % 8 != 0 || ldx % 8 != 0 || !cu::aligned(x, 16))
     throw_invalid("x", "16-byte aligned rows (H and the row stride multiples of 8) for the EP exchange",
                   "H " + std::to_string(p.H) + ", row stride " + std::to_string(ldx));
-  const int64_t cpr = (p.H / 8 + kChunkVecs - 1) / kChunkVecs;
-  const unsigned grid = copy_grid((push ? int64_t(p.R) * T : T) * cpr);
-  dispatch_kernel<<<grid, kThreads, 0, stream>>>(p, push, static_cast<const uint4*>(x), ldx / 8, T);
+}
+
+}  // namespace
+
+bool fused_dispatch(const ExchangeParams& p, bool push, int64_t T) {
+  return (push ? int64_t(p.R) * T : T) * row_chunks(p.H) <= kFusedDispatchItems;
+}
+bool fused_return(const ExchangeParams& p, int64_t T) {
+  return int64_t(p.R) * p.cap * p.K * row_chunks(p.H) <= kFusedReturnItems && T * (p.H / 8) <= kFusedCombineVecs;
+}
+
+void launch_plan_dispatch(const ExchangeParams& p, bool push, const void* ids, bool ids_i64, const void* x,
+                          int64_t ldx, int64_t T, cudaStream_t stream) {
+  check_x(p, x, ldx);
+  const auto* xv = static_cast<const uint4*>(x);
+  if (fused_dispatch(p, push, T)) {
+    plan_dispatch_kernel<<<1, kPlanThreads, 0, stream>>>(p, ids, ids_i64, T, push, xv, ldx / 8);
+    cu::check("ep", cudaGetLastError(), "plan+dispatch kernel launch");
+    return;
+  }
+  plan_kernel<<<1, kPlanThreads, 0, stream>>>(p, ids, ids_i64, T);
+  cu::check("ep", cudaGetLastError(), "plan kernel launch");
+  const unsigned grid = copy_grid((push ? int64_t(p.R) * T : T) * row_chunks(p.H));
+  dispatch_kernel<<<grid, kThreads, 0, stream>>>(p, push, xv, ldx / 8, T);
   cu::check("ep", cudaGetLastError(), "dispatch kernel launch");
 }
 
 void launch_receive(const ExchangeParams& p, bool push, cudaStream_t stream) {
   if (p.R > 64) throw Unsupported("expert parallelism over more than 64 ranks");
-  const int64_t cpr = (p.H / 8 + kChunkVecs - 1) / kChunkVecs;
-  const unsigned grid = copy_grid(push ? int64_t(p.R) * p.cap * p.K / 256 : int64_t(p.R) * p.cap * cpr);
+  const unsigned grid = copy_grid(push ? int64_t(p.R) * p.cap * p.K / 256 : int64_t(p.R) * p.cap * row_chunks(p.H));
   receive_kernel<<<grid, kThreads, 0, stream>>>(p, push);
   cu::check("ep", cudaGetLastError(), "receive kernel launch");
 }
 
-void launch_return(const ExchangeParams& p, bool push, cudaStream_t stream) {
-  const int64_t cpr = (p.H / 8 + kChunkVecs - 1) / kChunkVecs;
-  const unsigned grid = push ? copy_grid(int64_t(p.R) * p.cap * p.K * cpr) : 1;
-  return_kernel<<<grid, kThreads, 0, stream>>>(p, push);
-  cu::check("ep", cudaGetLastError(), "return kernel launch");
-}
-
-void launch_combine(const ExchangeParams& p, bool push, const float* topk_weights, int64_t T, void* out,
-                    cudaStream_t stream) {
+void launch_return_combine(const ExchangeParams& p, bool push, const float* topk_weights, int64_t T, void* out,
+                           cudaStream_t stream) {
   if (!cu::aligned(out, 16)) throw_invalid("out", "a 16-byte aligned pointer", "misaligned");
+  auto* o = static_cast<__nv_bfloat16*>(out);
+  if (fused_return(p, T)) {
+    return_combine_kernel<<<1, kPlanThreads, 0, stream>>>(p, push, topk_weights, T, o);
+    cu::check("ep", cudaGetLastError(), "return+combine kernel launch");
+    return;
+  }
+  const unsigned rgrid = push ? copy_grid(int64_t(p.R) * p.cap * p.K * row_chunks(p.H)) : 1;
+  return_kernel<<<rgrid, kThreads, 0, stream>>>(p, push);
+  cu::check("ep", cudaGetLastError(), "return kernel launch");
   const int64_t threads = T * (p.H / 8);
   const unsigned grid = unsigned(threads > 0 ? cu::ceil_div<int64_t>(threads, kThreads) : 1);
-  combine_kernel<<<grid, kThreads, 0, stream>>>(p, push, topk_weights, T, static_cast<__nv_bfloat16*>(out));
+  combine_kernel<<<grid, kThreads, 0, stream>>>(p, push, topk_weights, T, o);
   cu::check("ep", cudaGetLastError(), "combine kernel launch");
 }
 

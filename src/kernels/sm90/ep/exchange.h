@@ -11,11 +11,12 @@
 //   receive    wait (acquire, bounded) for every source's dispatch flag; pull: load the rows
 //              from each source's send window; both: ids of unused rows [count, cap) = -1
 //   (experts)  the single-GPU backend on the receive buffer, route_out = y_ret
-//   return     push: store each route's y row into the source's return rows [t*K + k];
-//              both: fence, release the epoch into each source's return flag [owner]
+//   return     push: store each route's y row into the source's return rows [t*K + k]
+//              (routes from this rank itself stay in y_ret); both: fence, release the epoch
+//              into each source's return flag [owner]
 //   combine    wait for every owner's return flag; out[t] = fixed-order k sum of
-//              w[t,k] * y(t,k), where y comes from the local return rows (push) or straight
-//              from the owner's y_ret over NVLink (pull)
+//              w[t,k] * y(t,k), where y comes from the local return rows (push, other
+//              owners) or straight from the owner's y_ret (pull over NVLink; own experts)
 //
 // Buffer reuse needs no extra barrier: a source writes an owner's receive region (push) or its
 // own send window (pull) for forward n+1 only after its combine n saw that owner's return flag
@@ -74,15 +75,18 @@ struct ExchangeParams {
   unsigned long long timeout_ns = 0;
 };
 
-// One function per stage above (asynchronous on `stream`, graph-capturable, allocation-free).
-// ids [T, K] int32 or int64 (device); x [T, H] bf16 with row stride ldx; topk_weights [T, K]
-// f32; out [T, H] bf16. T may be 0 (the rank still takes part in every step).
-void launch_plan(const ExchangeParams& p, const void* ids, bool ids_i64, int64_t T, cudaStream_t stream);
-void launch_dispatch(const ExchangeParams& p, bool push, const void* x, int64_t ldx, int64_t T, cudaStream_t stream);
+// The stages above (asynchronous on `stream`, graph-capturable, allocation-free). ids [T, K]
+// int32 or int64 (device); x [T, H] bf16 with row stride ldx; topk_weights [T, K] f32; out
+// [T, H] bf16. T may be 0 (the rank still takes part in every step). Small batches run fused
+// kernels on one 1024-thread CTA (plan + dispatch when fused_dispatch(); return + combine when
+// fused_return()): the same stores, fences and flags, one kernel boundary less each.
+void launch_plan_dispatch(const ExchangeParams& p, bool push, const void* ids, bool ids_i64, const void* x,
+                          int64_t ldx, int64_t T, cudaStream_t stream);
 void launch_receive(const ExchangeParams& p, bool push, cudaStream_t stream);
-void launch_return(const ExchangeParams& p, bool push, cudaStream_t stream);
-void launch_combine(const ExchangeParams& p, bool push, const float* topk_weights, int64_t T, void* out,
-                    cudaStream_t stream);
+void launch_return_combine(const ExchangeParams& p, bool push, const float* topk_weights, int64_t T, void* out,
+                           cudaStream_t stream);
+bool fused_dispatch(const ExchangeParams& p, bool push, int64_t T);
+bool fused_return(const ExchangeParams& p, int64_t T);
 
 // Fills peers[r] = the base of `window` on rank r for r < R (ncclGetPeerPointer); `window`
 // is an ncclWindow_t. Throws Unsupported in a build without NCCL.
