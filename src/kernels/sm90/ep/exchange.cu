@@ -444,9 +444,12 @@ WindowLayout WindowLayout::make(int R, int64_t cap, int64_t K, int64_t H) {
 
 namespace {
 
-// Items each path may hand to the single 1024-thread CTA of the fused kernels (32 warps):
-// up to 4 items per warp for the dispatch, 8 for the return, and 4 combine vectors per thread.
-constexpr int64_t kFusedDispatchItems = 128, kFusedReturnItems = 256, kFusedCombineVecs = 4 * kPlanThreads;
+// What the fused kernels' single 1024-thread CTA (32 warps) may take: about one round of
+// loads per warp or thread, because a second round costs more than the kernel boundary it
+// saves. Measured on two H200s (commit 80a0c0a, limits 128 / 256 / 4096): fused at
+// qwen3-30b-a3b T = 8 (16 dispatch items, 128 return items, 2048 combine vectors) the exchange
+// took 39.7 us against 34.8 unfused; at T = 1 (one round each) 30.3 against 38.7.
+constexpr int64_t kFusedDispatchItems = 32, kFusedReturnItems = 64, kFusedCombineVecs = kPlanThreads;
 
 int64_t row_chunks(int64_t H) { return (H / 8 + kChunkVecs - 1) / kChunkVecs; }
 
