@@ -163,6 +163,21 @@ TEST(ReferenceEp, RanksWithZeroTokensAndRanksWithNoWork) {
   check_ep(c, 2, {0, 0}, seed + 2);              // nobody has tokens
 }
 
+// Issue 16 (EP at 4 and 8 GPUs) where only CPUs are lent: R = 8 with deepseek-v3's
+// proportions (K = 8 of E = 64, 8 experts per rank): uneven and zero token counts, every route
+// on rank 0's experts, and a placement with a hot expert replicated on every rank.
+TEST(ReferenceEp, EightRanksEqualOneRankBitwise) {
+  REFTEST_TRACE_SEED();
+  MoeConfig c = make_config(64, 8, 64, 32, Recipe::kBF16, Activation::kSwiGLU, false);
+  const uint64_t seed = case_seed("ep8");
+  check_ep(c, 8, {5, 0, 17, 1, 0, 9, 30, 2}, seed);
+  check_ep(c, 8, {3, 4, 0, 6, 2, 0, 1, 8}, seed + 1, true);  // only rank 0 receives routes
+  std::vector<std::vector<int32_t>> placement(8);
+  for (int32_t e = 0; e < 64; ++e) placement[size_t(e % 8)].push_back(e);  // round-robin
+  for (int r = 1; r < 8; ++r) placement[size_t(r)].push_back(0);          // expert 0 hot: everywhere
+  EXPECT_EQ(check_ep(c, 8, {7, 11, 0, 4, 13, 2, 9, 6}, seed + 2, false, placement), 0);
+}
+
 TEST(ReferenceEp, SingleRankComputesOnlyItsExperts) {
   REFTEST_TRACE_SEED();
   MoeConfig c = make_config(8, 4, 64, 64, Recipe::kBF16, Activation::kSwiGLU, true);
