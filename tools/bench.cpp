@@ -146,6 +146,33 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// The options both bench modes share, read and checked once.
+struct BenchSetup {
+  std::vector<std::string> presets;
+  std::vector<int64_t> tokens;
+  int iters = 50;
+  uint64_t seed = 1;
+  workload::Routing routing = workload::Routing::kUniform;
+  Recipe recipe = Recipe::kBF16;
+  std::string commit, gpu;
+};
+
+BenchSetup bench_setup(const Options& opts, int device, const char* default_presets, const char* default_tokens) {
+  BenchSetup b;
+  b.presets = split(opts.get("presets", opts.get("preset", default_presets)));
+  b.tokens = parse_token_list(opts.get("tokens", default_tokens));
+  b.iters = int(opts.get_int("iters", 50));
+  if (b.iters < 50)
+    throw_invalid("--iters", "at least 50 (the median of >= 50 replays is the method)", std::to_string(b.iters));
+  b.seed = uint64_t(opts.get_int("seed", 1));
+  b.routing = workload::parse_routing(opts.get("routing", "uniform"));
+  b.recipe = parse_recipe(opts.get("recipe", "bf16"));
+  const char* env_commit = std::getenv("MEGAMOE_COMMIT");
+  b.commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
+  b.gpu = gpu_name(device);
+  return b;
+}
+
 struct Record {
   std::string model, recipe, backend, gpu, commit, routing, activation;
   int64_t tokens;
@@ -183,16 +210,8 @@ int bench_ep_worker(const Options& opts) {
   auto group = ep_worker_group();
   const int rank = group->rank(), R = group->size(), device = group->device();
   ck(cudaSetDevice(device), "cudaSetDevice");
-  const auto presets = split(opts.get("presets", opts.get("preset", "deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2")));
-  const auto tokens = parse_token_list(opts.get("tokens", "1,8,64,512,4096"));
-  const int iters = int(opts.get_int("iters", 50));
-  if (iters < 50) throw_invalid("--iters", "at least 50", std::to_string(iters));
-  const uint64_t seed = uint64_t(opts.get_int("seed", 1));
-  const auto routing = workload::parse_routing(opts.get("routing", "uniform"));
-  const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
-  const char* env_commit = std::getenv("MEGAMOE_COMMIT");
-  const std::string commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
-  const std::string gpu = gpu_name(device);
+  const BenchSetup b = bench_setup(opts, device, "deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2", "1,8,64,512,4096");
+  const auto& [presets, tokens, iters, seed, routing, recipe, commit, gpu] = b;
   cudaStream_t s;
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   const size_t flush_bytes = size_t(256) << 20;
@@ -333,16 +352,8 @@ int cmd_bench(const Options& opts) {
   if (gpu_count() == 0) throw Unsupported("bench: no CUDA device found (bench measures GPU backends)");
   const int device = int(opts.get_int("device", 0));
   ck(cudaSetDevice(device), "cudaSetDevice");
-  const auto presets = split(opts.get("presets", opts.get("preset", "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b")));
-  const auto tokens = parse_token_list(opts.get("tokens", "1-8192"));
-  const int iters = int(opts.get_int("iters", 50));
-  if (iters < 50) throw_invalid("--iters", "at least 50 (the median of >= 50 replays is the method)", std::to_string(iters));
-  const uint64_t seed = uint64_t(opts.get_int("seed", 1));
-  const auto routing = workload::parse_routing(opts.get("routing", "uniform"));
-  const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
-  const char* env_commit = std::getenv("MEGAMOE_COMMIT");
-  const std::string commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
-  const std::string gpu = gpu_name(device);
+  const BenchSetup b = bench_setup(opts, device, "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b", "1-8192");
+  const auto& [presets, tokens, iters, seed, routing, recipe, commit, gpu] = b;
 
   cudaStream_t s;
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");

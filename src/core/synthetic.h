@@ -6,11 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define MEGAMOE_HD __host__ __device__ __forceinline__
-#else
-#define MEGAMOE_HD inline
-#endif
+#include "core/host_device.h"
 
 namespace megamoe::synthetic {
 

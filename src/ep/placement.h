@@ -7,11 +7,7 @@
 
 #include "megamoe/config.h"
 
-#if defined(__CUDACC__)
-#define MEGAMOE_HD __host__ __device__ __forceinline__
-#else
-#define MEGAMOE_HD inline
-#endif
+#include "core/host_device.h"
 
 namespace megamoe::ep {
 

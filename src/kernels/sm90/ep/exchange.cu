@@ -13,6 +13,7 @@
 
 #include "ep/placement.h"
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/vector_io.cuh"
 #include "megamoe/errors.h"
 
 #if defined(MEGAMOE_WITH_NCCL)
@@ -360,19 +361,11 @@ __device__ void combine_one(const ExchangeParams& p, bool push, bool ok, const f
 #pragma unroll
       for (int q = 0; q < kCombineBatch; ++q) {
         if (!use[q]) continue;
-        const uint32_t words[4] = {raw[q].x, raw[q].y, raw[q].z, raw[q].w};
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
-          acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], __uint_as_float(bits)));
-        }
+        vec::accumulate_weighted_bf16x8(acc, raw[q], w[q]);
       }
     }
   }
-  alignas(16) __nv_bfloat16 o[8];
-#pragma unroll
-  for (int j = 0; j < 8; ++j) o[j] = __float2bfloat16_rn(acc[j]);
-  *reinterpret_cast<uint4*>(out + t * p.H + v * 8) = *reinterpret_cast<const uint4*>(o);
+  vec::store_bf16x8(out + t * p.H + v * 8, acc);
 }
 
 __global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, bool push, const float* topk_weights,

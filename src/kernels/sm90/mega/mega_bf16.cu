@@ -74,6 +74,7 @@
 #include "core/workspace_carver.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/vector_io.cuh"
 #include "kernels/sm90/mega/mega_bf16.h"
 #include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
@@ -548,18 +549,10 @@ __device__ void combine_tile(Ctx& cx, const Item& d) {
 #pragma unroll
       for (int q = 0; q < kCombineChunk; ++q) {
         if (row[q] < 0) continue;
-        const uint32_t words[4] = {raw[q].x, raw[q].y, raw[q].z, raw[q].w};
-#pragma unroll
-        for (int j = 0; j < kCombineVec; ++j) {
-          const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
-          acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], __uint_as_float(bits)));
-        }
+        vec::accumulate_weighted_bf16x8(acc, raw[q], w[q]);
       }
     }
-    alignas(16) __nv_bfloat16 o[kCombineVec];
-#pragma unroll
-    for (int j = 0; j < kCombineVec; ++j) o[j] = __float2bfloat16_rn(acc[j]);
-    *reinterpret_cast<uint4*>(out + int64_t(t) * a.H + col) = *reinterpret_cast<const uint4*>(o);
+    vec::store_bf16x8(out + int64_t(t) * a.H + col, acc);
   }
 }
 

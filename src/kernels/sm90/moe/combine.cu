@@ -108,12 +108,7 @@ __global__ void combine_bf16y_kernel(const uint16_t* __restrict__ y, const int32
 #pragma unroll
     for (int q = 0; q < kChunk; ++q) {
       if (row[q] < 0) continue;
-      const uint32_t words[4] = {raw[q].x, raw[q].y, raw[q].z, raw[q].w};
-#pragma unroll
-      for (int j = 0; j < kColsPerThread; ++j) {
-        const uint32_t bits = (j & 1) ? (words[j >> 1] & 0xFFFF0000u) : (words[j >> 1] << 16);
-        acc[j] = __fadd_rn(acc[j], __fmul_rn(w[q], __uint_as_float(bits)));
-      }
+      vec::accumulate_weighted_bf16x8(acc, raw[q], w[q]);
     }
   }
   alignas(kBytesPerVectorLoad) __nv_bfloat16 o[kColsPerThread];
