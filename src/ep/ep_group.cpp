@@ -128,7 +128,9 @@ void EpGroup::abort() {
   // communicator itself is aborted when the group is destroyed (after those kernels are gone).
   impl_->aborted = true;
   *impl_->abort_host = 1;
+#if defined(NCCL_REVOKE_DEFAULT)  // ncclCommRevoke exists (not in every NCCL 2.28.x)
   if (impl_->comm) ncclCommRevoke(impl_->comm, NCCL_REVOKE_DEFAULT);
+#endif
 }
 
 std::shared_ptr<EpGroup> EpGroup::shrink(const std::vector<int>& exclude_ranks) {
