@@ -17,14 +17,14 @@ has() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$ROOT"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "no nvidia-smi here"
 nvidia-smi topo -m 2>/dev/null | head -5
-# NCCL: the toolkit's, else the pip package nvidia-nccl-cu13 of the Python environment.
+# NCCL: the toolkit's headers, else those of the pip package nvidia-nccl-cu13 of the Python
+# environment; megamoe loads libnccl.so.2 at run time, from the same package
+# (MEGAMOE_NCCL_LIBRARY), so headers and library agree.
 NCCL_ROOT=""
 if [ ! -f /usr/local/cuda/include/nccl_device.h ]; then
-  NCCL_ROOT="$(python3 -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))' 2>/dev/null || true)"
-  [ -z "$NCCL_ROOT" ] && NCCL_ROOT="$(python3 -c 'import nvidia.nccl, os; print(nvidia.nccl.__path__[0])' 2>/dev/null || true)"
+  NCCL_ROOT="$(python3 -c 'import nvidia.nccl, os; print(nvidia.nccl.__path__[0])' 2>/dev/null || true)"
   echo "NCCL from $NCCL_ROOT"; ls "$NCCL_ROOT/include" "$NCCL_ROOT/lib" 2>/dev/null | head
-  [ -f "$NCCL_ROOT/lib/libnccl.so" ] || ln -sf libnccl.so.2 "$NCCL_ROOT/lib/libnccl.so" 2>/dev/null
-  export LD_LIBRARY_PATH="$NCCL_ROOT/lib:${LD_LIBRARY_PATH:-}"
+  export MEGAMOE_NCCL_LIBRARY="$NCCL_ROOT/lib/libnccl.so.2"
 fi
 if has build; then
   t0=$(date +%s)

@@ -9,7 +9,8 @@
 // or from a communicator the engine already owns: EpGroup::from_comm(comm, device) (borrowed:
 // never destroyed by megamoe). Every rank must construct, prepare, run and destroy its layers in
 // the same order: construction and destruction register/deregister NCCL windows (collective).
-// Built without NCCL, every constructor throws Unsupported.
+// Built without NCCL headers, or when libnccl.so.2 cannot be loaded at run time, every
+// constructor throws Unsupported (available() / unavailable_reason()).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -32,8 +33,11 @@ class EpGroup {
   // Wraps an initialised communicator the caller owns (it must outlive every layer using it);
   // `device` is the CUDA device the communicator was created on.
   static std::shared_ptr<EpGroup> from_comm(ncclComm_t comm, int device);
-  // True when this build has NCCL (the GPU expert-parallel path).
+  // True when this build has NCCL's headers and libnccl.so.2 (NCCL >= 2.28) can be loaded at
+  // run time (it is not linked: $MEGAMOE_NCCL_LIBRARY, else the loader's search for
+  // libnccl.so.2); unavailable_reason() says why not ("" when available).
   static bool available();
+  static std::string unavailable_reason();
 
   ~EpGroup();
   EpGroup(const EpGroup&) = delete;

@@ -24,6 +24,7 @@ parallelism without a group (``MoELayer(..., ep_rank=r, ep_size=R)``).
 from __future__ import annotations
 
 import operator
+import os
 import sys
 from typing import Any, Optional, Sequence
 
@@ -59,13 +60,40 @@ def _cuda_device(device: Any, what: str) -> int:
     return d
 
 
+def _point_at_pip_nccl() -> None:
+    """megamoe loads libnccl.so.2 at run time (it does not link it). When the user chose no
+    library (MEGAMOE_NCCL_LIBRARY), none is loaded in this process yet (PyTorch loads its own
+    when it first uses NCCL) and the nvidia-nccl-cu13 pip package (what PyTorch depends on) is
+    installed, use that package's library: it is often the only NCCL on a machine."""
+    if os.environ.get("MEGAMOE_NCCL_LIBRARY"):
+        return
+    try:
+        with open("/proc/self/maps") as f:
+            if "libnccl.so" in f.read():
+                return  # the loader's search for libnccl.so.2 finds the loaded copy
+    except OSError:
+        pass
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("nvidia.nccl")
+    except (ImportError, ValueError):
+        return
+    for base in (spec.submodule_search_locations or []) if spec is not None else []:
+        lib = os.path.join(base, "lib", "libnccl.so.2")
+        if os.path.exists(lib):
+            os.environ["MEGAMOE_NCCL_LIBRARY"] = lib
+            return
+
+
 def _require_available() -> None:
+    _point_at_pip_nccl()
     if not _C.EpGroup.available():
         raise NotImplementedError(
-            "megamoe: unsupported: expert-parallel groups need a megamoe build with CUDA and NCCL; this build "
-            f"has {'CUDA but no NCCL' if _C.with_cuda else 'no CUDA'} (megamoe.EpGroup.available() is False). "
-            "The cpu_reference backend simulates expert parallelism without a group: "
-            "MoELayer(..., ep_rank=r, ep_size=R, device='cpu')"
+            "megamoe: unsupported: expert-parallel groups need a megamoe build with CUDA and NCCL's headers and "
+            f"libnccl.so.2 (NCCL >= 2.28) at run time: {_C.EpGroup.unavailable_reason()} "
+            "(megamoe.EpGroup.available() is False). The cpu_reference backend simulates expert parallelism "
+            "without a group: MoELayer(..., ep_rank=r, ep_size=R, device='cpu')"
         )
 
 
@@ -91,8 +119,17 @@ class EpGroup:
     # ---- construction ---------------------------------------------------------------------
     @staticmethod
     def available() -> bool:
-        """True when this build supports expert-parallel groups (CUDA and NCCL were found)."""
+        """True when expert-parallel groups work here: the build has CUDA and NCCL's headers, and
+        libnccl.so.2 (NCCL >= 2.28) loads at run time ($MEGAMOE_NCCL_LIBRARY, a copy already
+        loaded, the loader's search path, or the nvidia-nccl-cu13 pip package)."""
+        _point_at_pip_nccl()
         return bool(_C.EpGroup.available())
+
+    @staticmethod
+    def unavailable_reason() -> str:
+        """Why ``available()`` is False ("" when it is True)."""
+        _point_at_pip_nccl()
+        return str(_C.EpGroup.unavailable_reason())
 
     @staticmethod
     def new_unique_id() -> bytes:

@@ -632,6 +632,7 @@ NB_MODULE(_C, m) {
       .def_static("new_unique_id", &ep_new_unique_id)
       .def_static("create", &ep_create, "unique_id"_a, "rank"_a, "size"_a, "device"_a)
       .def_static("available", &EpGroup::available)
+      .def_static("unavailable_reason", &EpGroup::unavailable_reason)
       .def_ro_static("unique_id_bytes", &EpGroup::kUniqueIdBytes)
       .def_prop_ro("rank", &EpGroup::rank)
       .def_prop_ro("size", &EpGroup::size)

@@ -11,11 +11,11 @@
 
 #if defined(MEGAMOE_WITH_NCCL)
 #include <cuda_runtime.h>
-#include <nccl.h>
 
 #include <cmath>
 
 #include "backends/sm90_common/cuda_resources.h"
+#include "ep/nccl_api.h"
 #include "ep/placement.h"
 #include "kernels/sm90/ep/exchange.h"
 #include "routing/route_plan.h"
@@ -38,7 +38,8 @@ constexpr const char* kWho = "ep";
 class EpBackend final : public Backend {
  public:
   EpBackend(const MoeConfig& c, std::unique_ptr<Backend> inner)
-      : c_(c), group_(c.ep_group), inner_(std::move(inner)), state_(kWho, c.device), tables_(kWho, c.device) {
+      : c_(c), group_(c.ep_group), nccl_(nccl_or_throw()), inner_(std::move(inner)), state_(kWho, c.device),
+        tables_(kWho, c.device) {
     cu::DeviceGuard g(kWho, c.device);
     R_ = c.ep_size;
     me_ = c.ep_rank;
@@ -54,16 +55,16 @@ class EpBackend final : public Backend {
 
     // The symmetric window: zeroed before the (collective) registration, so no peer can see a
     // stale flag: every rank's window is zero when the last rank returns from the registration.
-    ncclResult_t r = ncclMemAlloc(&win_mem_, layout_.bytes);
+    ncclResult_t r = nccl_.MemAlloc(&win_mem_, layout_.bytes);
     if (r != ncclSuccess)
       throw OutOfMemory("ncclMemAlloc of " + std::to_string(layout_.bytes) + " bytes for the EP window: " +
-                        ncclGetErrorString(r));
+                        nccl_.GetErrorString(r));
     cu::check(kWho, cudaMemset(win_mem_, 0, layout_.bytes), "zero the EP window");
     cu::check(kWho, cudaDeviceSynchronize(), "zero the EP window");
-    r = ncclCommWindowRegister(group_->comm(), win_mem_, layout_.bytes, &win_, NCCL_WIN_COLL_SYMMETRIC);
+    r = nccl_.CommWindowRegister(group_->comm(), win_mem_, layout_.bytes, &win_, NCCL_WIN_COLL_SYMMETRIC);
     if (r != ncclSuccess) {
-      ncclMemFree(win_mem_);
-      throw CommError(std::string("ncclCommWindowRegister: ") + ncclGetErrorString(r));
+      nccl_.MemFree(win_mem_);
+      throw CommError(std::string("ncclCommWindowRegister: ") + nccl_.GetErrorString(r));
     }
 
     // Local state, one allocation: peers, counters, per-route plan arrays, placement tables.
@@ -136,8 +137,8 @@ class EpBackend final : public Backend {
     DeviceBuffer buf(kWho, c.device);
     buf.allocate(sizeof host, "EP config check");
     cu::check(kWho, cudaMemcpy(buf.ptr, host, sizeof host, cudaMemcpyHostToDevice), "EP config check");
-    const ncclResult_t r = ncclAllReduce(buf.ptr, buf.ptr, 2 * n, ncclInt64, ncclMax, group_->comm(), nullptr);
-    if (r != ncclSuccess) throw CommError(std::string("ncclAllReduce (EP config check): ") + ncclGetErrorString(r));
+    const ncclResult_t r = nccl_.AllReduce(buf.ptr, buf.ptr, 2 * n, ncclInt64, ncclMax, group_->comm(), nullptr);
+    if (r != ncclSuccess) throw CommError(std::string("ncclAllReduce (EP config check): ") + nccl_.GetErrorString(r));
     cu::check(kWho, cudaMemcpy(host, buf.ptr, sizeof host, cudaMemcpyDeviceToHost), "EP config check");
     for (int i = 0; i < n; ++i)
       if (host[i] != -host[n + i])
@@ -152,8 +153,8 @@ class EpBackend final : public Backend {
     inner_.reset();
     // Collective (every rank destroys its layers in the same order), unless the group is
     // aborted: then the peers may be gone and the memory is only freed locally.
-    if (!group_->aborted()) ncclCommWindowDeregister(group_->comm(), win_);
-    ncclMemFree(win_mem_);
+    if (!group_->aborted()) nccl_.CommWindowDeregister(group_->comm(), win_);
+    nccl_.MemFree(win_mem_);
   }
 
   void prepare_weights(const MoeWeights& w, void* stream) override { inner_->prepare_weights(w, stream); }
@@ -220,6 +221,7 @@ class EpBackend final : public Backend {
 
   MoeConfig c_;
   std::shared_ptr<EpGroup> group_;
+  const NcclApi& nccl_;
   std::unique_ptr<Backend> inner_;
   int R_ = 1, me_ = 0;
   int64_t cap_ = 0, K_ = 0, H_ = 0;

@@ -8,8 +8,8 @@
 
 #if defined(MEGAMOE_WITH_NCCL)
 #include <cuda_runtime.h>
-#include <nccl.h>
-#include <nccl_device.h>
+
+#include "ep/nccl_api.h"
 #endif
 
 namespace megamoe {
@@ -17,9 +17,10 @@ namespace megamoe {
 #if defined(MEGAMOE_WITH_NCCL)
 
 namespace {
+const ep::NcclApi& nccl() { return ep::nccl_or_throw(); }
 void nccl_check(ncclResult_t r, const std::string& what) {
   if (r != ncclSuccess && r != ncclInProgress)
-    throw CommError(what + " failed: " + ncclGetErrorString(r) + " (" + std::to_string(int(r)) + ")");
+    throw CommError(what + " failed: " + nccl().GetErrorString(r) + " (" + std::to_string(int(r)) + ")");
 }
 void cuda_check(cudaError_t e, const std::string& what) {
   if (e != cudaSuccess) throw CudaError(what + ": " + cudaGetErrorString(e));
@@ -35,11 +36,11 @@ struct EpGroup::Impl {
   bool aborted = false;
 
   void init_common() {
-    nccl_check(ncclCommUserRank(comm, &rank), "ncclCommUserRank");
-    nccl_check(ncclCommCount(comm, &size), "ncclCommCount");
+    nccl_check(nccl().CommUserRank(comm, &rank), "ncclCommUserRank");
+    nccl_check(nccl().CommCount(comm, &size), "ncclCommCount");
     // Dispatch and return are loads/stores to peer memory (LSA): every rank must be reachable
     // that way (one NVLink domain). Across nodes NCCL's GIN would be needed (docs/EP.md).
-    const ncclTeam_t lsa = ncclTeamLsa(comm);
+    const ncclTeam_t lsa = nccl().TeamLsa(comm);
     if (lsa.nRanks != size)
       throw Unsupported("expert parallelism over " + std::to_string(size) + " ranks: only " +
                         std::to_string(lsa.nRanks) +
@@ -59,7 +60,7 @@ struct EpGroup::Impl {
 
 std::vector<uint8_t> EpGroup::new_unique_id() {
   ncclUniqueId id;
-  nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  nccl_check(nccl().GetUniqueId(&id), "ncclGetUniqueId");
   static_assert(sizeof(ncclUniqueId) == kUniqueIdBytes, "ncclUniqueId size");
   return std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(&id), reinterpret_cast<const uint8_t*>(&id) + sizeof id);
 }
@@ -79,7 +80,7 @@ std::shared_ptr<EpGroup> EpGroup::create(const std::vector<uint8_t>& unique_id, 
   auto impl = std::make_unique<Impl>();
   ncclUniqueId id;
   std::copy(unique_id.begin(), unique_id.end(), reinterpret_cast<uint8_t*>(&id));
-  nccl_check(ncclCommInitRank(&impl->comm, size, id, rank), "ncclCommInitRank");
+  nccl_check(nccl().CommInitRank(&impl->comm, size, id, rank), "ncclCommInitRank");
   impl->owned = true;
   impl->device = device;
   impl->init_common();
@@ -89,7 +90,7 @@ std::shared_ptr<EpGroup> EpGroup::create(const std::vector<uint8_t>& unique_id, 
 std::shared_ptr<EpGroup> EpGroup::from_comm(ncclComm_t comm, int device) {
   if (comm == nullptr) throw_invalid("comm", "an initialised ncclComm_t", "nullptr");
   int cdev = -1;
-  nccl_check(ncclCommCuDevice(comm, &cdev), "ncclCommCuDevice");
+  nccl_check(nccl().CommCuDevice(comm, &cdev), "ncclCommCuDevice");
   if (cdev != device)
     throw_invalid("device", "the communicator's device " + std::to_string(cdev), std::to_string(device));
   cuda_check(cudaSetDevice(device), "cudaSetDevice");
@@ -100,7 +101,8 @@ std::shared_ptr<EpGroup> EpGroup::from_comm(ncclComm_t comm, int device) {
   return std::make_shared<EpGroup>(std::move(impl));
 }
 
-bool EpGroup::available() { return true; }
+bool EpGroup::available() { return ep::nccl_api() != nullptr; }
+std::string EpGroup::unavailable_reason() { return available() ? std::string() : ep::nccl_load_error(); }
 
 EpGroup::EpGroup(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -109,8 +111,8 @@ EpGroup::~EpGroup() {
   cudaSetDevice(impl_->device);
   if (impl_->owned && impl_->comm) {
     // A destroy after an abort (or with a dead peer) could wait forever: abort instead.
-    if (impl_->aborted) ncclCommAbort(impl_->comm);
-    else ncclCommDestroy(impl_->comm);
+    if (impl_->aborted) nccl().CommAbort(impl_->comm);
+    else nccl().CommDestroy(impl_->comm);
   }
   if (impl_->abort_host) cudaFreeHost(const_cast<int*>(impl_->abort_host));
 }
@@ -128,9 +130,8 @@ void EpGroup::abort() {
   // communicator itself is aborted when the group is destroyed (after those kernels are gone).
   impl_->aborted = true;
   *impl_->abort_host = 1;
-#if defined(NCCL_REVOKE_DEFAULT)  // ncclCommRevoke exists (not in every NCCL 2.28.x)
-  if (impl_->comm) ncclCommRevoke(impl_->comm, NCCL_REVOKE_DEFAULT);
-#endif
+  // ncclCommRevoke is not in every NCCL 2.28.x (resolved as optional); 0 = NCCL_REVOKE_DEFAULT.
+  if (impl_->comm && nccl().CommRevoke) nccl().CommRevoke(impl_->comm, 0);
 }
 
 std::shared_ptr<EpGroup> EpGroup::shrink(const std::vector<int>& exclude_ranks) {
@@ -141,7 +142,7 @@ std::shared_ptr<EpGroup> EpGroup::shrink(const std::vector<int>& exclude_ranks) 
   cuda_check(cudaSetDevice(impl_->device), "cudaSetDevice");
   std::vector<int> ex = exclude_ranks;
   auto impl = std::make_unique<Impl>();
-  nccl_check(ncclCommShrink(impl_->comm, ex.data(), int(ex.size()), &impl->comm, nullptr, NCCL_SHRINK_ABORT),
+  nccl_check(nccl().CommShrink(impl_->comm, ex.data(), int(ex.size()), &impl->comm, nullptr, NCCL_SHRINK_ABORT),
              "ncclCommShrink");
   impl->owned = true;
   impl->device = impl_->device;
@@ -161,6 +162,9 @@ std::vector<uint8_t> EpGroup::new_unique_id() { no_nccl(); }
 std::shared_ptr<EpGroup> EpGroup::create(const std::vector<uint8_t>&, int, int, int) { no_nccl(); }
 std::shared_ptr<EpGroup> EpGroup::from_comm(ncclComm_t, int) { no_nccl(); }
 bool EpGroup::available() { return false; }
+std::string EpGroup::unavailable_reason() {
+  return "this megamoe build has no NCCL (built without CUDA or without NCCL's headers)";
+}
 EpGroup::EpGroup(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 EpGroup::~EpGroup() = default;
 int EpGroup::rank() const { return 0; }

@@ -96,6 +96,8 @@ def test_available_is_a_bool():
     a = megamoe.EpGroup.available()
     assert isinstance(a, bool)
     assert a == bool(_C.EpGroup.available())
+    # the reason is given exactly when groups are unavailable
+    assert (megamoe.EpGroup.unavailable_reason() == "") == a
     if not megamoe.with_cuda:
         assert a is False  # NCCL comes only with the CUDA build
 
@@ -130,8 +132,9 @@ def test_binding_checks_the_id_length():
 
 @pytest.mark.skipif(megamoe.EpGroup.available(), reason="this build has NCCL: groups are supported")
 def test_without_nccl_groups_raise_not_implemented():
-    with pytest.raises(NotImplementedError, match="EpGroup.available"):
+    with pytest.raises(NotImplementedError, match="EpGroup.available") as e:
         megamoe.EpGroup.new_unique_id()
+    assert megamoe.EpGroup.unavailable_reason() in str(e.value)
     with pytest.raises(NotImplementedError, match="NCCL"):
         megamoe.EpGroup.create(b"\0" * 128, 0, 1, 0)
     with pytest.raises(NotImplementedError):  # the C++ library says so too
