@@ -100,7 +100,13 @@ TEST(Fp8Block, PartialBlocksSmall) {
       SCOPED_TRACE("T=" + std::to_string(T));
       const HostInputs in =
           make_inputs(c, T, RouteKind::kUniform, case_seed(std::string("partial in ") + cs.name) + uint64_t(T), 0.05);
-      check_against_reference(tl, in, kFp8Tol);
+      // Few tokens rest on few elements of `a`, so one e4m3 code that Hopper's FP8 MMA (13-bit
+      // accumulation inside each 128-K block) flips moves a token's whole output: at T = 1 these
+      // five cases exceed 1e-2 in ~12% of runs (2 of 4 on the H200, both reproduced digit for
+      // digit by the CPU emulation). docs/FORMATS.md section 6: over 100,000 emulated layers the
+      // T = 1 maximum was 4.07e-2, over 2,000 at T = 37 9.6e-3; a wiring bug gives O(1).
+      const double tol = T == 1 ? 5e-2 : T == 37 ? 1.5e-2 : kFp8Tol;
+      check_against_reference(tl, in, tol);
     }
   }
 }
