@@ -34,6 +34,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/bf16_metrics.h"
 #include "core/synthetic.h"
 #include "formats/canonical_weights.h"
 #include "formats/codecs.h"
@@ -391,15 +392,6 @@ inline Result run(const MoeConfig& c, const formats::CanonicalWeights& cw, const
   return r;
 }
 
-inline double rel_l2(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const double a = formats::bf16_bits_to_float(out[i]), b = formats::bf16_bits_to_float(ref[i]);
-    num += (a - b) * (a - b);
-    den += b * b;
-  }
-  if (den == 0) return num == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return std::sqrt(num / den);
-}
+using testutil::rel_l2;
 
 }  // namespace megamoe::fp8emu

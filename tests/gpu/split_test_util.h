@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/bf16_metrics.h"
 #include "core/synthetic.h"
 #include "core/workload.h"
 #include "formats/canonical_weights.h"
@@ -334,22 +335,8 @@ inline std::vector<uint16_t> run_reference(const MoeConfig& c, const reference::
   return out;
 }
 
-inline int64_t count_nan(const std::vector<uint16_t>& v) {
-  int64_t n = 0;
-  for (uint16_t b : v) n += std::isnan(formats::bf16_bits_to_float(b)) ? 1 : 0;
-  return n;
-}
-
-inline double rel_l2(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const double a = formats::bf16_bits_to_float(out[i]), b = formats::bf16_bits_to_float(ref[i]);
-    num += (a - b) * (a - b);
-    den += b * b;
-  }
-  if (den == 0) return num == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return std::sqrt(num / den);
-}
+using testutil::count_nan;
+using testutil::rel_l2;
 
 // A layer with its host weights and a reference provider over the same weights (both
 // shareable between layers that differ only in top_k or max_tokens).
