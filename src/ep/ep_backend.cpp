@@ -46,12 +46,13 @@ class EpBackend final : public Backend {
     cap_ = routing::bucket_capacity(c.max_tokens);
     K_ = c.top_k;
     H_ = c.hidden_size;
-    // "auto" = push: measured faster than or equal to pull in every cell on two H200s
-    // (docs/EP.md; the largest gap the other way was 7.75 vs 7.76 ms, deepseek-v3 T = 4096).
+    // "auto" = push: on two H200s pull was ahead in 8 of 20 cells by at most 2%, push in the
+    // others by up to 2.9x (docs/EP.md, "Push vs pull, measured").
     push_ = c.ep_style != "pull";
     if (H_ % 8 != 0) throw_invalid("hidden_size", "a multiple of 8 for the EP exchange", std::to_string(H_));
     layout_ = sm90::ep::WindowLayout::make(R_, cap_, K_, H_);
-    check_same_on_every_rank(c);
+    const PlacementTables pt = make_placement_tables(c);
+    check_same_on_every_rank(c, pt);
 
     // The symmetric window: zeroed before the (collective) registration, so no peer can see a
     // stale flag: every rank's window is zero when the last rank returns from the registration.
@@ -67,8 +68,7 @@ class EpBackend final : public Backend {
       throw CommError(std::string("ncclCommWindowRegister: ") + nccl_.GetErrorString(r));
     }
 
-    // Local state, one allocation: peers, counters, per-route plan arrays, placement tables.
-    const PlacementTables pt = make_placement_tables(c);
+    // Local state, one allocation: peers, counters, per-route plan arrays; the placement tables.
     size_t o = 0;
     auto take = [&](size_t bytes) {
       const size_t at = o;
@@ -80,7 +80,6 @@ class EpBackend final : public Backend {
                  o_pos = take(4 * cap_ * R_), o_recv = take(4 * R_);
     state_.allocate(o, "EP state");
     cu::check(kWho, cudaMemset(state_.ptr, 0, o), "zero EP state");
-    tables_bytes_ = pt.replica_begin.size() + pt.replica_rank.size() + pt.replica_slot.size();
     std::vector<int32_t> t;
     t.insert(t.end(), pt.replica_begin.begin(), pt.replica_begin.end());
     t.insert(t.end(), pt.replica_rank.begin(), pt.replica_rank.end());
@@ -118,8 +117,7 @@ class EpBackend final : public Backend {
   // The windows are symmetric (same layout on every rank) and the exchange assumes the same
   // model: one all-reduce at construction compares what must agree, so a mismatch is an error
   // on every rank instead of a hang or out-of-bounds peer stores.
-  void check_same_on_every_rank(const MoeConfig& c) {
-    const PlacementTables pt = make_placement_tables(c);
+  void check_same_on_every_rank(const MoeConfig& c, const PlacementTables& pt) {
     uint64_t placement_hash = 1469598103934665603ull;  // FNV-1a over the replica tables
     for (const auto* v : {&pt.replica_begin, &pt.replica_rank, &pt.replica_slot})
       for (int32_t x : *v) placement_hash = (placement_hash ^ uint64_t(uint32_t(x))) * 1099511628211ull;
@@ -230,7 +228,6 @@ class EpBackend final : public Backend {
   void* win_mem_ = nullptr;
   ncclWindow_t win_ = nullptr;
   DeviceBuffer state_, tables_;
-  size_t tables_bytes_ = 0;
   sm90::ep::ExchangeParams p_;
 };
 

@@ -148,14 +148,14 @@ void check_x(const ExchangeParams& p, const void* x, int64_t ldx) {
                   "H " + std::to_string(p.H) + ", row stride " + std::to_string(ldx));
 }
 
-}  // namespace
-
 bool fused_dispatch(const ExchangeParams& p, bool push, int64_t T) {
   return (push ? int64_t(p.R) * T : T) * row_chunks(p.H) <= kFusedDispatchItems;
 }
 bool fused_return(const ExchangeParams& p, int64_t T) {
   return int64_t(p.R) * p.cap * p.K * row_chunks(p.H) <= kFusedReturnItems && T * (p.H / 8) <= kFusedCombineVecs;
 }
+
+}  // namespace
 
 void launch_plan_dispatch(const ExchangeParams& p, bool push, const void* ids, bool ids_i64, const void* x,
                           int64_t ldx, int64_t T, cudaStream_t stream) {

@@ -78,15 +78,13 @@ struct ExchangeParams {
 // The stages above (asynchronous on `stream`, graph-capturable, allocation-free). ids [T, K]
 // int32 or int64 (device); x [T, H] bf16 with row stride ldx; topk_weights [T, K] f32; out
 // [T, H] bf16. T may be 0 (the rank still takes part in every step). Small batches run fused
-// kernels on one 1024-thread CTA (plan + dispatch when fused_dispatch(); return + combine when
-// fused_return()): the same stores, fences and flags, one kernel boundary less each.
+// kernels on one 1024-thread CTA (plan + dispatch; return + combine; limits in exchange.cu): the
+// same stores, fences and flags, one kernel boundary less each.
 void launch_plan_dispatch(const ExchangeParams& p, bool push, const void* ids, bool ids_i64, const void* x,
                           int64_t ldx, int64_t T, cudaStream_t stream);
 void launch_receive(const ExchangeParams& p, bool push, cudaStream_t stream);
 void launch_return_combine(const ExchangeParams& p, bool push, const float* topk_weights, int64_t T, void* out,
                            cudaStream_t stream);
-bool fused_dispatch(const ExchangeParams& p, bool push, int64_t T);
-bool fused_return(const ExchangeParams& p, int64_t T);
 
 // Fills peers[r] = the base of `window` on rank r for r < R (ncclGetPeerPointer); `window`
 // is an ncclWindow_t. Throws Unsupported in a build without NCCL.
