@@ -50,6 +50,8 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
  public:
   explicit Sm90MegaBf16(const MoeConfig& c) : Sm90SplitBf16(kName, c), mega_buf_(kName, c.device) {
     const bool mega_on = sm90_backend::env_int("MEGAMOE_MEGA", 1) != 0;
+    stages_ = int(sm90_backend::env_int("MEGAMOE_MEGA_STAGES", 0));
+    early_acts_ = sm90_backend::env_int("MEGAMOE_MEGA_EARLY", 1) != 0;
     max_routes_ = std::min<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_ROUTES", sm90::mega::kMaxRoutes), sm90::mega::kMaxRoutes);
     if (mega_on && EL_ <= sm90::mega::kMaxExperts) {
       auto g = guard();
@@ -100,6 +102,8 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
     m.activation = act_.activation;
     m.limit = act_.limit;
     m.alpha = act_.alpha;
+    m.stages = stages_;
+    m.early_acts = early_acts_;
     sm90::mega::launch(m, mega_ws_, grid_, f.stream);
   }
 
@@ -107,6 +111,8 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
   sm90::mega::MegaWorkspace mega_ws_;
   int grid_ = 0;  // 0: the Mega path is off for this layer
   int64_t max_routes_ = 0;
+  int stages_ = 0;           // MEGAMOE_MEGA_STAGES (A/B knob; 0: the kernel's choice)
+  bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
 };
 
 // The split backend's requirements (the fallback runs its pipeline); the Mega path's own limits

@@ -15,7 +15,8 @@
 //   FC1 tile        swap-AB: weight rows are the MMA's M (128 = 2 halves of 64 rows: gated
 //                   activations read W13 rows [64b, 64b+64) and [I+64b, I+64b+64) -- canonical
 //                   W13, no re-layout; relu2 reads 128 consecutive rows), the unit's tokens are N
-//                   (8, 16, 32 or 64: the NT template), K = H streamed in steps of kBK = 64.
+//                   (8, 16, 32 or 64: the NT template), K = H streamed in steps of kBK = 128
+//                   (two 128-byte parts per row; a last step past K reads zeros).
 //                   mma.sync m16n8k16 bf16 -> fp32. Warp w owns the m16 tile whose rows 0-7 are
 //                   half-0 rows 8w..8w+7 and rows 8-15 are half-1 rows 8w..8w+7, so a thread's
 //                   accumulators c0/c1 (gate) and c2/c3 (up) belong to the same output j and
@@ -36,17 +37,31 @@
 //                   counter; the last arriver sums the S partials in split order 0..S-1 (its own
 //                   from registers, the others from L2) -- deterministic, no float atomics -- and
 //                   runs the epilogue. With S = 1 the tile runs the epilogue directly.
-//   pipeline        a ring of kStages shared-memory stages, each one step: 128 weight rows x 128
-//                   bytes (16 KiB) + up to 64 activation rows x 128 bytes (8 KiB), filled by
-//                   cp.async 16 B (all 256 threads, .cg: L2 only, so data written by other SMs
-//                   in this launch is read coherently), 128-byte rows XOR-swizzled by 16-byte
-//                   chunk (chunk ^ (row & 7)) so ldmatrix is conflict-free. One commit group per
-//                   step, kStages - 1 steps in flight. The weight stream does not stop at tile
+//   pipeline        a ring of S shared-memory stages, each one step: 128 weight rows x 128 bytes
+//                   x 2 parts (32 KiB) + npad_max activation rows x 256 bytes (npad_max: the
+//                   launch's widest unit rounded up to 8/16/32/64; S = min(12, 208 KiB / stage):
+//                   6 stages at T = 1, 4 with 64-row units). Weights arrive by TMA: thread 0
+//                   issues four 64-row x 64-K boxes of a 3-D tensor map per step (canonical
+//                   W13 / W2, 128-byte swizzle) on the stage's mbarrier (expect_tx 32 KiB).
+//                   Measured (H200, deepseek-v3 T = 64): the kernel is issue-bound, not
+//                   latency-bound -- 6 or 12 stages of 16 KiB ran the same 6.0 ms (76% of the
+//                   HBM floor); removing per-step divisions gave 5.2 ms and 32 KiB steps (half
+//                   the per-step waits, barriers and issue work per byte) 4.75 ms (96%).
+//                   Activations (a few gathered
+//                   rows) come by cp.async 16 B (.cg: L2 only, so rows written by other SMs in
+//                   this launch are read coherently) into the same 128-byte XOR swizzle
+//                   (chunk ^ (row & 7)), so ldmatrix is conflict-free on both. One cp.async
+//                   group per step; a step is ready when its group and its barrier phase are
+//                   complete; S - 1 steps in flight. The stream does not stop at tile
 //                   boundaries: a CTA claims its next item when it starts the current one, and
-//                   the current tile's last kStages - 1 iterations already load the next tile's
-//                   weights (weights never depend on other tiles). A tile's activations are
-//                   loaded only after its dependency wait, in one group for its first
-//                   kStages - 1 steps; its first step therefore waits for all groups in flight.
+//                   the current tile's last S - 1 iterations already load the next tile's
+//                   weights (weights never depend on other tiles) and, when they are ready, its
+//                   activations (FC1's x always;
+//                   FC2's `a` rows once thread 0 has seen the unit's FC1 tiles done, checked at
+//                   the tile's start and again just before the first such step). Only an FC2
+//                   tile whose rows were not ready then loads them after its dependency wait,
+//                   in one group for its first S - 1 steps, and its first step waits for every
+//                   group in flight (the ring drains once).
 //   dependencies    FC2 tiles wait on FC1 tiles of their unit, combine tiles on FC2 tiles; every
 //                   waited-on item has a lower number, so it was claimed earlier by a running
 //                   CTA, and a CTA finishes its current item before it waits for its next one:
@@ -64,8 +79,11 @@
 //
 // Budget (static_asserts below): 256 threads (8 warps, every warp loads, computes and runs the
 // epilogue: no warp specialisation in this first version), one CTA per SM (launch bounds).
-// Dynamic shared memory: the ring, kStages * 24 KiB = 144 KiB; static: the plan (~9.3 KiB).
+// Dynamic shared memory: the ring, kRingBytes = 208 KiB (+ 1 KiB to align it); static: the plan
+// (~9.3 KiB) and one mbarrier per stage.
 // Registers: at most 32 fp32 accumulators (NT = 8) plus fragments; -Xptxas -v must show no spill.
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -85,20 +103,30 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-constexpr int kBK = 64;                    // K elements per pipeline step
-constexpr int kRowBytes = kBK * 2;         // one 128-byte smem row per weight / activation row
+constexpr int kBox = 64;                   // K elements per TMA box and per 128-byte smem row
+constexpr int kBK = 128;                   // K elements per pipeline step: two 128-byte parts, so
+                                           // each step's fixed cost (waits, barrier, issue) is
+                                           // paid per 32 KiB of weights (measured: 64 per step
+                                           // left the kernel issue-bound at ~75% of HBM)
+constexpr int kKParts = kBK / kBox;
+constexpr int kRowBytes = kBox * 2;        // one 128-byte smem row per weight / activation row part
 constexpr int kChunks = kRowBytes / 16;    // 16-byte chunks per row (cp.async, ldmatrix rows)
 constexpr int kHalfM = 64;                 // weight rows per half tile
 constexpr int kTileM = 2 * kHalfM;         // weight rows per tile (the MMA's M)
 constexpr int kMaxN = 64;                  // tokens (rows of one unit) per tile (the MMA's N)
-constexpr int kStages = 6;                 // ring depth: kStages - 1 steps in flight
-constexpr int kPrologue = kStages - 1;
-constexpr int kWBytes = kTileM * kRowBytes;  // 16 KiB of weights per step
-constexpr int kXBytes = kMaxN * kRowBytes;   // 8 KiB of activations per step (at most)
-constexpr int kStageBytes = kWBytes + kXBytes;
-constexpr int kRingBytes = kStages * kStageBytes;
+constexpr int kWPart = kTileM * kRowBytes;   // 16 KiB: 128 weight rows x 64 K
+constexpr int kWBytes = kKParts * kWPart;    // 32 KiB of weights per step
+constexpr int kXBytes = kMaxN * kRowBytes * kKParts;  // 16 KiB of activations per step (at most)
+// The ring: one launch's stage = 16 KiB of weights + npad_max activation rows of 128 bytes
+// (npad_max = the widest unit of the launch rounded up to 8/16/32/64), so a T = 1 launch keeps
+// 11 steps (176 KiB) of weights in flight per SM and a 64-row launch 7 (112 KiB): at decode the
+// kernel is a weight stream and bytes in flight per SM are what hide the HBM latency (6 stages
+// of 24 KiB, the first version, reached 31% of HBM bandwidth at qwen3-30b-a3b T = 1).
+constexpr int kRingBytes = 208 * 1024;     // + the plan (~9.3 KiB) stays under the 227 KiB per CTA
+constexpr int kMaxStages = 12;             // cp.async.wait_group immediates below go to 10
+constexpr int kRingAlign = 1024;           // TMA's 128-byte swizzle repeats every 8 rows of 128 B
 constexpr int kMaxSplits = 16;
-constexpr int kMinSplitSteps = 4;          // a split streams at least 4 x 16 KiB of weights
+constexpr int kMinSplitSteps = 2;          // a split streams at least 2 x 32 KiB of weights
 constexpr int kSplitTarget = 2;            // split until a phase has >= 2 x grid tiles
 constexpr int kPartialFloats = kThreads * (kMaxN / 8) * 4;  // one split's accumulators (32 KiB)
 constexpr int kCombineCols = kTileM;       // columns of out per combine tile (= FC2 rows per tile)
@@ -108,11 +136,11 @@ constexpr int kCombineChunk = 4;           // routes whose y loads are in flight
 constexpr unsigned long long kTimeoutNs = 1000ull * 1000ull * 1000ull;  // 1 s per wait
 
 static_assert(kWarps * 16 == kTileM, "each warp owns one m16 slice of the tile");
-static_assert(kTileM * kChunks == 4 * kThreads, "4 weight cp.async per thread per step");
-static_assert(kMaxN * kChunks == 2 * kThreads, "at most 2 activation cp.async per thread per step");
+static_assert(kMaxN * kChunks * kKParts == 4 * kThreads, "at most 4 activation cp.async per thread per step");
 static_assert(kChunks == 8, "the XOR swizzle (chunk ^ (row & 7)) needs 8 chunks per row");
-static_assert(kStages >= 3, "ring: at least two steps in flight");
-static_assert(kRingBytes <= 200 * 1024, "ring + plan must fit the 227 KiB a CTA may use");
+static_assert(kRingBytes / (kWBytes + kXBytes) >= 3, "ring: at least two steps in flight at npad 64");
+constexpr int kDynSmemBytes = kRingBytes + kRingAlign;  // the ring, aligned inside the allocation
+static_assert(kDynSmemBytes + 10 * 1024 <= 227 * 1024, "ring + plan must fit the 227 KiB a CTA may use");
 static_assert(kCombineThreadsPerToken * kCombineVec == kCombineCols && kThreads % kCombineThreadsPerToken == 0,
               "combine: whole tokens per pass");
 static_assert(kMaxRoutes <= 32767 && kMaxExperts <= 32767, "plan indices fit int16");
@@ -130,12 +158,16 @@ struct Plan {
   int16_t unit_row0[kMaxRoutes];   // first row of unit u
   int16_t unit_n[kMaxRoutes];      // rows of unit u (1..64)
   int cnt[kMaxExperts];            // rows per expert, then the expert's first row
-  int units, invalid;
+  int units, invalid, max_n;       // max_n: rows of the widest unit
   int item[2];                     // [0] current item, [1] the next one (claimed ahead)
-  int flag, abort;
+  int flag, abort, nx_ready;
 };
 
-struct Params {
+// The weights as 3-D TMA tensors {K (innermost), rows of one expert, expert}, boxes of
+// 64 x 64 (128 bytes x 64 rows, 128-byte swizzle): W13 [EL, N13, H] and W2 [EL, H, I].
+struct Params {  // CUtensorMap carries its own 64-byte alignment
+  CUtensorMap tm13;
+  CUtensorMap tm2;
   MegaArgs a;
   MegaWorkspace ws;
 };
@@ -144,10 +176,9 @@ struct Params {
 struct Item {
   int kind;  // kNone, kFC1, kFC2, kCombine
   int u, blk, s, S, tl, k0, nk;
-  int e, row0, n;
-  const __nv_bfloat16* wh[2];  // the two weight halves at k = 0
-  int wvalid[2];               // valid rows of each half (64 or 0)
-  int64_t ldw;                 // weight row stride (elements)
+  int e, row0, n, kdim;
+  int c1[2];  // first row (within expert e) of each 64-row weight half; rows past the tensor
+              // (relu2's or W2's last half block) are zero-filled by TMA and never stored
 };
 constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3;
 
@@ -213,10 +244,10 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   Phases p;
   const bool gated = a.activation != Activation::kReLU2;
   p.nb1 = gated ? int(a.I / kHalfM) : int((a.I + kTileM - 1) / kTileM);
-  choose_splits(units * p.nb1, int(a.H / kBK), int(gridDim.x), slots, p.S1, p.spl1);
+  choose_splits(units * p.nb1, int((a.H + kBK - 1) / kBK), int(gridDim.x), slots, p.S1, p.spl1);
   p.T1 = units * p.nb1 * p.S1;
   p.nb2 = int((a.H + kTileM - 1) / kTileM);
-  choose_splits(units * p.nb2, int(a.I / kBK), int(gridDim.x), slots, p.S2, p.spl2);
+  choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, p.S2, p.spl2);
   p.T2 = units * p.nb2 * p.S2;
   p.total = p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
   return p;
@@ -234,7 +265,8 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
   const bool fc1 = item < ph.T1;
   const int local = fc1 ? item : item - ph.T1;
   const int S = fc1 ? ph.S1 : ph.S2, nb = fc1 ? ph.nb1 : ph.nb2, spl = fc1 ? ph.spl1 : ph.spl2;
-  const int nk_total = int((fc1 ? a.H : a.I) / kBK);
+  d.kdim = int(fc1 ? a.H : a.I);
+  const int nk_total = (d.kdim + kBK - 1) / kBK;  // a last half step reads zeros past K
   d.kind = fc1 ? kFC1 : kFC2;
   d.S = S;
   d.s = local % S;
@@ -246,103 +278,144 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
   d.e = pl.unit_e[d.u];
   d.row0 = pl.unit_row0[d.u];
   d.n = pl.unit_n[d.u];
-  const __nv_bfloat16* w13 = static_cast<const __nv_bfloat16*>(a.w13);
-  const __nv_bfloat16* w2 = static_cast<const __nv_bfloat16*>(a.w2);
-  if (fc1) {
-    const bool gated = a.activation != Activation::kReLU2;
-    const int64_t N13 = gated ? 2 * a.I : a.I;
-    const __nv_bfloat16* we = w13 + int64_t(d.e) * N13 * a.H;
-    d.ldw = a.H;
-    if (gated) {
-      d.wh[0] = we + int64_t(d.blk) * kHalfM * a.H;
-      d.wh[1] = we + (a.I + int64_t(d.blk) * kHalfM) * a.H;
-      d.wvalid[0] = d.wvalid[1] = kHalfM;
-    } else {
-      const int64_t r0 = int64_t(d.blk) * kTileM;
-      d.wh[0] = we + r0 * a.H;
-      d.wh[1] = we + (r0 + kHalfM) * a.H;
-      d.wvalid[0] = kHalfM;
-      d.wvalid[1] = r0 + kHalfM < a.I ? kHalfM : 0;
-    }
+  if (fc1 && a.activation != Activation::kReLU2) {
+    d.c1[0] = d.blk * kHalfM;              // gate rows
+    d.c1[1] = int(a.I) + d.blk * kHalfM;   // the matching up rows
   } else {
-    const __nv_bfloat16* we = w2 + int64_t(d.e) * a.H * a.I;
-    const int64_t r0 = int64_t(d.blk) * kTileM;
-    d.ldw = a.I;
-    d.wh[0] = we + r0 * a.I;
-    d.wh[1] = we + (r0 + kHalfM) * a.I;
-    d.wvalid[0] = kHalfM;
-    d.wvalid[1] = r0 + kHalfM < a.H ? kHalfM : 0;
+    d.c1[0] = d.blk * kTileM;
+    d.c1[1] = d.blk * kTileM + kHalfM;
   }
   return d;
 }
 
-// Weights of step `step` of tile d into ring stage `stage`: 4 cp.async per thread.
-__device__ __forceinline__ void issue_weights(uint8_t* ring, int stage, const Item& d, int step) {
-  const int tid = threadIdx.x, c = tid & (kChunks - 1);
-  const uint32_t base = smem_u32(ring + stage * kStageBytes);
-  const int64_t kk = int64_t(d.k0 + step) * kBK + c * 8;
+// A tile's activation source rows as this thread loads them: element offsets from `base` (x for
+// FC1, the workspace `a` for FC2) of rows n = (tid >> 4) + 16 q, -1 for none (zero-filled).
+// Offsets, not pointers: two tiles' worth stay in registers (T <= 64 tokens, 512 rows: int32).
+struct SrcRows {
+  const __nv_bfloat16* base = nullptr;
+  int off[4] = {-1, -1, -1, -1};
+};
+
+// Weights of step `step` of tile d into the stage at shared address `base` (thread 0: two TMA
+// boxes of 64 rows x 128 bytes, completing on the stage's barrier `bar`).
+__device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, uint32_t bar, const Item& d, int step) {
+  if (threadIdx.x != 0) return;
+  const void* tm = d.kind == kFC1 ? static_cast<const void*>(&p.tm13) : static_cast<const void*>(&p.tm2);
+  const int k = (d.k0 + step) * kBK;
+  ptx::mbar_arrive_expect_tx(bar, kWBytes);  // boxes past K are zero-filled and still counted
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const int h = q >> 1, rr = (tid >> 3) + 32 * (q & 1), r = h * kHalfM + rr;  // h: compile-time
-    const bool valid = rr < d.wvalid[h];
-    const __nv_bfloat16* src = valid ? d.wh[h] + int64_t(rr) * d.ldw + kk : d.wh[0];
-    ptx::cp_async16(base + r * kRowBytes + ((c ^ (r & 7)) << 4), src, valid);
-  }
+  for (int part = 0; part < kKParts; ++part)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * kBox, d.c1[h], d.e);
 }
 
-// Activations of step `step` into ring stage `stage`: rows n < npad of the unit (rows >= d.n are
-// zero-filled); xrow[q] is this thread's source row for n = (tid >> 3) + 32 q (null: none).
-__device__ __forceinline__ void issue_acts(uint8_t* ring, int stage, const Item& d, int step, int npad,
-                                           const __nv_bfloat16* const (&xrow)[2]) {
-  const int tid = threadIdx.x, c = tid & (kChunks - 1);
-  const uint32_t base = smem_u32(ring + stage * kStageBytes + kWBytes);
-  const int64_t kk = int64_t(d.k0 + step) * kBK + c * 8;
+// Activations of step `step` into the stage at `stage_base` (after its weights): rows n < npad of
+// the unit (rows >= d.n are zero-filled), from this thread's source rows.
+__device__ __forceinline__ void issue_acts(uint32_t stage_base, const Item& d, int step, int npad,
+                                           const SrcRows& src_rows) {
+  // Thread: 16-byte chunk c of the step's 256 bytes (part c / 8), rows (tid >> 4) + 16 q.
+  const int tid = threadIdx.x, c = tid & (kChunks * kKParts - 1), part = c / kChunks, cc = c % kChunks;
+  const uint32_t base = stage_base + kWBytes + part * npad * kRowBytes;
+  const int kk = (d.k0 + step) * kBK + c * 8;
+  const bool in_k = kk < d.kdim;  // the last half step of K = 64 (mod 128) reads zeros
 #pragma unroll
-  for (int q = 0; q < 2; ++q) {
-    const int n = (tid >> 3) + 32 * q;
+  for (int q = 0; q < 4; ++q) {
+    const int n = (tid >> 4) + 16 * q;
     if (n >= npad) continue;
-    const bool valid = xrow[q] != nullptr;
-    const __nv_bfloat16* src = valid ? xrow[q] + kk : d.wh[0];
-    ptx::cp_async16(base + n * kRowBytes + ((c ^ (n & 7)) << 4), src, valid);
+    const bool valid = src_rows.off[q] >= 0 && in_k;
+    const __nv_bfloat16* src = src_rows.base + (valid ? src_rows.off[q] + kk : 0);  // zero-fill reads nothing
+    ptx::cp_async16(base + n * kRowBytes + ((cc ^ (n & 7)) << 4), src, valid);
   }
 }
 
 // One step: acc[NT][4] += W_stage (128 x 64) . X_stage (NT*8 x 64)^T for this warp's m16 slice.
 template <int NT>
-__device__ __forceinline__ void compute_step(const uint8_t* ring, int stage, float (&acc)[NT][4]) {
+__device__ __forceinline__ void compute_step(uint32_t wbase, float (&acc)[NT][4]) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const uint32_t wbase = smem_u32(ring + stage * kStageBytes);
-  const uint32_t xbase = wbase + kWBytes;
+  constexpr int npad = NT * 8;
   // A rows of this lane's ldmatrix address: matrix m = lane >> 3; m & 1 picks the half.
   const int arow = ((lane >> 3) & 1) * kHalfM + 8 * warp + (lane & 7);
-  const uint32_t a_addr = wbase + arow * kRowBytes;
+#pragma unroll 1
+  for (int part = 0; part < kKParts; ++part) {  // 64 K elements in 128-byte rows (not unrolled: registers)
+    const uint32_t a_addr = wbase + part * kWPart + arow * kRowBytes;
+    const uint32_t xbase = wbase + kWBytes + part * npad * kRowBytes;
 #pragma unroll
-  for (int kp = 0; kp < kBK / 32; ++kp) {  // 32 K elements: two k16 MMAs
-    uint32_t af[2][4];
+    for (int kp = 0; kp < kBox / 32; ++kp) {  // 32 K elements: two k16 MMAs
+      uint32_t af[2][4];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int chunk = (2 * kp + h) * 2 + (lane >> 4);
-      ptx::ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
-    }
+      for (int h = 0; h < 2; ++h) {
+        const int chunk = (2 * kp + h) * 2 + (lane >> 4);
+        ptx::ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
+      }
 #pragma unroll
-    for (int nt = 0; nt < NT; ++nt) {
-      const int n = nt * 8 + (lane & 7);
-      const int chunk = 4 * kp + (lane >> 3);
-      uint32_t b0, b1, b2, b3;
-      ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
-      ptx::mma_m16n8k16_bf16(acc[nt], af[0], b0, b1);
-      ptx::mma_m16n8k16_bf16(acc[nt], af[1], b2, b3);
+      for (int nt = 0; nt < NT; ++nt) {
+        const int n = nt * 8 + (lane & 7);
+        const int chunk = 4 * kp + (lane >> 3);
+        uint32_t b0, b1, b2, b3;
+        ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
+        ptx::mma_m16n8k16_bf16(acc[nt], af[0], b0, b1);
+        ptx::mma_m16n8k16_bf16(acc[nt], af[1], b2, b3);
+      }
     }
   }
 }
 
+// cp.async.wait_group with a run-time count (the ring depth is chosen per launch).
+__device__ __forceinline__ void cp_async_wait_upto(int n) {
+  switch (n) {
+    case 0: ptx::cp_async_wait<0>(); break;
+    case 1: ptx::cp_async_wait<1>(); break;
+    case 2: ptx::cp_async_wait<2>(); break;
+    case 3: ptx::cp_async_wait<3>(); break;
+    case 4: ptx::cp_async_wait<4>(); break;
+    case 5: ptx::cp_async_wait<5>(); break;
+    case 6: ptx::cp_async_wait<6>(); break;
+    case 7: ptx::cp_async_wait<7>(); break;
+    case 8: ptx::cp_async_wait<8>(); break;
+    case 9: ptx::cp_async_wait<9>(); break;
+    default: ptx::cp_async_wait<10>(); break;  // kMaxStages - 2
+  }
+}
+
+// The tile size class of a unit of n rows: NT m16n8 column tiles, npad = 8 NT rows.
+__device__ __forceinline__ int npad_of(int n) { return n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64; }
+
 struct Ctx {
-  uint8_t* ring;
+  uint32_t ring;    // shared address of stage 0 (1024-byte aligned: the TMA swizzle's period)
+  uint32_t bar0;    // shared address of stage 0's full barrier (one 8-byte mbarrier per stage)
+  int stages;       // ring depth of this launch (see kRingBytes)
+  int stage_bytes;  // 16 KiB of weights + npad_max activation rows
   Plan* pl;
   const Params* p;
   const Phases* ph;
-  uint32_t gstep;  // global step index of the current tile's first step (ring stage = gstep % kStages)
-  int pre;         // steps of the current tile whose weights are already in flight
+  // Global step g uses stage g % stages; each stage's barrier completes once per use, so the
+  // use of step g is phase g / stages of that barrier (every issued step is consumed, in order).
+  // Two cursors walk the steps without division: consumption (the current tile's next step)
+  // and issue (one past the last step whose weights were issued; issues are contiguous).
+  uint32_t gstep, gissue;  // global indices of the two cursors
+  int cslot, islot;        // their stages
+  uint32_t cphase;         // parity of the consumed step's barrier phase
+  int pre;                 // steps of the current tile whose weights are already in flight
+  int pre_acts;            // ... and whose activations went with them (0, or pre)
+
+  __device__ uint32_t addr(int slot) const { return ring + uint32_t(slot * stage_bytes); }
+  __device__ uint32_t bar(int slot) const { return bar0 + uint32_t(slot) * 8u; }
+  __device__ int slot_after(int slot, int k) const {  // (slot + k) mod stages, 0 <= k < stages
+    slot += k;
+    return slot >= stages ? slot - stages : slot;
+  }
+  __device__ void consumed() {
+    ++gstep;
+    if (++cslot == stages) {
+      cslot = 0;
+      cphase ^= 1u;
+    }
+  }
+  __device__ void issued() {
+    ++gissue;
+    if (++islot == stages) islot = 0;
+  }
 };
 
 // Epilogue of one FC1/FC2 tile with the final accumulators (split sum already done).
@@ -416,67 +489,113 @@ __device__ bool cta_wait(Plan& pl, const int* p, int target, unsigned long long*
   return pl.abort == 0;
 }
 
-// One FC1 or FC2 tile (the NT-token variant), including the next tile's weight prefetch.
+// This thread's activation source rows of tile d (n = (tid >> 4) + 16 q): x rows of the routed
+// tokens for FC1, the unit's rows of the workspace `a` for FC2.
+__device__ __forceinline__ void source_rows(const Item& d, const Plan& pl, const MegaArgs& a, const MegaWorkspace& ws,
+                                            SrcRows& src) {
+  src.base = static_cast<const __nv_bfloat16*>(d.kind == kFC1 ? a.x : ws.a);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int n = (threadIdx.x >> 4) + 16 * q;
+    src.off[q] = -1;
+    if (n < d.n) {
+      const int r = d.row0 + n;
+      if (d.kind == kFC1) {
+        const int t = pl.row_route[r] / int(a.K);
+        src.off[q] = t * int(a.ldx);
+      } else {
+        src.off[q] = r * int(a.I);
+      }
+    }
+  }
+}
+
+// Thread 0: may tile nx's activations be loaded now? FC1 reads x (always ready); FC2 reads its
+// unit's `a` rows, ready once every FC1 tile of the unit has released them (acquire).
+__device__ __forceinline__ int next_ready(const Item& nx, const MegaWorkspace& ws, const Phases& ph) {
+  if (nx.kind == kFC1) return 1;
+  if (nx.kind == kFC2 && ld_acquire(ws.unit_done + nx.u) >= ph.nb1) {
+    __threadfence();  // as cta_wait: the CTA's loads after the barrier see the released rows
+    return 1;
+  }
+  return 0;
+}
+
+// One FC1 or FC2 tile (the NT-token variant), including the next tile's prefetch: the next
+// tile's weights always (they depend on nothing), its activations with them when they are
+// ready, so that tile starts without draining the ring.
 template <int NT>
 __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   const MegaArgs& a = cx.p->a;
   const MegaWorkspace& ws = cx.p->ws;
   Plan& pl = *cx.pl;
   const int tid = threadIdx.x;
+  const int P = cx.stages - 1;  // steps in flight
   constexpr int npad = NT * 8;
   const bool nx_gemm = nx.kind == kFC1 || nx.kind == kFC2;
+  const int nx_npad = nx_gemm ? npad_of(nx.n) : 0;
+  // First step (relative) that belongs to the next tile; the readiness of its activations is
+  // decided before that step is issued and never changes afterwards.
+  if (tid == 0) pl.nx_ready = a.early_acts ? next_ready(nx, ws, *cx.ph) : 0;
+  __syncthreads();
+  int nx_ready = pl.nx_ready;
+  SrcRows nx_rows;
+  if (nx_gemm) source_rows(nx, pl, a, ws, nx_rows);
   int issued_next = 0;
-  // Weights of relative step k (k >= this tile's steps: the next tile's step k - d.nk), one group.
-  auto issue_rel = [&](int k, bool with_acts, const __nv_bfloat16* const (&xrow)[2]) {
-    const int stage = int((cx.gstep + uint32_t(k)) % kStages);
+  // Step k of the relative sequence (k >= d.nk: the next tile's step k - d.nk), one group.
+  auto issue_rel = [&](int k, bool with_acts, const SrcRows& xrow) {
+    // Real issues are contiguous: step k of this tile is global step gstep + k == gissue.
+    const uint32_t base = cx.addr(cx.islot), bar = cx.bar(cx.islot);
     if (k < d.nk) {
-      issue_weights(cx.ring, stage, d, k);
-      if (with_acts) issue_acts(cx.ring, stage, d, k, npad, xrow);
+      issue_weights(*cx.p, base, bar, d, k);
+      if (with_acts) issue_acts(base, d, k, npad, xrow);
+      cx.issued();
     } else if (nx_gemm && k - d.nk < nx.nk) {
-      issue_weights(cx.ring, stage, nx, k - d.nk);
+      issue_weights(*cx.p, base, bar, nx, k - d.nk);
+      if (nx_ready) issue_acts(base, nx, k - d.nk, nx_npad, nx_rows);
+      cx.issued();
       ++issued_next;
     }
     ptx::cp_async_commit();
   };
-  const __nv_bfloat16* no_rows[2] = {nullptr, nullptr};
-  for (int k = cx.pre; k < kPrologue; ++k) issue_rel(k, false, no_rows);
-  if (d.kind == kFC2 && !cta_wait(pl, ws.unit_done + d.u, cx.ph->nb1, a.invalid_count)) return;
-  // This thread's activation source rows (n = (tid >> 3) + 32 q).
-  const __nv_bfloat16* xrow[2];
-#pragma unroll
-  for (int q = 0; q < 2; ++q) {
-    const int n = (tid >> 3) + 32 * q;
-    xrow[q] = nullptr;
-    if (n < d.n) {
-      const int r = d.row0 + n;
-      if (d.kind == kFC1) {
-        const int t = pl.row_route[r] / int(a.K);
-        xrow[q] = static_cast<const __nv_bfloat16*>(a.x) + int64_t(t) * a.ldx;
-      } else {
-        xrow[q] = static_cast<const __nv_bfloat16*>(ws.a) + int64_t(r) * a.I;
-      }
-    }
+  // d's activations are ready now for FC1, and for FC2 when the previous tile saw its unit done
+  // (it then issued them with the weights of the steps already in flight).
+  const bool acts_early = (d.kind == kFC1 && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
+  SrcRows xrow;
+  if (acts_early) {
+    source_rows(d, pl, a, ws, xrow);
+    for (int k = cx.pre; k < P; ++k) issue_rel(k, true, xrow);
+  } else {
+    // Weights first (in flight during the wait), then the activations of the steps in flight
+    // as one more group: the first step waits for every group (the ring drains once).
+    for (int k = cx.pre; k < P; ++k) issue_rel(k, false, xrow);  // weights only
+    if (d.kind == kFC2 && !cta_wait(pl, ws.unit_done + d.u, cx.ph->nb1, a.invalid_count)) return;
+    source_rows(d, pl, a, ws, xrow);
+    for (int k = 0; k < min(d.nk, P); ++k) issue_acts(cx.addr(cx.slot_after(cx.cslot, k)), d, k, npad, xrow);
+    ptx::cp_async_commit();
   }
-  for (int k = 0; k < min(d.nk, kPrologue); ++k)
-    issue_acts(cx.ring, int((cx.gstep + uint32_t(k)) % kStages), d, k, npad, xrow);
-  ptx::cp_async_commit();
 
   float acc[NT][4];
 #pragma unroll
   for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
     for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
+  const int j_recheck = d.nk - P;  // the iteration that issues the next tile's first step
   for (int j = 0; j < d.nk; ++j) {
-    if (j == 0)
+    if (j == 0 && !acts_early)
       ptx::cp_async_wait<0>();
     else
-      ptx::cp_async_wait<kPrologue - 1>();
-    __syncthreads();  // stage j visible to all; stage j - 1 free for step j + kPrologue
-    issue_rel(j + kPrologue, true, xrow);
-    compute_step<NT>(cx.ring, int((cx.gstep + uint32_t(j)) % kStages), acc);
+      cp_async_wait_upto(P - 1);
+    ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase);  // this step's weights
+    if (j == j_recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
+    __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
+    if (j == j_recheck) nx_ready = pl.nx_ready;
+    issue_rel(j + P, true, xrow);
+    compute_step<NT>(cx.addr(cx.cslot), acc);
+    cx.consumed();
   }
-  cx.gstep += uint32_t(d.nk);
   cx.pre = issued_next;
+  cx.pre_acts = nx_ready ? issued_next : 0;
 
   if (d.S > 1) {
     // Partial to slot (tl, s), fragment order: nt-major float4 per thread (coalesced).
@@ -565,6 +684,7 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
   if (tid == 0) {
     pl.invalid = 0;
     pl.abort = 0;
+    pl.max_n = 0;
   }
   for (int e = tid; e < EL; e += kThreads) pl.cnt[e] = 0;
   __syncthreads();
@@ -619,6 +739,7 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
         pl.unit_e[unit] = int16_t(e);
         pl.unit_row0[unit] = int16_t(row + c);
         pl.unit_n[unit] = int16_t(min(kMaxN, n - c));
+        atomicMax(&pl.max_n, min(kMaxN, n - c));
         ++unit;
       }
       pl.cnt[e] = row;  // from here on: the expert's first row
@@ -641,19 +762,30 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
 }
 
 __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_constant__ Params p) {
-  extern __shared__ __align__(128) uint8_t ring[];
+  extern __shared__ __align__(128) uint8_t smem_dyn[];
   __shared__ Plan pl;
+  __shared__ uint64_t full_bar[kMaxStages];
   const MegaArgs& a = p.a;
   const MegaWorkspace& ws = p.ws;
   const int tid = threadIdx.x;
   // The first claim does not depend on the plan: its latency overlaps the plan's.
-  if (tid == 0) pl.item[0] = int(atomicAdd(ws.counters, 1u));
+  if (tid == 0) {
+    pl.item[0] = int(atomicAdd(ws.counters, 1u));
+    for (int i = 0; i < kMaxStages; ++i) ptx::mbar_init(smem_u32(&full_bar[i]), 1);
+    ptx::mbar_fence_init();
+    ptx::prefetch_tensormap(&p.tm13);
+    ptx::prefetch_tensormap(&p.tm2);
+  }
   if (a.ids_i64)
     build_plan<int64_t>(pl, a);
   else
-    build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] is visible
+    build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] and the barriers are visible
   const Phases ph = make_phases(a, pl.units, ws.slots);
-  Ctx cx{ring, &pl, &p, &ph, 0u, 0};
+  const int stage_bytes = kWBytes + npad_of(pl.max_n) * kRowBytes * kKParts;
+  const int fit = min(kMaxStages, kRingBytes / stage_bytes);
+  const uint32_t ring = (smem_u32(smem_dyn) + 1023u) & ~1023u;  // kRingAlign
+  Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes, &pl, &p, &ph,
+         0u, 0u, 0, 0, 0u, 0, 0};
   int cur = pl.item[0];
   while (cur < ph.total && pl.abort == 0) {
     if (tid == 0) pl.item[1] = int(atomicAdd(ws.counters, 1u));  // claim the next item ahead
@@ -678,6 +810,13 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
     cur = next;
   }
   ptx::cp_async_wait<0>();
+  // Weights still in flight (only after an abort: every issued step is otherwise consumed)
+  // must land before the CTA's shared memory is released.
+  if (tid == 0)
+    while (cx.gstep != cx.gissue) {
+      ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase);
+      cx.consumed();
+    }
   __syncthreads();
   if (tid == 0) {
     __threadfence();
@@ -734,12 +873,48 @@ MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots) {
   return lay_out(w, H, I, slots);
 }
 
+namespace {
+// cuTensorMapEncodeTiled through the runtime's driver entry point: linking libcuda directly
+// would make every binary (the CPU-only CLI and tests included) need a driver to load.
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    cu::check("mega_bf16", cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q),
+              "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+    if (p == nullptr || q != cudaDriverEntryPointSuccess)
+      throw CudaError("mega_bf16: the driver has no cuTensorMapEncodeTiled (needs CUDA 12 or newer)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// TMA descriptor of one weight tensor [experts, rows, inner] bf16 (contiguous), boxes of 64 rows x
+// 64 elements with the 128-byte swizzle the kernel's ldmatrix addressing assumes. Host only and
+// cheap (no device work): encoded at every launch, so re-prepared weights need nothing else.
+CUtensorMap weight_map(const void* base, int64_t inner, int64_t rows, int64_t experts, const char* what) {
+  if (!cu::aligned(base, 16)) throw_invalid(what, "a 16-byte aligned weight buffer (mega kernel)", "misaligned");
+  CUtensorMap m;
+  const cuuint64_t dims[3] = {cuuint64_t(inner), cuuint64_t(rows), cuuint64_t(experts)};
+  const cuuint64_t strides[2] = {cuuint64_t(inner) * 2, cuuint64_t(rows) * cuuint64_t(inner) * 2};
+  const cuuint32_t box[3] = {cuuint32_t(kBox), cuuint32_t(kHalfM), 1};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = encode_tiled()(&m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void*>(base), dims,
+                                            strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError(std::string("mega_bf16: cuTensorMapEncodeTiled(") + what + ") failed: CUresult " + std::to_string(int(r)));
+  return m;
+}
+}  // namespace
+
 int persistent_grid() {
   cu::check("mega_bf16",
-            cudaFuncSetAttribute(mega_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes),
+            cudaFuncSetAttribute(mega_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kDynSmemBytes),
             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
   int per_sm = 0;
-  cu::check("mega_bf16", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mega_bf16_kernel, kThreads, kRingBytes),
+  cu::check("mega_bf16", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mega_bf16_kernel, kThreads, kDynSmemBytes),
             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   if (per_sm < 1) throw CudaError("mega_bf16: the kernel cannot be resident on this device (occupancy 0)");
   return per_sm * cu::current_sm_count();
@@ -751,7 +926,7 @@ void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_
     throw_invalid("T * top_k", "at most " + std::to_string(kMaxRoutes) + " (mega kernel)", std::to_string(args.T * args.K));
   if (args.EL < 1 || args.EL > kMaxExperts)
     throw_invalid("local experts", "in [1, " + std::to_string(kMaxExperts) + "] (mega kernel)", std::to_string(args.EL));
-  if (args.H % kBK != 0 || args.I % kBK != 0)
+  if (args.H % kBox != 0 || args.I % kBox != 0)
     throw_invalid("hidden_size / intermediate_size", "multiples of 64 (mega kernel)",
                   std::to_string(args.H) + " / " + std::to_string(args.I));
   if (!cu::aligned(args.x, 16) || args.ldx % 8 != 0)
@@ -759,8 +934,13 @@ void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_
   if (!cu::aligned(args.out, 16)) throw_invalid("out", "a 16-byte aligned pointer (mega kernel)", "misaligned");
   if (grid < 1 || partial_slots(grid) > ws.slots)
     throw_invalid("grid", "in [1, slots / 4] (mega kernel)", std::to_string(grid));
-  Params p{args, ws};
-  mega_bf16_kernel<<<dim3(unsigned(grid)), dim3(kThreads), kRingBytes, stream>>>(p);
+  const bool gated = args.activation != Activation::kReLU2;
+  Params p;
+  p.tm13 = weight_map(args.w13, args.H, gated ? 2 * args.I : args.I, args.EL, "w13");
+  p.tm2 = weight_map(args.w2, args.I, args.H, args.EL, "w2");
+  p.a = args;
+  p.ws = ws;
+  mega_bf16_kernel<<<dim3(unsigned(grid)), dim3(kThreads), kDynSmemBytes, stream>>>(p);
   cu::check_launch("mega_bf16", "mega kernel launch");
 }
 

@@ -71,6 +71,11 @@ struct MegaArgs {
   int64_t T = 0, K = 0, E = 0, first_local = 0, EL = 0, H = 0, I = 0;
   Activation activation = Activation::kSwiGLU;
   float limit = 0.0f, alpha = 1.702f;
+  // Tuning knobs for A/B measurements (the backend reads MEGAMOE_MEGA_STAGES /
+  // MEGAMOE_MEGA_EARLY): ring depth (0: by the launch's widest unit, else clamped to what fits)
+  // and whether a tile's activations may be loaded with the previous tile's steps.
+  int stages = 0;
+  bool early_acts = true;
 };
 
 // Checks the limits above (throws InvalidArgument) and launches `grid` CTAs on `stream`.
