@@ -3,9 +3,13 @@
 //
 // Which path runs (decided on the host per forward, from host-known values only):
 //   Mega kernel (kernels/sm90/mega/mega_bf16.h), one launch, when ALL of
-//     - T <= sm90::mega::kMaxTokens (64: one 64-row unit per expert, each weight byte streamed
-//       once) and T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum
-//       sm90::mega::kMaxRoutes = 512: the route plan lives in every CTA's shared memory);
+//     - T <= MEGAMOE_MEGA_MAX_TOKENS (default 2, at most sm90::mega::kMaxTokens = 64: one 64-row
+//       unit per expert, each weight byte streamed once). The default is the measured crossover
+//       (H200, 2026-11-30, commit 25710f8, docs/BENCHMARKS.md): the kernel was faster than the
+//       split pipeline in all 8 cells with T <= 2 of the four presets (0.88-0.99x its time) and
+//       within -12%..+8% above, where the split pipeline already streams at 90-100% of the floor;
+//     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
+//       the route plan lives in every CTA's shared memory);
 //     - E_local <= sm90::mega::kMaxExperts (512);
 //     - x is 16-byte aligned with a row stride that is a multiple of 8 elements, out 16-byte
 //       aligned (the kernel gathers x rows with 16-byte cp.async);
@@ -45,11 +49,14 @@ namespace megamoe {
 namespace {
 
 constexpr const char* kName = "sm90_bf16_bf16_bf16_mega";
+constexpr int64_t kDefaultMaxTokens = 2;  // measured crossover, see the top of this file
 
 class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
  public:
   explicit Sm90MegaBf16(const MoeConfig& c) : Sm90SplitBf16(kName, c), mega_buf_(kName, c.device) {
     const bool mega_on = sm90_backend::env_int("MEGAMOE_MEGA", 1) != 0;
+    max_tokens_ = std::clamp<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_TOKENS", kDefaultMaxTokens), 0,
+                                      sm90::mega::kMaxTokens);
     stages_ = int(sm90_backend::env_int("MEGAMOE_MEGA_STAGES", 0));
     early_acts_ = sm90_backend::env_int("MEGAMOE_MEGA_EARLY", 1) != 0;
     max_routes_ = std::min<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_ROUTES", sm90::mega::kMaxRoutes), sm90::mega::kMaxRoutes);
@@ -68,7 +75,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
  private:
   bool use_mega(const ForwardArgs& args, const ForwardContext& f) const {
     // The mega kernel combines in place; the EP owner side (route_out) runs the split stages.
-    return grid_ > 0 && args.route_out == nullptr && f.T <= sm90::mega::kMaxTokens && f.rows_bound <= max_routes_ &&
+    return grid_ > 0 && args.route_out == nullptr && f.T <= max_tokens_ && f.rows_bound <= max_routes_ &&
            cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 && cu::aligned(args.out.data, 16);
   }
 
@@ -111,6 +118,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
   sm90::mega::MegaWorkspace mega_ws_;
   int grid_ = 0;  // 0: the Mega path is off for this layer
   int64_t max_routes_ = 0;
+  int64_t max_tokens_ = 0;   // MEGAMOE_MEGA_MAX_TOKENS
   int stages_ = 0;           // MEGAMOE_MEGA_STAGES (A/B knob; 0: the kernel's choice)
   bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
 };
