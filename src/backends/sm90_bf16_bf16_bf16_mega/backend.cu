@@ -33,9 +33,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backends/sm90_bf16_bf16_bf16_split/split_bf16.h"
 #include "backends/sm90_common/requirements.h"
@@ -53,7 +55,8 @@ constexpr int64_t kDefaultMaxTokens = 2;  // measured crossover, see the top of 
 
 class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
  public:
-  explicit Sm90MegaBf16(const MoeConfig& c) : Sm90SplitBf16(kName, c), mega_buf_(kName, c.device) {
+  explicit Sm90MegaBf16(const MoeConfig& c)
+      : Sm90SplitBf16(kName, c), mega_buf_(kName, c.device), trace_buf_(kName, c.device) {
     const bool mega_on = sm90_backend::env_int("MEGAMOE_MEGA", 1) != 0;
     max_tokens_ = std::clamp<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_TOKENS", kDefaultMaxTokens), 0,
                                       sm90::mega::kMaxTokens);
@@ -67,6 +70,37 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
       mega_buf_.allocate(sm90::mega::workspace_bytes(H_, I_, slots), "mega workspace");
       check(cudaMemset(mega_buf_.ptr, 0, mega_buf_.bytes), "mega workspace init");
       mega_ws_ = sm90::mega::carve_workspace(mega_buf_.ptr, H_, I_, slots);
+      if (const char* t = std::getenv("MEGAMOE_MEGA_TRACE"); t && *t) {
+        trace_path_ = t;
+        trace_buf_.allocate(sizeof(unsigned long long) * size_t(grid_) * sm90::mega::kTraceWords, "mega trace");
+        check(cudaMemset(trace_buf_.ptr, 0, trace_buf_.bytes), "mega trace init");
+      }
+    }
+  }
+
+  // Writes the trace of the last launch (MEGAMOE_MEGA_TRACE; a diagnostic, never throws).
+  ~Sm90MegaBf16() override {
+    if (trace_path_.empty() || trace_buf_.ptr == nullptr) return;
+    std::vector<unsigned long long> h(size_t(grid_) * sm90::mega::kTraceWords);
+    if (cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemcpy(h.data(), trace_buf_.ptr, h.size() * sizeof(h[0]), cudaMemcpyDeviceToHost) != cudaSuccess)
+      return;
+    unsigned long long t0 = ~0ull;
+    for (int b = 0; b < grid_; ++b)
+      if (h[size_t(b) * sm90::mega::kTraceWords]) t0 = std::min(t0, h[size_t(b) * sm90::mega::kTraceWords]);
+    auto rel = [t0](unsigned long long t) { return t ? static_cast<long long>(t - t0) : -1ll; };
+    if (FILE* f = std::fopen(trace_path_.c_str(), "w")) {
+      std::fprintf(f, "cta,item,kind,claimed_ns,first_step_ns,done_ns,entry_ns,plan_ns\n");
+      for (int b = 0; b < grid_; ++b) {
+        const unsigned long long* r = h.data() + size_t(b) * sm90::mega::kTraceWords;
+        for (int i = 0; i < sm90::mega::kTraceItems; ++i) {
+          const unsigned long long* e = r + 4 + 4 * i;
+          if (e[1] == 0) break;
+          std::fprintf(f, "%d,%llu,%llu,%lld,%lld,%lld,%lld,%lld\n", b, e[0] >> 8, e[0] & 0xff, rel(e[1]), rel(e[2]),
+                       rel(e[3]), rel(r[0]), rel(r[1]));
+        }
+      }
+      std::fclose(f);
     }
   }
 
@@ -111,6 +145,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
     m.alpha = act_.alpha;
     m.stages = stages_;
     m.early_acts = early_acts_;
+    m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
     sm90::mega::launch(m, mega_ws_, grid_, f.stream);
   }
 
@@ -120,6 +155,8 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
   int64_t max_routes_ = 0;
   int64_t max_tokens_ = 0;   // MEGAMOE_MEGA_MAX_TOKENS
   int stages_ = 0;           // MEGAMOE_MEGA_STAGES (A/B knob; 0: the kernel's choice)
+  std::string trace_path_;   // MEGAMOE_MEGA_TRACE: CSV of the last launch's timeline, written at destruction
+  sm90_backend::DeviceBuffer trace_buf_;
   bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
 };
 

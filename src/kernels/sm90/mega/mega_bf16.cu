@@ -161,6 +161,7 @@ struct Plan {
   int units, invalid, max_n;       // max_n: rows of the widest unit
   int item[2];                     // [0] current item, [1] the next one (claimed ahead)
   int flag, abort, nx_ready;
+  unsigned long long t_first;      // trace: when the current tile's first step was ready
 };
 
 // The weights as 3-D TMA tensors {K (innermost), rows of one expert, expert}, boxes of
@@ -587,6 +588,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     else
       cp_async_wait_upto(P - 1);
     ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase);  // this step's weights
+    if (j == 0 && tid == 0) pl.t_first = global_timer();
     if (j == j_recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
     __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
     if (j == j_recheck) nx_ready = pl.nx_ready;
@@ -768,6 +770,7 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
   const MegaArgs& a = p.a;
   const MegaWorkspace& ws = p.ws;
   const int tid = threadIdx.x;
+  if (a.trace && tid == 0) a.trace[size_t(blockIdx.x) * kTraceWords] = global_timer();
   // The first claim does not depend on the plan: its latency overlaps the plan's.
   if (tid == 0) {
     pl.item[0] = int(atomicAdd(ws.counters, 1u));
@@ -780,6 +783,9 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
     build_plan<int64_t>(pl, a);
   else
     build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] and the barriers are visible
+  unsigned long long* trace = a.trace ? a.trace + size_t(blockIdx.x) * kTraceWords : nullptr;
+  if (trace && tid == 0) trace[1] = global_timer();
+  int traced = 0;
   const Phases ph = make_phases(a, pl.units, ws.slots);
   const int stage_bytes = kWBytes + npad_of(pl.max_n) * kRowBytes * kKParts;
   const int fit = min(kMaxStages, kRingBytes / stage_bytes);
@@ -793,6 +799,12 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
     const int next = pl.item[1];
     const Item d = decode(cur, ph, pl, a);
     const Item nx = decode(next, ph, pl, a);
+    unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced++ : nullptr;
+    if (rec && tid == 0) {
+      rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(d.kind);
+      rec[1] = global_timer();
+      pl.t_first = 0;
+    }
     if (d.kind == kCombine) {
       combine_tile(cx, d);
     } else {
@@ -805,6 +817,10 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
         gemm_tile<4>(cx, d, nx);
       else
         gemm_tile<8>(cx, d, nx);
+    }
+    if (rec && tid == 0) {
+      rec[2] = pl.t_first;
+      rec[3] = global_timer();
     }
     __syncthreads();  // pl.item[1] and pl.flag are rewritten next iteration
     cur = next;

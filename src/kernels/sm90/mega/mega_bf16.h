@@ -76,7 +76,14 @@ struct MegaArgs {
   // and whether a tile's activations may be loaded with the previous tile's steps.
   int stages = 0;
   bool early_acts = true;
+  // Optional timeline (MEGAMOE_MEGA_TRACE): when non-null, thread 0 of each CTA writes
+  // kTraceWords u64 at trace + cta * kTraceWords: [0] entry time, [1] plan built, then per work
+  // item (at most kTraceItems) {item << 8 | kind, claimed, first step ready, finished} in
+  // %globaltimer nanoseconds. For finding where a launch's time goes; off by default.
+  unsigned long long* trace = nullptr;
 };
+constexpr int kTraceItems = 63;
+constexpr int kTraceWords = 4 + 4 * kTraceItems;
 
 // Checks the limits above (throws InvalidArgument) and launches `grid` CTAs on `stream`.
 void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_t stream);
