@@ -62,6 +62,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
                                       sm90::mega::kMaxTokens);
     stages_ = int(sm90_backend::env_int("MEGAMOE_MEGA_STAGES", 0));
     early_acts_ = sm90_backend::env_int("MEGAMOE_MEGA_EARLY", 1) != 0;
+    min_split_steps_ = int(sm90_backend::env_int("MEGAMOE_MEGA_MIN_SPLIT_STEPS", 0));
     max_routes_ = std::min<int64_t>(sm90_backend::env_int("MEGAMOE_MEGA_MAX_ROUTES", sm90::mega::kMaxRoutes), sm90::mega::kMaxRoutes);
     if (mega_on && EL_ <= sm90::mega::kMaxExperts) {
       auto g = guard();
@@ -145,6 +146,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
     m.alpha = act_.alpha;
     m.stages = stages_;
     m.early_acts = early_acts_;
+    m.min_split_steps = min_split_steps_;
     m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
     sm90::mega::launch(m, mega_ws_, grid_, f.stream);
   }
@@ -158,6 +160,7 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
   std::string trace_path_;   // MEGAMOE_MEGA_TRACE: CSV of the last launch's timeline, written at destruction
   sm90_backend::DeviceBuffer trace_buf_;
   bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
+  int min_split_steps_ = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B knob; 0: the kernel's default)
 };
 
 // The split backend's requirements (the fallback runs its pipeline); the Mega path's own limits

@@ -126,7 +126,10 @@ constexpr int kRingBytes = 208 * 1024;     // + the plan (~9.3 KiB) stays under 
 constexpr int kMaxStages = 12;             // cp.async.wait_group immediates below go to 10
 constexpr int kRingAlign = 1024;           // TMA's 128-byte swizzle repeats every 8 rows of 128 B
 constexpr int kMaxSplits = 16;
-constexpr int kMinSplitSteps = 2;          // a split streams at least 2 x 32 KiB of weights
+constexpr int kMinSplitSteps = 4;          // a split streams at least 4 x 32 KiB of weights:
+                                           // measured (H200, qwen3-30b-a3b T = 1): 2-step FC2
+                                           // splits cost 57-59 us, 4 steps 50-52 us, 6 steps 54;
+                                           // other presets within noise
 constexpr int kSplitTarget = 2;            // split until a phase has >= 2 x grid tiles
 constexpr int kPartialFloats = kThreads * (kMaxN / 8) * 4;  // one split's accumulators (32 KiB)
 constexpr int kCombineCols = kTileM;       // columns of out per combine tile (= FC2 rows per tile)
@@ -229,12 +232,12 @@ __device__ __forceinline__ float act_apply(Activation act, float g, float u, flo
 }
 
 // S splits of nk_total steps for `tiles` tiles (see "split-K" above); tiles * S <= slots.
-__device__ void choose_splits(int tiles, int nk_total, int grid, int slots, int& S, int& spl) {
+__device__ void choose_splits(int tiles, int nk_total, int grid, int slots, int min_steps, int& S, int& spl) {
   S = 1;
   if (tiles > 0 && tiles < kSplitTarget * grid) {
     S = (kSplitTarget * grid + tiles - 1) / tiles;
     S = min(S, kMaxSplits);
-    S = min(S, max(1, nk_total / kMinSplitSteps));
+    S = min(S, max(1, nk_total / min_steps));
     while (S > 1 && tiles * S > slots) --S;
   }
   spl = (nk_total + S - 1) / S;
@@ -245,10 +248,11 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   Phases p;
   const bool gated = a.activation != Activation::kReLU2;
   p.nb1 = gated ? int(a.I / kHalfM) : int((a.I + kTileM - 1) / kTileM);
-  choose_splits(units * p.nb1, int((a.H + kBK - 1) / kBK), int(gridDim.x), slots, p.S1, p.spl1);
+  const int min_steps = a.min_split_steps > 0 ? a.min_split_steps : kMinSplitSteps;
+  choose_splits(units * p.nb1, int((a.H + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S1, p.spl1);
   p.T1 = units * p.nb1 * p.S1;
   p.nb2 = int((a.H + kTileM - 1) / kTileM);
-  choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, p.S2, p.spl2);
+  choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S2, p.spl2);
   p.T2 = units * p.nb2 * p.S2;
   p.total = p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
   return p;

@@ -76,6 +76,7 @@ struct MegaArgs {
   // and whether a tile's activations may be loaded with the previous tile's steps.
   int stages = 0;
   bool early_acts = true;
+  int min_split_steps = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS: 0 = the kernel's default
   // Optional timeline (MEGAMOE_MEGA_TRACE): when non-null, thread 0 of each CTA writes
   // kTraceWords u64 at trace + cta * kTraceWords: [0] entry time, [1] plan built, then per work
   // item (at most kTraceItems) {item << 8 | kind, claimed, first step ready, finished} in
