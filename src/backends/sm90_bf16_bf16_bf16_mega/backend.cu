@@ -5,9 +5,10 @@
 //   Mega kernel (kernels/sm90/mega/mega_bf16.h), one launch, when ALL of
 //     - T <= MEGAMOE_MEGA_MAX_TOKENS (default 2, at most sm90::mega::kMaxTokens = 64: one 64-row
 //       unit per expert, each weight byte streamed once). The default is the measured crossover
-//       (H200, 2026-11-30, commit 25710f8, docs/BENCHMARKS.md): the kernel was faster than the
-//       split pipeline in all 8 cells with T <= 2 of the four presets (0.88-0.99x its time) and
-//       within -12%..+8% above, where the split pipeline already streams at 90-100% of the floor;
+//       (H200, 2026-11-30, commits 25710f8 and a3fc8fa, docs/BENCHMARKS.md): over the four
+//       presets the kernel was faster than the split pipeline in 15 of the 16 cells with T <= 2
+//       of two jobs (0.88-1.01x its time) and slower in most cells above (up to 1.11x), where
+//       the split pipeline already streams at 90-100% of the floor;
 //     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
 //       the route plan lives in every CTA's shared memory);
 //     - E_local <= sm90::mega::kMaxExperts (512);
