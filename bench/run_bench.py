@@ -48,6 +48,8 @@ def main():
                     help="path to the peer script vllm_triton_moe.py (shared/peers/, copied into an ignored "
                          "folder on the GPU machine): its times become the baseline vllm_triton_0.33.0")
     ap.add_argument("--check", action="store_true", help="also compare megamoe with PyTorch per cell")
+    ap.add_argument("--tactic", default=None,
+                    help="force this tactic of the megamoe backends in every cell (docs/TUNING.md), e.g. mega")
     args = ap.parse_args()
 
     backends = [b for b in args.backends.split(",") if b]
@@ -62,6 +64,8 @@ def main():
         cmd = [os.path.join(args.build, "megamoe"), "bench", "--presets", args.presets, "--tokens", args.tokens,
                "--iters", args.iters, "--routing", args.routing, "--recipe", recipe, "--backend", backend,
                "--json", path]
+        if args.tactic:
+            cmd += ["--tactic", args.tactic]
         print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=True)
         tmp.append(path)

@@ -16,7 +16,9 @@
 #include <set>
 #include <sstream>
 
+#include "backends/sm90_common/machine_key.h"
 #include "cli_common.h"
+#include "core/tactics.h"
 #include "cuda_util.h"
 #include "device_weights.h"
 #include "ep/ep_backend.h"
@@ -173,8 +175,60 @@ BenchSetup bench_setup(const Options& opts, int device, const char* default_pres
   return b;
 }
 
+// One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
+// and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
+// times after 5 warm-up replays, each after an L2 flush (a memset of `flush`); the median ms.
+struct CellRunner {
+  CellRunner(const MoeConfig& c, int64_t max_t, int device)
+      : dx(size_t(max_t * c.hidden_size * 2)),
+        dids(size_t(max_t * c.top_k * 4)),
+        dw(size_t(max_t * c.top_k * 4)),
+        dout(size_t(max_t * c.hidden_size * 2)),
+        dev(Device::cuda(device)),
+        E(c.num_experts),
+        K(c.top_k),
+        H(c.hidden_size) {}
+
+  // Fills the inputs of T tokens (routes and x from seed + T); returns the experts they touch.
+  std::set<int32_t> fill(int64_t T, workload::Routing routing, uint64_t seed, cudaStream_t s) {
+    const auto routes = workload::make_routes(T, E, K, routing, seed + uint64_t(T));
+    sm90::fill_synthetic_x_bf16(T, H, seed + uint64_t(T), dx.ptr, s);
+    ck(cudaMemcpyAsync(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice, s), "ids");
+    ck(cudaMemcpyAsync(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice, s), "w");
+    ck(cudaStreamSynchronize(s), "inputs");  // `routes` is freed on return
+    std::set<int32_t> touched(routes.ids.begin(), routes.ids.end());
+    touched.erase(-1);
+    return touched;
+  }
+
+  double time(MoeLayer& layer, int64_t T, int iters, cudaStream_t s, DeviceBuffer& flush, int flush_byte) {
+    const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
+    const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
+    const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
+    const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
+    layer.forward(xv, iv, wv, ov, s);
+    ck(cudaStreamSynchronize(s), "forward");
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+    layer.forward(xv, iv, wv, ov, s);
+    ck(cudaStreamEndCapture(s, &graph), "capture");
+    ck(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+    const auto ms = time_runs(s, 5, iters, [&] { cudaMemsetAsync(flush.ptr, flush_byte, flush.bytes, s); },
+                              [&] { cudaGraphLaunch(exec, s); });
+    ck(cudaGetLastError(), "replay");
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    return median(ms);
+  }
+
+  DeviceBuffer dx, dids, dw, dout;
+  Device dev;
+  int64_t E, K, H;
+};
+
 struct Record {
-  std::string model, recipe, backend, gpu, commit, routing, activation;
+  std::string model, recipe, backend, tactic, gpu, commit, routing, activation;
   int64_t tokens;
   double median_ms, floor_ms, tflops, weight_gbps, touched_weight_bytes, flops;
 };
@@ -186,7 +240,7 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
   for (size_t i = 0; i < rs.size(); ++i) {
     const Record& r = rs[i];
     o << "  {\"model\": \"" << r.model << "\", \"recipe\": \"" << r.recipe << "\", \"backend\": \"" << r.backend
-      << "\", \"tokens\": " << r.tokens << ", \"routing\": \"" << r.routing << "\", \"activation\": \"" << r.activation
+      << "\", \"tactic\": \"" << r.tactic << "\", \"tokens\": " << r.tokens << ", \"routing\": \"" << r.routing << "\", \"activation\": \"" << r.activation
       << "\", \"median_ms\": " << r.median_ms
       << ", \"floor_ms\": " << r.floor_ms << ", \"pct_of_floor\": " << 100.0 * r.floor_ms / r.median_ms
       << ", \"tflops\": " << r.tflops << ", \"weight_gbps\": " << r.weight_gbps
@@ -337,7 +391,7 @@ int bench_ep_worker(const Options& opts) {
 int cmd_bench(const Options& opts) {
   opts.allow_only(
       {"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device", "activation",
-       "ep", "ep-style"});
+       "ep", "ep-style", "tactic"});
   {
     int ep_rank = 0, ep_size = 1;
     if (ep_worker(&ep_rank, &ep_size)) return bench_ep_worker(opts);
@@ -391,41 +445,27 @@ int cmd_bench(const Options& opts) {
       continue;
     }
     MoeLayer& layer = *layer_ptr;
+    if (opts.has("tactic")) {  // e.g. the one-launch kernel at every T it can run
+      const std::string want = opts.get("tactic", "");
+      const auto names = layer.tactic_names();
+      if (std::find(names.begin(), names.end(), want) != names.end())
+        layer.force_tactic(want);
+      else
+        std::fprintf(stderr, "[bench] %s has no tactic '%s': its own choice runs\n", layer.backend_name().c_str(),
+                     want.c_str());
+    }
     prepare_synthetic_weights(layer, seed, s);
     // Real bytes of one expert in this recipe (codes + scales + biases): the weight floor.
     const double bytes_per_expert = double(formats::canonical_weight_bytes(c)) / double(E);
     const bool fp8_mma = recipe == Recipe::kFP8Block || recipe == Recipe::kMXFP8;
     const double mma_tflops = fp8_mma ? ceil.fp8_tflops : ceil.bf16_tflops;
-    DeviceBuffer dx(size_t(max_t * H * 2)), dids(size_t(max_t * K * 4)), dw(size_t(max_t * K * 4)),
-        dout(size_t(max_t * H * 2));
+    CellRunner cells(c, max_t, device);
     for (int64_t T : tokens) {
       ++cell;
       std::fprintf(stderr, "[bench] %zu/%zu %s T=%lld ...\n", cell, presets.size() * tokens.size(), pname.c_str(),
                    (long long)T);
-      const auto routes = workload::make_routes(T, c.num_experts, K, routing, seed + uint64_t(T));
-      sm90::fill_synthetic_x_bf16(T, H, seed + uint64_t(T), dx.ptr, s);
-      ck(cudaMemcpyAsync(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice, s), "ids");
-      ck(cudaMemcpyAsync(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice, s), "w");
-      std::set<int32_t> touched(routes.ids.begin(), routes.ids.end());
-      touched.erase(-1);
-      const Device dev = Device::cuda(device);
-      const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
-      const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
-      const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
-      const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
-      layer.forward(xv, iv, wv, ov, s);
-      ck(cudaStreamSynchronize(s), "forward");
-      cudaGraph_t graph;
-      cudaGraphExec_t exec;
-      ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
-      layer.forward(xv, iv, wv, ov, s);
-      ck(cudaStreamEndCapture(s, &graph), "capture");
-      ck(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
-      const auto ms = time_runs(s, 5, iters, [&] { cudaMemsetAsync(flush.ptr, int(cell & 0xFF), flush_bytes, s); },
-                                [&] { cudaGraphLaunch(exec, s); });
-      ck(cudaGetLastError(), "replay");
-      cudaGraphExecDestroy(exec);
-      cudaGraphDestroy(graph);
+      const std::set<int32_t> touched = cells.fill(T, routing, seed, s);
+      const double median_ms = cells.time(layer, T, iters, s, flush, int(cell & 0xFF));
       Record r;
       r.model = pname;
       r.recipe = recipe_name(recipe);
@@ -435,7 +475,8 @@ int cmd_bench(const Options& opts) {
       r.routing = workload::routing_name(routing);
       r.activation = std::string(activation_name(c.activation)) + (c.has_bias ? "+bias" : "");
       r.tokens = T;
-      r.median_ms = median(ms);
+      r.median_ms = median_ms;
+      r.tactic = layer.tactic_for(T);
       r.touched_weight_bytes = double(touched.size()) * bytes_per_expert;
       r.flops = 2.0 * double(T * K) * double(N13 * H + H * I);
       r.floor_ms = std::max(r.touched_weight_bytes / (ceil.copy_gbps * 1e9), r.flops / (mma_tflops * 1e12)) * 1e3;
@@ -457,6 +498,129 @@ int cmd_bench(const Options& opts) {
     std::fprintf(stderr, "[bench] wrote %s\n", opts.get("json", "").c_str());
   }
   cudaStreamDestroy(s);
+  return 0;
+}
+
+
+// `megamoe tune`: for each preset and token bucket, every tactic of the layer's backend timed
+// as `bench` times a cell (CUDA graph, L2 flushed, median); the fastest per bucket goes into the
+// tactic cache (core/tactics.h) that layers read at construction. docs/TUNING.md.
+int cmd_tune(const Options& opts) {
+  opts.allow_only({"presets", "preset", "tokens", "iters", "recipe", "backend", "seed", "routing", "device",
+                   "activation", "cache"});
+  const std::string act_mode = opts.get("activation", "swiglu");
+  if (act_mode != "swiglu" && act_mode != "preset")
+    throw_invalid("--activation", "swiglu or preset", "'" + act_mode + "'");
+  const std::string path = opts.get("cache", default_tactic_cache_path());
+  if (path.empty() || path == "off")
+    throw_invalid("--cache", "a file path (no default: set $HOME, $XDG_CACHE_HOME or $MEGAMOE_TACTIC_CACHE)",
+                  "'" + path + "'");
+  const std::vector<std::string> presets = split(opts.get("presets", opts.get("preset", "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b")));
+  const std::vector<int64_t> tokens = parse_token_list(opts.get("tokens", "1-8192"));
+  for (int64_t T : tokens)
+    if (T < 1 || T > tactic_bucket_tokens(kTacticBuckets - 1) || tactic_bucket_tokens(tactic_bucket_index(T)) != T)
+      throw_invalid("--tokens", "token buckets: powers of two 1..8192 (e.g. 1-8192 or 1,8,64)", std::to_string(T));
+  const int iters = int(opts.get_int("iters", 20));
+  if (iters < 5) throw_invalid("--iters", "at least 5 graph replays per tactic and bucket", std::to_string(iters));
+  const uint64_t seed = uint64_t(opts.get_int("seed", 1));
+  const workload::Routing routing = workload::parse_routing(opts.get("routing", "uniform"));
+  const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
+  if (gpu_count() == 0) throw Unsupported("tune: no CUDA device found (tune times the GPU backends' tactics)");
+  const int device = int(opts.get_int("device", 0));
+  ck(cudaSetDevice(device), "cudaSetDevice");
+
+  std::string warning;
+  TacticCache cache = TacticCache::load(path, &warning);
+  if (!warning.empty()) std::fprintf(stderr, "[tune] %s; starting a new cache\n", warning.c_str());
+  cudaStream_t s;
+  ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  DeviceBuffer flush(size_t(256) << 20);  // > 4x the L2, as bench
+  const int64_t max_t = *std::max_element(tokens.begin(), tokens.end());
+
+  struct Row {
+    std::string preset;
+    int64_t T;
+    std::vector<std::pair<std::string, double>> ms;
+    std::string heuristic, best;
+  };
+  std::vector<Row> rows;
+  for (const auto& pname : presets) {
+    MoeConfig c = workload::preset_config(workload::find_preset(pname));
+    if (act_mode == "swiglu" && c.activation == Activation::kSwiGLUOAI) {
+      c.activation = Activation::kSwiGLU;  // as bench: the presets with plain swiglu, no biases
+      c.has_bias = false;
+    }
+    c.recipe = recipe;
+    c.backend = opts.get("backend", "auto");
+    c.device = device;
+    c.max_tokens = max_t;
+    c.tactic_cache = "off";  // measure the backend itself; the heuristic is what runs without a table
+    std::unique_ptr<MoeLayer> layer;
+    try {
+      layer = std::make_unique<MoeLayer>(c);
+    } catch (const Unsupported& e) {
+      std::printf("skipped %s: %s\n", pname.c_str(), e.what());
+      continue;
+    }
+    const std::vector<std::string> names = layer->tactic_names();
+    if (names.empty()) {
+      std::printf("skipped %s: backend %s has no tactics to choose from\n", pname.c_str(), layer->backend_name().c_str());
+      continue;
+    }
+    prepare_synthetic_weights(*layer, seed, s);
+    TacticEntry entry;
+    cuda_machine_key(device, &entry.key);
+    layer_tactic_key(layer->config(), layer->backend_name(), &entry.key);
+    if (const TacticEntry* old = cache.find(entry.key)) entry = *old;  // keep buckets not re-measured
+    CellRunner cells(c, max_t, device);
+    size_t done = 0;
+    const size_t total = tokens.size() * names.size();
+    for (int64_t T : tokens) {
+      cells.fill(T, routing, seed, s);
+      Row row{pname, T, {}, "", ""};
+      layer->force_tactic("");
+      row.heuristic = layer->tactic_for(T);
+      double best = 0.0;
+      for (const std::string& name : names) {
+        ++done;
+        std::fprintf(stderr, "\r[tune] %-14s T=%-5lld [%-20s] %zu/%zu %-18s", pname.c_str(), (long long)T,
+                     std::string(20 * done / total, '#').c_str(), done, total, name.c_str());
+        layer->force_tactic(name);
+        if (layer->tactic_for(T) != name) continue;  // cannot run T (e.g. the one-launch kernel above 64)
+        const double ms = cells.time(*layer, T, iters, s, flush, int(done & 0xFF));
+        row.ms.emplace_back(name, ms);
+        if (row.best.empty() || ms < best) {
+          best = ms;
+          row.best = name;
+        }
+      }
+      layer->force_tactic("");
+      const int b = tactic_bucket_index(T);
+      entry.tactic[size_t(b)] = row.best;
+      entry.measured[size_t(b)] = row.ms;
+      rows.push_back(row);
+    }
+    std::fprintf(stderr, "\n");
+    cache.put(entry);
+  }
+  cudaStreamDestroy(s);
+  cache.save(path);
+
+  std::printf("%-14s %6s  %-18s %-18s %9s  %s\n", "model", "T", "winner", "heuristic", "speed-up", "ms per tactic");
+  for (const Row& r : rows) {
+    double best_ms = 0, heur_ms = 0;
+    std::string all;
+    for (const auto& [n, ms] : r.ms) {
+      if (n == r.best) best_ms = ms;
+      if (n == r.heuristic) heur_ms = ms;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s%s %.4f", all.empty() ? "" : ", ", n.c_str(), ms);
+      all += buf;
+    }
+    std::printf("%-14s %6lld  %-18s %-18s %8.3fx  %s\n", r.preset.c_str(), (long long)r.T, r.best.c_str(),
+                r.heuristic.c_str(), best_ms > 0 && heur_ms > 0 ? heur_ms / best_ms : 0.0, all.c_str());
+  }
+  std::printf("wrote %s\n", path.c_str());
   return 0;
 }
 

@@ -61,5 +61,6 @@ size_t host_weight_budget();
 int cmd_run(const Options& opts);
 int cmd_check(const Options& opts);
 int cmd_bench(const Options& opts);
+int cmd_tune(const Options& opts);
 
 }  // namespace megamoe::cli

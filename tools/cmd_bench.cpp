@@ -1,4 +1,5 @@
-// `megamoe bench`: see bench.cpp (GPU); without CUDA it explains why it cannot run.
+// `megamoe bench` and `megamoe tune`: see bench.cpp (GPU); without CUDA they explain why they
+// cannot run.
 #include <cstdio>
 
 #include "cli_common.h"
@@ -7,6 +8,9 @@ namespace megamoe::cli {
 #if !defined(MEGAMOE_WITH_CUDA)
 int cmd_bench(const Options&) {
   throw Unsupported("bench: this build has no CUDA backends (nvcc was not found at configure time)");
+}
+int cmd_tune(const Options&) {
+  throw Unsupported("tune: this build has no CUDA backends (nvcc was not found at configure time)");
 }
 #endif
 }  // namespace megamoe::cli

@@ -17,7 +17,8 @@ inline void cuda_check(cudaError_t e, const char* what) {
 // An owning device allocation (at least 16 bytes, so empty tensors still get a pointer).
 struct DeviceBuffer {
   void* ptr = nullptr;
-  explicit DeviceBuffer(size_t bytes) { cuda_check(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)), "cudaMalloc"); }
+  size_t bytes = 0;
+  explicit DeviceBuffer(size_t n) : bytes(std::max<size_t>(n, 16)) { cuda_check(cudaMalloc(&ptr, bytes), "cudaMalloc"); }
   ~DeviceBuffer() { cudaFree(ptr); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;

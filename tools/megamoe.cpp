@@ -12,6 +12,8 @@ commands:
   run     run one layer forward on synthetic data and compare it with the CPU reference
   check   run a GPU backend against the CPU reference over a small case matrix (self-test)
   bench   time the layer over token counts (CUDA-graph replays, median) with its roofline
+  tune    time every tactic of the layer's backend per token bucket and write the fastest to
+          the tactic cache that layers read (docs/TUNING.md)
 
 common options:
   --preset NAME      model shape: tiny (default), deepseek-v3 (H 7168, I 2048, E 256, K 8),
@@ -52,7 +54,18 @@ bench options:
                      layer and the exchange alone per preset and T per rank (default presets
                      deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2, tokens 1,8,64,512,4096)
   --ep-style S       auto (default), push or pull
+  --tactic NAME      force a tactic of the backend in every cell (docs/TUNING.md), e.g. mega
+                     (a backend without it runs its own choice); records carry the tactic run
   (bench/run_bench.py runs this and the PyTorch baseline in one job and merges them)
+
+tune options:
+  --presets LIST     as bench (default: the four bench presets); --activation as bench
+  --tokens LIST      token buckets, powers of two 1..8192 (default 1-8192)
+  --iters N          graph replays per tactic and bucket, median taken (default 20, at least 5)
+  --cache FILE       the tactic cache to update (default: $MEGAMOE_TACTIC_CACHE, else
+                     $XDG_CACHE_HOME/megamoe/tactics.json, else ~/.cache/megamoe/tactics.json)
+  Prints a progress bar on stderr and a table (winner, the heuristic's choice, the winner's
+  speed-up over it, every tactic's time) on stdout.
 
 Run `megamoe <command> --help` for the same text.
 )";
@@ -73,6 +86,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return megamoe::cli::cmd_run(opts);
     if (cmd == "check") return megamoe::cli::cmd_check(opts);
     if (cmd == "bench") return megamoe::cli::cmd_bench(opts);
+    if (cmd == "tune") return megamoe::cli::cmd_tune(opts);
     std::fprintf(stderr, "megamoe: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const megamoe::Error& e) {

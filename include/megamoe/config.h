@@ -63,6 +63,11 @@ struct MoeConfig {
   int64_t max_tokens = 8192;         // capacity: forward accepts T <= max_tokens
   int device = -1;                   // CUDA device ordinal; -1 = CPU (the reference backend)
   int num_threads = 0;               // CPU backends: 0 = all cores
+  // Tactic cache written by `megamoe tune` (docs/TUNING.md): "" = the default location
+  // ($MEGAMOE_TACTIC_CACHE, else $XDG_CACHE_HOME or ~/.cache /megamoe/tactics.json), "off" = no
+  // cache and no shipped defaults (each backend's heuristic), else a file path. Read once, when
+  // the layer is created; a missing file is fine, a corrupt or stale one is ignored with a warning.
+  std::string tactic_cache;
 
   // Experts held by this rank (the first dimension of its weights).
   int64_t local_experts() const {

@@ -65,6 +65,17 @@ class MoeLayer {
   // Bytes of prepared weights held by the layer.
   size_t weight_bytes() const;
 
+  // Tactics (docs/TUNING.md): the alternatives the backend can run (empty for the CPU
+  // reference and expert-parallel layers), the one a forward of T tokens runs, where the
+  // layer's tactic table came from ("none", "shipped defaults" or the cache path), and a
+  // tactic to run for every T ("" = back to table / heuristic; InvalidArgument for a name not
+  // in tactic_names()). A forced tactic that cannot run some T (the one-launch kernel above
+  // its limits) runs the heuristic's choice there.
+  std::vector<std::string> tactic_names() const;
+  std::string tactic_for(int64_t num_tokens) const;
+  std::string tactic_source() const;
+  void force_tactic(const std::string& name);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -223,6 +223,9 @@ class MoELayer:
             ordinal (-1 = CPU) or a torch.device.
         has_bias: prepare_weights takes b13 [E_local, N13] and b2 [E_local, H].
         num_threads: CPU backend threads (0 = all cores).
+        tactic_cache: the tactic cache ``megamoe tune`` writes (docs/TUNING.md): "" = the default
+            location ($MEGAMOE_TACTIC_CACHE, else ~/.cache/megamoe/tactics.json), "off" = none
+            (each backend's heuristic), else a file path. Read once, here.
 
     Raises:
         ValueError / TypeError for a bad configuration, NotImplementedError when no backend
@@ -250,6 +253,7 @@ class MoELayer:
         expert_placement: Optional[Sequence[Sequence[int]]] = None,
         ep_style: str = "auto",
         ep_timeout_s: float = 5.0,
+        tactic_cache: str = "",
     ) -> None:
         self._num_experts = _int("num_experts", num_experts)
         self._top_k = _int("top_k", top_k)
@@ -310,7 +314,7 @@ class MoELayer:
             self._num_experts, self._top_k, self._hidden_size, self._intermediate_size,
             self._recipe, self._activation, limit, alpha, self._ep_rank, self._ep_size,
             self._max_tokens, backend, self._device_index, self._has_bias, _int("num_threads", num_threads),
-            group_impl, self._expert_placement, self._ep_style, self._ep_timeout_s,
+            group_impl, self._expert_placement, self._ep_style, self._ep_timeout_s, _str("tactic_cache", tactic_cache),
         )
         self._weights_ready = False
         self._handle = next(_NEXT_HANDLE)
@@ -406,6 +410,26 @@ class MoELayer:
     def backend(self) -> str:
         """The backend that runs this layer (``backend="auto"`` resolved)."""
         return self._impl.backend_name
+
+    @property
+    def tactic_names(self) -> List[str]:
+        """The tactics this layer's backend can run (empty for the CPU reference and EP layers)."""
+        return list(self._impl.tactic_names)
+
+    @property
+    def tactic_source(self) -> str:
+        """Where the layer's tactic table came from: "none", "shipped defaults" or the cache path."""
+        return self._impl.tactic_source
+
+    def tactic_for(self, num_tokens: int) -> str:
+        """The tactic a forward of ``num_tokens`` tokens runs ("" for a backend without tactics)."""
+        return self._impl.tactic_for(_int("num_tokens", num_tokens))
+
+    def force_tactic(self, name: str) -> None:
+        """Runs tactic ``name`` for every token count ("" = back to the cache / heuristic).
+
+        Raises ValueError for a name not in ``tactic_names``."""
+        self._impl.force_tactic(_str("name", name))
 
     @property
     def device(self) -> str:

@@ -297,7 +297,7 @@ Layer* make_layer(int64_t num_experts, int64_t top_k, int64_t hidden_size, int64
                   const std::string& backend, int device, bool has_bias, int num_threads,
                   std::shared_ptr<megamoe::EpGroup> ep_group,
                   std::optional<std::vector<std::vector<int32_t>>> expert_placement, const std::string& ep_style,
-                  double ep_timeout_s) {
+                  double ep_timeout_s, const std::string& tactic_cache) {
   megamoe::MoeConfig c;
   c.num_experts = num_experts;
   c.top_k = top_k;
@@ -318,6 +318,7 @@ Layer* make_layer(int64_t num_experts, int64_t top_k, int64_t hidden_size, int64
   if (expert_placement) c.expert_placement = std::move(*expert_placement);
   c.ep_style = ep_style;
   c.ep_timeout_s = ep_timeout_s;
+  c.tactic_cache = tactic_cache;
   // A GPU backend allocates its workspace here; with an EP group this is a collective
   // (symmetric windows are registered on every rank), so other Python threads must keep running.
   nb::gil_scoped_release release;
@@ -651,7 +652,7 @@ NB_MODULE(_C, m) {
       .def(nb::new_(&make_layer), "num_experts"_a, "top_k"_a, "hidden_size"_a, "intermediate_size"_a,
            "recipe"_a, "activation"_a, "swiglu_limit"_a.none(), "swiglu_alpha"_a.none(), "ep_rank"_a, "ep_size"_a,
            "max_tokens"_a, "backend"_a, "device"_a, "has_bias"_a, "num_threads"_a, "ep_group"_a.none(),
-           "expert_placement"_a.none(), "ep_style"_a, "ep_timeout_s"_a)
+           "expert_placement"_a.none(), "ep_style"_a, "ep_timeout_s"_a, "tactic_cache"_a)
       .def("prepare_weights", &layer_prepare, "tensors"_a, "fc1_input_global_scale"_a, "fc2_input_global_scale"_a)
       .def("forward", &layer_forward, "x"_a, "x_tag"_a, "topk_ids"_a, "topk_weights"_a, "out"_a, "out_tag"_a,
            "stream"_a)
@@ -681,7 +682,11 @@ NB_MODULE(_C, m) {
       .def_prop_ro("local_experts", [](const Layer& self) { return self.layer.config().local_experts(); })
       .def_prop_ro("backend_name", [](const Layer& self) { return self.layer.backend_name(); })
       .def_prop_ro("workspace_bytes", [](const Layer& self) { return self.layer.workspace_bytes(); })
-      .def_prop_ro("weight_bytes", [](const Layer& self) { return self.layer.weight_bytes(); });
+      .def_prop_ro("weight_bytes", [](const Layer& self) { return self.layer.weight_bytes(); })
+      .def_prop_ro("tactic_names", [](const Layer& self) { return self.layer.tactic_names(); })
+      .def_prop_ro("tactic_source", [](const Layer& self) { return self.layer.tactic_source(); })
+      .def("tactic_for", [](const Layer& self, int64_t t) { return self.layer.tactic_for(t); }, "num_tokens"_a)
+      .def("force_tactic", [](Layer& self, const std::string& name) { self.layer.force_tactic(name); }, "name"_a);
 
   m.def("registered_backends", &megamoe::registered_backends);
   m.def("cuda_device_count", &cuda_device_count);

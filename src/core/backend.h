@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/tactics.h"
 #include "megamoe/config.h"
 #include "megamoe/tensor.h"
 #include "megamoe/weights.h"
@@ -42,6 +43,27 @@ class Backend {
   virtual int64_t unrouted_count(void* stream) { (void)stream; return 0; }
   // Whether forward() honours ForwardArgs::route_out (the EP owner side needs it).
   virtual bool supports_route_out() const { return false; }
+
+  // Tactics (core/tactics.h). The names this backend can run (empty: no choice), and the one a
+  // forward of T tokens runs: the forced tactic, else the table's for T's bucket, else the
+  // backend's heuristic; a name that cannot run T (e.g. the one-launch kernel above its
+  // limits) falls back to the heuristic. machine_key fills the machine part of a TacticKey.
+  virtual std::vector<std::string> tactic_names() const { return {}; }
+  virtual std::string tactic_for(int64_t T) const { (void)T; return ""; }
+  virtual void machine_key(TacticKey* key) const { (void)key; }
+  // "" clears; else must be one of tactic_names() (InvalidArgument otherwise).
+  void force_tactic(const std::string& name);
+  void set_tactic_table(const TacticTable& table) { table_ = table; }
+
+ protected:
+  // The forced tactic, else the table's entry for T ("" when neither).
+  const std::string& requested_tactic(int64_t T) const {
+    return forced_.empty() ? table_[size_t(tactic_bucket_index(T))] : forced_;
+  }
+
+ private:
+  std::string forced_;
+  TacticTable table_;
 };
 
 struct BackendInfo {

@@ -11,6 +11,7 @@ namespace megamoe {
 struct MoeLayer::Impl {
   MoeConfig config;
   std::string backend_name;
+  std::string tactic_source = "none";
   std::unique_ptr<Backend> backend;
   Device device;
   bool weights_ready = false;
@@ -74,6 +75,14 @@ MoeLayer::MoeLayer(const MoeConfig& config) : impl_(std::make_unique<Impl>()) {
     impl_->backend = ep::create_ep_backend(c, create_backend, &impl_->backend_name);
   else
     impl_->backend = create_backend(c, &impl_->backend_name);
+  // The tactic table of this layer (expert-parallel layers: the inner backend keeps its
+  // heuristic; docs/TUNING.md).
+  if (!c.ep_group && !impl_->backend->tactic_names().empty()) {
+    TacticKey key;
+    impl_->backend->machine_key(&key);
+    layer_tactic_key(c, impl_->backend_name, &key);
+    impl_->backend->set_tactic_table(lookup_tactics(key, c.tactic_cache, &impl_->tactic_source));
+  }
 }
 
 MoeLayer::~MoeLayer() = default;
@@ -112,5 +121,12 @@ const MoeConfig& MoeLayer::config() const { return impl_->config; }
 std::string MoeLayer::backend_name() const { return impl_->backend_name; }
 size_t MoeLayer::workspace_bytes() const { return impl_->backend->workspace_bytes(); }
 size_t MoeLayer::weight_bytes() const { return impl_->backend->weight_bytes(); }
+std::vector<std::string> MoeLayer::tactic_names() const { return impl_->backend->tactic_names(); }
+std::string MoeLayer::tactic_for(int64_t num_tokens) const {
+  if (num_tokens < 0) throw_invalid("num_tokens", ">= 0", std::to_string(num_tokens));
+  return impl_->backend->tactic_for(num_tokens);
+}
+std::string MoeLayer::tactic_source() const { return impl_->tactic_source; }
+void MoeLayer::force_tactic(const std::string& name) { impl_->backend->force_tactic(name); }
 
 }  // namespace megamoe

@@ -1,6 +1,7 @@
 // The backend registry, in "auto" preference order: GPU backends first (fastest that
 // supports the device, recipe and shape), the CPU reference last.
 #include "core/backend.h"
+#include "megamoe/errors.h"
 
 namespace megamoe {
 
@@ -35,6 +36,26 @@ std::vector<std::string> registered_backends() {
   std::vector<std::string> names;
   for (const auto& b : backend_registry()) names.push_back(b.name);
   return names;
+}
+
+}  // namespace megamoe
+
+namespace megamoe {
+
+void Backend::force_tactic(const std::string& name) {
+  if (!name.empty()) {
+    const std::vector<std::string> names = tactic_names();
+    std::string list;
+    bool known = false;
+    for (const auto& n : names) {
+      known = known || n == name;
+      list += list.empty() ? n : "|" + n;
+    }
+    if (!known)
+      throw_invalid("tactic", names.empty() ? std::string("\"\" (this backend has no tactics)") : "\"\" or one of " + list,
+                    "'" + name + "'");
+  }
+  forced_ = name;
 }
 
 }  // namespace megamoe

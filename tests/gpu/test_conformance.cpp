@@ -153,6 +153,7 @@ enum class Check {
   kRepeatable,  // each T: vs reference once, then bitwise equal over runs and on the default stream
   kGraph,       // each T: CUDA-graph replay bitwise equal to eager, replays follow new inputs
   kTwoStreams,  // two layers of different shapes interleaved on two streams, bitwise equal to alone
+  kEveryTactic,  // each T: every tactic of the backend forced in turn, each vs the reference
 };
 
 struct Case {
@@ -328,6 +329,17 @@ const std::vector<Case>& cases() {
       c.check = Check::kTwoStreams;
       v.push_back(c);
     }
+    {
+      // Every tactic (core/tactics.h: what `megamoe tune` may pick) must compute the function,
+      // at decode and prefill sizes alike, with biases and -1 routes.
+      Case c;
+      c.name = "every_tactic";
+      c.check = Check::kEveryTactic;
+      c.bias = true;
+      c.tokens = {1, 7, 70, 600};
+      c.neg = 0.05;
+      v.push_back(c);
+    }
     return v;
   }();
   return all;
@@ -389,6 +401,25 @@ class Conformance : public testing::TestWithParam<Param> {
       check_against_reference(tl, in, tol);
       if (in.invalid > 0) EXPECT_EQ(tl.layer->invalid_id_count(nullptr), 0) << "the counter resets when read";
     }
+  }
+
+  void run_every_tactic_case(const MoeConfig& c, const Case& cs, double tol) {
+    CanonicalLayer tl(c, case_seed(seed_name("weights")));
+    const std::vector<std::string> names = tl.layer->tactic_names();
+    ASSERT_FALSE(names.empty()) << "a GPU backend names its tactics (Backend::tactic_names)";
+    for (int64_t T : cs.tokens) {
+      const HostInputs in = inputs(c, cs, T, "in");
+      for (const std::string& name : names) {
+        SCOPED_TRACE("T=" + std::to_string(T) + " tactic " + name);
+        tl.layer->force_tactic(name);
+        const std::string runs = tl.layer->tactic_for(T);
+        // A tactic that cannot run T (the one-launch kernel above its token limit) falls back.
+        EXPECT_NE(std::find(names.begin(), names.end(), runs), names.end()) << "tactic_for(" << T << ") = " << runs;
+        check_against_reference(tl, in, tol);
+      }
+      tl.layer->force_tactic("");
+    }
+    EXPECT_THROW(tl.layer->force_tactic("no_such_tactic"), InvalidArgument);
   }
 
   void run_repeatable_case(const MoeConfig& c, const Case& cs, double tol) {
@@ -504,6 +535,9 @@ TEST_P(Conformance, Run) {
       break;
     case Check::kTwoStreams:
       run_two_streams_case(c, *tol);
+      break;
+    case Check::kEveryTactic:
+      run_every_tactic_case(c, cs, *tol);
       break;
   }
 }

@@ -29,6 +29,9 @@ constexpr const char* kMegaBackend = "sm90_bf16_bf16_bf16_mega";
 // the kernel's own limit of 64 tokens so that every shape below exercises the kernel. Set at
 // static initialisation, before any layer exists; an explicit value in the environment wins.
 const int kMegaTokensForTests = setenv("MEGAMOE_MEGA_MAX_TOKENS", "64", /*overwrite=*/0);
+// Nor may a tactic cache of the machine (or the shipped defaults) pick tactics for this binary's
+// layers: each backend's heuristic runs unless a test forces a tactic (test_tactics_gpu.cpp).
+const int kNoTacticCacheForTests = setenv("MEGAMOE_TACTIC_CACHE", "off", /*overwrite=*/0);
 constexpr double kTol = 5e-3;  // the bf16 tolerance of test_conformance.cpp
 
 MoeConfig mega_config(int64_t E, int64_t K, int64_t H, int64_t I, int64_t max_tokens,

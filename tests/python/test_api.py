@@ -107,6 +107,18 @@ def cpu_layer(E, K, H, I, **kw):
     return megamoe.MoELayer(E, K, H, I, **kw)
 
 
+def test_tactic_api_on_a_backend_without_tactics(tmp_path):
+    layer = cpu_layer(4, 2, 64, 32, max_tokens=8, tactic_cache=str(tmp_path / "none.json"))
+    assert layer.tactic_names == []
+    assert layer.tactic_for(3) == ""
+    assert layer.tactic_source == "none"
+    layer.force_tactic("")
+    with pytest.raises(ValueError, match="tactic"):
+        layer.force_tactic("mega")
+    with pytest.raises(TypeError):
+        cpu_layer(4, 2, 64, 32, tactic_cache=3)
+
+
 class DLPackOnly:
     """An array that exposes nothing but the DLPack protocol (a stand-in for any framework)."""
 

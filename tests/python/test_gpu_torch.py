@@ -96,6 +96,26 @@ def test_gpu_matches_reference(T, shape):
     assert torch.equal(again, out), "GPU output is not bitwise repeatable"
 
 
+@pytest.mark.parametrize("T", [1, 70])
+def test_every_tactic_matches_reference(T):
+    E, K, H, I = SHAPES[0]
+    x, ids, w, w13, w2 = problem(T, E, K, H, I, seed=3)
+    layer = gpu_layer(E, K, H, I, max_tokens=128, tactic_cache="off").prepare_weights(w13.to(DEV), w2.to(DEV))
+    assert layer.tactic_source == "none"
+    names = layer.tactic_names
+    assert names, "a GPU backend names its tactics"
+    ref = ref_of(x, ids, w, w13, w2)
+    for name in names:
+        layer.force_tactic(name)
+        assert layer.tactic_for(T) in names
+        out = layer(x, ids, w)
+        torch.cuda.synchronize()
+        assert rel_l2(out, ref) < 5e-3, name
+    layer.force_tactic("")
+    with pytest.raises(ValueError):
+        layer.force_tactic("no_such_tactic")
+
+
 def test_host_and_device_weights_agree():
     E, K, H, I = SHAPES[0]
     x, ids, w, w13, w2 = problem(33, E, K, H, I)

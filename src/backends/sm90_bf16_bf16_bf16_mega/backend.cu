@@ -3,7 +3,9 @@
 //
 // Which path runs (decided on the host per forward, from host-known values only):
 //   Mega kernel (kernels/sm90/mega/mega_bf16.h), one launch, when ALL of
-//     - T <= MEGAMOE_MEGA_MAX_TOKENS (default 2, at most sm90::mega::kMaxTokens = 64: one 64-row
+//     - the tactic (core/tactics.h: forced, else the tactic cache's entry for T's bucket) is
+//       "mega"; with no tactic requested, T <= MEGAMOE_MEGA_MAX_TOKENS (default 2); and always
+//       T <= sm90::mega::kMaxTokens = 64 (one 64-row
 //       unit per expert, each weight byte streamed once). The default is the measured crossover
 //       (H200, 2026-11-30, commits 25710f8 and a3fc8fa, docs/BENCHMARKS.md): over the four
 //       presets the kernel was faster than the split pipeline in 15 of the 16 cells with T <= 2
@@ -108,11 +110,28 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
 
   size_t workspace_bytes() const override { return Sm90SplitBf16::workspace_bytes() + mega_buf_.bytes; }
 
+  // Tactics: "mega" (the one-launch kernel) or the split pipeline's two GEMM tactics.
+  std::vector<std::string> tactic_names() const override { return {kMega, kSwapAB, kLargeTile}; }
+  std::string tactic_for(int64_t T) const override { return mega_for(T) ? kMega : Sm90SplitBf16::tactic_for(T); }
+
+  static constexpr const char* kMega = "mega";
+
  private:
+  // Whether a forward of T tokens runs the kernel: requested ("mega"; a split tactic says no),
+  // else T <= MEGAMOE_MEGA_MAX_TOKENS; always within the kernel's limits.
+  bool mega_for(int64_t T) const {
+    if (grid_ == 0 || T > sm90::mega::kMaxTokens || T * K_ > max_routes_) return false;
+    const std::string& r = requested_tactic(T);
+    if (r == kMega) return true;
+    if (r == kSwapAB || r == kLargeTile) return false;
+    return T <= max_tokens_;  // none requested (or a name unknown here): the heuristic
+  }
+
   bool use_mega(const ForwardArgs& args, const ForwardContext& f) const {
-    // The mega kernel combines in place; the EP owner side (route_out) runs the split stages.
-    return grid_ > 0 && args.route_out == nullptr && f.T <= max_tokens_ && f.rows_bound <= max_routes_ &&
-           cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 && cu::aligned(args.out.data, 16);
+    // The mega kernel combines in place; the EP owner side (route_out) runs the split stages,
+    // and so do calls whose x / out the kernel's 16-byte loads and stores cannot take.
+    return mega_for(f.T) && args.route_out == nullptr && cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 &&
+           cu::aligned(args.out.data, 16);
   }
 
   void run_stages(const ForwardArgs& args, const ForwardContext& f) override {

@@ -82,10 +82,17 @@ void Sm90SplitBf16::upload_weights(const MoeWeights& w) {
   upload_tensor(w.w2, w2_, "w2");
 }
 
+sm90::GroupedGemmTactic Sm90SplitBf16::split_gemm_tactic(int64_t T) const {
+  const std::string& r = requested_tactic(T);
+  if (r == kSwapAB) return sm90::GroupedGemmTactic::kSwapAB;
+  if (r == kLargeTile) return sm90::GroupedGemmTactic::kLargeTile;
+  return sm90::choose_tactic(T * K_, int(EL_));
+}
+
 void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f) {
   const int64_t T = f.T, ldx = f.ldx, rows_bound = f.rows_bound;
   const cudaStream_t stream = f.stream;
-  const sm90::GroupedGemmTactic tactic = sm90::choose_tactic(rows_bound, int(EL_));
+  const sm90::GroupedGemmTactic tactic = split_gemm_tactic(T);
   // y as bf16 straight from the FC2 epilogue when no bias must be added first.
   const bool y_bf16 = knobs_.bf16_y && !has_b2_ && tactic == sm90::GroupedGemmTactic::kLargeTile;
   const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;

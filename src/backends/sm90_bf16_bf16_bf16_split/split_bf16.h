@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
@@ -39,8 +41,21 @@ class Sm90SplitBf16 : public Sm90BackendBase {
 
   size_t workspace_bytes() const override;
   size_t weight_bytes() const override;
+  // Tactics: the grouped GEMMs' swap-AB (decode) or 128x256 (prefill) kernels.
+  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile}; }
+  std::string tactic_for(int64_t T) const override { return split_tactic_name(split_gemm_tactic(T)); }
+
+  static constexpr const char* kSwapAB = "split_swap_ab";
+  static constexpr const char* kLargeTile = "split_large_tile";
 
  protected:
+  // The GEMM tactic of a forward of T tokens: the requested one when it is a split tactic,
+  // else sm90::choose_tactic's heuristic.
+  sm90::GroupedGemmTactic split_gemm_tactic(int64_t T) const;
+  static const char* split_tactic_name(sm90::GroupedGemmTactic t) {
+    return t == sm90::GroupedGemmTactic::kSwapAB ? kSwapAB : kLargeTile;
+  }
+
   void upload_weights(const MoeWeights& w) override;
   void run_stages(const ForwardArgs& args, const ForwardContext& f) override;
 

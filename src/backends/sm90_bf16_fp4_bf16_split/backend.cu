@@ -62,7 +62,24 @@ class Sm90SplitW4A16 final : public sm90_backend::Sm90BackendBase {
     return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + g13_.bytes + g2_.bytes + bias_bytes();
   }
 
+  // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel.
+  std::vector<std::string> tactic_names() const override { return {kSmall, kLarge}; }
+  std::string tactic_for(int64_t T) const override {
+    return gemm_tactic(T) == sm90::W4A16Tactic::kSmall ? kSmall : kLarge;
+  }
+
  private:
+  static constexpr const char* kSmall = "split_small";
+  static constexpr const char* kLarge = "split_large";
+
+  // The requested tactic when it is one of ours, else w4a16_pick_tactic's heuristic.
+  sm90::W4A16Tactic gemm_tactic(int64_t T) const {
+    const std::string& r = requested_tactic(T);
+    if (r == kSmall) return sm90::W4A16Tactic::kSmall;
+    if (r == kLarge) return sm90::W4A16Tactic::kLarge;
+    return sm90::w4a16_pick_tactic(T * K_, int(EL_));
+  }
+
   void upload_weights(const MoeWeights& w) override {
     upload_tensor(w.w13, w13_, "w13");
     upload_tensor(w.w2, w2_, "w2");
@@ -101,6 +118,7 @@ class Sm90SplitW4A16 final : public sm90_backend::Sm90BackendBase {
     g1.N = N13_;
     g1.K = H_;
     g1.num_groups = int(EL_);
+    g1.tactic = gemm_tactic(T);
     sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
     sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
                             stream, pdl);

@@ -1,6 +1,8 @@
 // Sm90BackendBase (see sm90_backend_base.h).
 #include "backends/sm90_common/sm90_backend_base.h"
 
+#include "backends/sm90_common/machine_key.h"
+
 #include <cstring>
 
 #include "megamoe/errors.h"
@@ -65,6 +67,26 @@ void Sm90BackendBase::combine_or_route_rows(const ForwardArgs& args, const Forwa
                          args.topk_weights.ptr<const float>(), f.T, K_, H_, args.out.data, f.stream, pdl);
   }
 }
+
+void Sm90BackendBase::machine_key(TacticKey* key) const { cuda_machine_key(c_.device, key); }
+
+}  // namespace megamoe::sm90_backend
+
+namespace megamoe {
+
+void cuda_machine_key(int device, TacticKey* key) {
+  cudaDeviceProp prop{};
+  cu::check("tactic key", cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  int driver = 0;
+  cu::check("tactic key", cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+  key->gpu = prop.name;
+  key->sm_count = prop.multiProcessorCount;
+  key->driver = driver;
+}
+
+}  // namespace megamoe
+
+namespace megamoe::sm90_backend {
 
 int64_t Sm90BackendBase::invalid_id_count(void* stream) {
   DeviceGuard g = guard();

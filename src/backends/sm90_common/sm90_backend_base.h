@@ -48,6 +48,8 @@ class Sm90BackendBase : public Backend {
   int64_t invalid_id_count(void* stream) final;
   size_t workspace_bytes() const override { return sw_.bytes(); }
   bool supports_route_out() const final { return true; }
+  // GPU name, SM count and driver version of the layer's device (the tactic cache's key).
+  void machine_key(TacticKey* key) const final;
 
  protected:
   // `name` names the backend in every error; `act` is the format of the GEMM operands in the

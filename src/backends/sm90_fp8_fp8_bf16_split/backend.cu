@@ -78,7 +78,24 @@ class Sm90SplitFp8 final : public sm90_backend::Sm90BackendBase {
   }
   size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + bias_bytes(); }
 
+  // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) kernels.
+  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile}; }
+  std::string tactic_for(int64_t T) const override {
+    return gemm_tactic(T) == sm90::Fp8GemmTactic::kSwapAB ? kSwapAB : kLargeTile;
+  }
+
  private:
+  static constexpr const char* kSwapAB = "split_swap_ab";
+  static constexpr const char* kLargeTile = "split_large_tile";
+
+  // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
+  sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
+    const std::string& r = requested_tactic(T);
+    if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
+    if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
+    return sm90::choose_fp8_tactic(T * K_, int(EL_));
+  }
+
   void upload_weights(const MoeWeights& w) override {
     upload_tensor(w.w13, w13_, "w13");
     upload_tensor(w.w2, w2_, "w2");
@@ -104,11 +121,12 @@ class Sm90SplitFp8 final : public sm90_backend::Sm90BackendBase {
     routing::build_route_plan_gpu(args.topk_ids, f.dims, plan, stream);
     sm90::launch_permute_quant_fp8(args.x.data, f.ldx, T, K_, H_, plan.route_to_row, plan.row_expert, plan.offsets,
                                    sw_.x_perm, sw_.x_scales, stream);
+    const sm90::Fp8GemmTactic tactic = gemm_tactic(T);
     fc1_->run(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), sw_.h, N13_, plan.offsets, rows_bound,
-              stream);
+              stream, tactic);
     sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
                                       sw_.a_scales, stream);
-    fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream);
+    fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic);
     combine_or_route_rows(args, f, y, /*y_is_bf16=*/false, /*pdl=*/false);
   }
 

@@ -1,0 +1,221 @@
+// The tactic cache's host side (core/tactics.h, core/json.h): the JSON reader, token buckets,
+// the cache's round trip, matching, stale and corrupt files, the default path, the shipped
+// defaults, and the MoeLayer tactic API on a backend without tactics (the CPU reference).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "core/json.h"
+#include "core/tactics.h"
+#include "megamoe/megamoe.h"
+
+namespace megamoe {
+namespace {
+
+std::string temp_dir() {
+  return "/tmp/megamoe_tactics_test_" + std::to_string(::getpid());
+}
+
+TacticEntry sample_entry(const std::string& gpu = "NVIDIA H200", int driver = 13000) {
+  TacticEntry e;
+  e.key.gpu = gpu;
+  e.key.sm_count = 132;
+  e.key.driver = driver;
+  e.key.library = MEGAMOE_VERSION_STRING;
+  e.key.backend = "sm90_bf16_bf16_bf16_mega";
+  e.key.recipe = "bf16";
+  e.key.activation = "swiglu";
+  e.key.bias = false;
+  e.key.experts = 128;
+  e.key.top_k = 8;
+  e.key.hidden = 2048;
+  e.key.intermediate = 768;
+  e.tactic[0] = "mega";
+  e.tactic[3] = "split_swap_ab";
+  e.measured[0] = {{"mega", 0.0522}, {"split_swap_ab", 0.0565}, {"split_large_tile", 0.0712}};
+  return e;
+}
+
+TEST(Json, ParsesValuesAndRejectsMalformedText) {
+  const Json v = parse_json(R"( {"a": [1, -2.5e3, true, false, null], "b": {"c": "x\"\\\n\u00e9\ud83d\ude00"}} )");
+  ASSERT_TRUE(v.is_object());
+  const Json* a = v.get("a");
+  ASSERT_TRUE(a && a->is_array());
+  ASSERT_EQ(a->array.size(), 5u);
+  EXPECT_EQ(a->array[0].number, 1.0);
+  EXPECT_EQ(a->array[1].number, -2500.0);
+  EXPECT_TRUE(a->array[2].boolean);
+  EXPECT_EQ(a->array[4].kind, Json::Kind::kNull);
+  EXPECT_EQ(v.get("b")->get("c")->string, "x\"\\\n\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_EQ(v.get("missing"), nullptr);
+  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "{\"a\": 1,}", "\"abc", "\"\\q\"", "\"\\ud800\"", "01x",
+                          "tru", "[1] 2", "\"a\nb\"", "-", "1.", "1e"})
+    EXPECT_THROW(parse_json(bad), JsonError) << bad;
+  std::string deep(100, '[');
+  EXPECT_THROW(parse_json(deep), JsonError) << "nesting limit";
+  // json_quote round-trips through the parser.
+  const std::string odd = std::string("q\"b\\s\n\t\x01 end");
+  EXPECT_EQ(parse_json(json_quote(odd)).string, odd);
+}
+
+TEST(TacticBuckets, RoundUpToPowersOfTwoUpTo8192) {
+  EXPECT_EQ(tactic_bucket_index(0), 0);
+  EXPECT_EQ(tactic_bucket_index(1), 0);
+  EXPECT_EQ(tactic_bucket_index(2), 1);
+  EXPECT_EQ(tactic_bucket_index(3), 2);
+  EXPECT_EQ(tactic_bucket_index(300), 9);
+  EXPECT_EQ(tactic_bucket_index(8192), 13);
+  EXPECT_EQ(tactic_bucket_index(100000), 13);
+  EXPECT_EQ(tactic_bucket_tokens(13), 8192);
+}
+
+TEST(TacticCache, RoundTripFindPutAndStale) {
+  TacticCache c;
+  c.put(sample_entry());
+  c.put(sample_entry("NVIDIA H100 80GB HBM3"));
+  TacticCache back = TacticCache::parse(c.to_json());
+  ASSERT_EQ(back.entries.size(), 2u);
+  const TacticEntry* e = back.find(sample_entry().key);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->tactic[0], "mega");
+  EXPECT_EQ(e->tactic[3], "split_swap_ab");
+  EXPECT_EQ(e->tactic[1], "");
+  ASSERT_EQ(e->measured[0].size(), 3u);
+  EXPECT_EQ(e->measured[0][2].first, "split_large_tile");
+  EXPECT_NEAR(e->measured[0][1].second, 0.0565, 1e-9);
+
+  // put replaces the entry of the same layer and machine.
+  TacticEntry changed = sample_entry();
+  changed.tactic[0] = "split_large_tile";
+  back.put(changed);
+  EXPECT_EQ(back.entries.size(), 2u);
+  EXPECT_EQ(back.find(changed.key)->tactic[0], "split_large_tile");
+
+  // Another driver: no match, but reported as stale.
+  const TacticEntry* stale = nullptr;
+  EXPECT_EQ(back.find(sample_entry("NVIDIA H200", 12080).key, &stale), nullptr);
+  ASSERT_NE(stale, nullptr);
+  EXPECT_EQ(stale->key.driver, 13000);
+  // Another layer: neither.
+  TacticKey other = sample_entry().key;
+  other.hidden = 4096;
+  EXPECT_EQ(back.find(other, &stale), nullptr);
+  EXPECT_EQ(stale, nullptr);
+}
+
+TEST(TacticCache, RejectsMalformedCaches) {
+  const std::string good = [] {
+    TacticCache c;
+    c.put(sample_entry());
+    return c.to_json();
+  }();
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const size_t p = s.find(from);
+    EXPECT_NE(p, std::string::npos) << from;
+    return s.replace(p, from.size(), to);
+  };
+  EXPECT_NO_THROW(TacticCache::parse(good));
+  for (const std::string& bad :
+       {replaced("\"version\": 1", "\"version\": 2"), replaced("megamoe-tactics", "something-else"),
+        replaced("\"sm_count\": 132", "\"sm_count\": \"132\""), replaced("\"1\": \"mega\"", "\"3\": \"mega\""),
+        replaced("\"1\": \"mega\"", "\"1\": 5"), replaced("\"bias\": false", "\"bias\": 0"),
+        replaced("\"top_k\": 8", "\"top_k\": 8.5"), std::string("[]"), good.substr(0, good.size() / 2)})
+    EXPECT_ANY_THROW(TacticCache::parse(bad)) << bad;
+}
+
+TEST(TacticCache, LoadSaveAndLookup) {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/sub/tactics.json";
+  std::string warning;
+  EXPECT_TRUE(TacticCache::load(path, &warning).entries.empty());
+  EXPECT_EQ(warning, "") << "a missing cache is not an error";
+
+  TacticCache c;
+  c.put(sample_entry());
+  c.save(path);  // creates dir/sub
+  const TacticCache back = TacticCache::load(path, &warning);
+  EXPECT_EQ(warning, "");
+  ASSERT_EQ(back.entries.size(), 1u);
+
+  std::string source;
+  TacticTable t = lookup_tactics(sample_entry().key, path, &source);
+  EXPECT_EQ(source, path);
+  EXPECT_EQ(t[0], "mega");
+  t = lookup_tactics(sample_entry().key, "off", &source);
+  EXPECT_EQ(source, "none");
+  EXPECT_EQ(t[0], "");
+  // Stale (another driver) and unknown layers fall through to the shipped defaults / nothing.
+  t = lookup_tactics(sample_entry("NVIDIA H200", 1).key, path, &source);
+  EXPECT_NE(source, path);
+
+  { std::ofstream(path) << "{ not json"; }
+  EXPECT_TRUE(TacticCache::load(path, &warning).entries.empty());
+  EXPECT_NE(warning.find("ignoring the tactic cache"), std::string::npos) << warning;
+  TacticKey unknown = sample_entry().key;
+  unknown.hidden = 96;
+  t = lookup_tactics(unknown, path, &source);
+  EXPECT_EQ(source, "none");
+  std::remove(path.c_str());
+  ::rmdir((dir + "/sub").c_str());
+  ::rmdir(dir.c_str());
+}
+
+TEST(TacticCache, DefaultPathFollowsTheEnvironment) {
+  const char* old = std::getenv("MEGAMOE_TACTIC_CACHE");
+  const std::string saved = old ? old : "";
+  ::setenv("MEGAMOE_TACTIC_CACHE", "/some/where.json", 1);
+  EXPECT_EQ(default_tactic_cache_path(), "/some/where.json");
+  ::unsetenv("MEGAMOE_TACTIC_CACHE");
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string p = default_tactic_cache_path();
+  if (xdg && *xdg)
+    EXPECT_EQ(p, std::string(xdg) + "/megamoe/tactics.json");
+  else if (home && *home)
+    EXPECT_EQ(p, std::string(home) + "/.cache/megamoe/tactics.json");
+  if (old) ::setenv("MEGAMOE_TACTIC_CACHE", saved.c_str(), 1);
+}
+
+TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
+  const TacticCache shipped = TacticCache::parse(shipped_tactics_json());
+  ASSERT_FALSE(shipped.entries.empty());
+  for (const TacticEntry& e : shipped.entries) {
+    EXPECT_EQ(e.key.driver, 0) << "shipped entries match any driver";
+    EXPECT_EQ(e.key.library, "*");
+    TacticKey k = e.key;
+    k.driver = 13000;
+    k.library = MEGAMOE_VERSION_STRING;
+    std::string source;
+    const TacticTable t = lookup_tactics(k, "/nonexistent/megamoe/tactics.json", &source);
+    EXPECT_EQ(source, "shipped defaults") << e.key.describe();
+    EXPECT_EQ(t, e.tactic);
+    k.sm_count = 114;  // another GPU of the same name (e.g. a cut-down part): no default
+    lookup_tactics(k, "/nonexistent/megamoe/tactics.json", &source);
+    EXPECT_EQ(source, "none");
+  }
+}
+
+TEST(TacticApi, BackendWithoutTacticsRejectsNames) {
+  MoeConfig c;
+  c.num_experts = 4;
+  c.top_k = 2;
+  c.hidden_size = 64;
+  c.intermediate_size = 32;
+  c.max_tokens = 8;
+  c.backend = "cpu_reference";
+  MoeLayer layer(c);
+  EXPECT_TRUE(layer.tactic_names().empty());
+  EXPECT_EQ(layer.tactic_for(4), "");
+  EXPECT_EQ(layer.tactic_source(), "none");
+  EXPECT_NO_THROW(layer.force_tactic(""));
+  EXPECT_THROW(layer.force_tactic("mega"), InvalidArgument);
+  EXPECT_THROW(layer.tactic_for(-1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace megamoe

@@ -1,0 +1,101 @@
+// The tactic cache on the GPU (core/tactics.h, docs/TUNING.md): an entry for the layer and this
+// machine steers which tactic each token bucket runs (and the result stays the function); a
+// stale entry (another driver) or a corrupt file is ignored and the heuristic runs. That every
+// tactic of every backend computes the function is the conformance case `every_tactic`.
+// This binary sets MEGAMOE_TACTIC_CACHE=off and MEGAMOE_MEGA_MAX_TOKENS=64 (test_mega_bf16.cpp);
+// the layers here name their cache explicitly.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "backends/sm90_common/machine_key.h"
+#include "core/tactics.h"
+#include "split_test_util.h"
+
+namespace megamoe::gputest {
+namespace {
+
+constexpr const char* kMega = "sm90_bf16_bf16_bf16_mega";
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/megamoe_test_" + std::to_string(::getpid()) + "_" + name + ".json";
+}
+
+MoeConfig mega_layer_config(const std::string& cache) {
+  MoeConfig c = split_config(8, 2, 256, 512, 64, Activation::kSwiGLU, /*bias=*/true);
+  c.backend = kMega;
+  c.tactic_cache = cache;
+  return c;
+}
+
+void expect_matches_reference(TestLayer& tl, int64_t T, const std::string& what) {
+  const HostInputs in = make_inputs(tl.cfg, T, RouteKind::kUniform, case_seed(what));
+  DeviceInputs d(in);
+  const std::vector<uint16_t> out = run_layer(*tl.layer, d);
+  EXPECT_EQ(count_nan(out), 0) << what;
+  EXPECT_LE(rel_l2(out, run_reference(tl.cfg, *tl.ref, in)), 5e-3) << what;
+}
+
+TEST(TacticCacheGpu, EntrySteersTheLayerPerBucket) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::string path = temp_path("steer");
+  TestLayer plain(mega_layer_config("off"), case_seed("weights"));
+  EXPECT_EQ(plain.layer->tactic_source(), "none");
+  EXPECT_EQ(plain.layer->tactic_for(1), "mega") << "the heuristic with MEGAMOE_MEGA_MAX_TOKENS=64";
+
+  TacticEntry e;
+  cuda_machine_key(0, &e.key);
+  layer_tactic_key(plain.layer->config(), plain.layer->backend_name(), &e.key);
+  e.tactic[size_t(tactic_bucket_index(1))] = "split_swap_ab";
+  e.tactic[size_t(tactic_bucket_index(64))] = "split_large_tile";
+  TacticCache cache;
+  cache.put(e);
+  cache.save(path);
+
+  TestLayer tuned(mega_layer_config(path), plain);
+  EXPECT_EQ(tuned.layer->tactic_source(), path);
+  EXPECT_EQ(tuned.layer->tactic_for(1), "split_swap_ab");
+  EXPECT_EQ(tuned.layer->tactic_for(64), "split_large_tile");
+  EXPECT_EQ(tuned.layer->tactic_for(40), "split_large_tile") << "T = 40 rounds up to the 64 bucket";
+  EXPECT_EQ(tuned.layer->tactic_for(2), "mega") << "no entry for bucket 2: the heuristic";
+  for (int64_t T : {1, 2, 40, 64}) expect_matches_reference(tuned, T, "tuned T=" + std::to_string(T));
+  // A forced tactic wins over the table, and "" gives the table back.
+  tuned.layer->force_tactic("mega");
+  EXPECT_EQ(tuned.layer->tactic_for(1), "mega");
+  expect_matches_reference(tuned, 1, "forced mega");
+  tuned.layer->force_tactic("");
+  EXPECT_EQ(tuned.layer->tactic_for(1), "split_swap_ab");
+  std::remove(path.c_str());
+}
+
+TEST(TacticCacheGpu, StaleEntryAndCorruptFileAreIgnored) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::string path = temp_path("stale");
+  TestLayer plain(mega_layer_config("off"), case_seed("weights"));
+  TacticEntry e;
+  cuda_machine_key(0, &e.key);
+  layer_tactic_key(plain.layer->config(), plain.layer->backend_name(), &e.key);
+  e.key.driver += 1;  // measured under another driver
+  e.tactic[0] = "split_large_tile";
+  TacticCache cache;
+  cache.put(e);
+  cache.save(path);
+  TestLayer stale(mega_layer_config(path), plain);
+  EXPECT_EQ(stale.layer->tactic_source(), "none");
+  EXPECT_EQ(stale.layer->tactic_for(1), "mega");
+
+  { std::ofstream(path) << "{\"format\": \"megamoe-tactics\", \"version\": 1, \"entries\": [ {\"gpu\": 3"; }
+  TestLayer corrupt(mega_layer_config(path), plain);
+  EXPECT_EQ(corrupt.layer->tactic_source(), "none");
+  EXPECT_EQ(corrupt.layer->tactic_for(1), "mega");
+  expect_matches_reference(corrupt, 1, "after a corrupt cache");
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace megamoe::gputest
