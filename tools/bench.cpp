@@ -208,17 +208,10 @@ struct CellRunner {
     const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
     layer.forward(xv, iv, wv, ov, s);
     ck(cudaStreamSynchronize(s), "forward");
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
-    layer.forward(xv, iv, wv, ov, s);
-    ck(cudaStreamEndCapture(s, &graph), "capture");
-    ck(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+    const CapturedGraph g(s, [&] { layer.forward(xv, iv, wv, ov, s); });
     const auto ms = time_runs(s, 5, iters, [&] { cudaMemsetAsync(flush.ptr, flush_byte, flush.bytes, s); },
-                              [&] { cudaGraphLaunch(exec, s); });
+                              [&] { cudaGraphLaunch(g.exec, s); });
     ck(cudaGetLastError(), "replay");
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
     return median(ms);
   }
 
@@ -332,12 +325,7 @@ int bench_ep_worker(const Options& opts) {
         layer->forward(xv, iv, wv, ov, s);
         ck(cudaStreamSynchronize(s), "forward");
         layer->check_errors(s);
-        cudaGraph_t graph;
-        cudaGraphExec_t exec;
-        ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
-        layer->forward(xv, iv, wv, ov, s);
-        ck(cudaStreamEndCapture(s, &graph), "capture");
-        ck(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+        const CapturedGraph g(s, [&] { layer->forward(xv, iv, wv, ov, s); });
         ep::set_exchange_only_for_benchmark(false);
         const int n = iters + 5;
         std::vector<cudaEvent_t> ev(size_t(2 * n));
@@ -345,7 +333,7 @@ int bench_ep_worker(const Options& opts) {
         for (int i = 0; i < n; ++i) {
           cudaMemsetAsync(flush.ptr, i & 0xFF, flush_bytes, s);
           cudaEventRecord(ev[size_t(2 * i)], s);
-          cudaGraphLaunch(exec, s);
+          cudaGraphLaunch(g.exec, s);
           cudaEventRecord(ev[size_t(2 * i + 1)], s);
         }
         ck(cudaStreamSynchronize(s), "replays");
@@ -357,8 +345,6 @@ int bench_ep_worker(const Options& opts) {
           ms.push_back(t);
         }
         for (auto& e : ev) cudaEventDestroy(e);
-        cudaGraphExecDestroy(exec);
-        cudaGraphDestroy(graph);
         med[variant] = median(ms);
       }
       const double gbps = off_bytes / (med[1] * 1e-3) / 1e9;

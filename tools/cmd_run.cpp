@@ -123,19 +123,14 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   cuda_check(cudaMemcpy(out.data(), dout.ptr, out.size() * 2, cudaMemcpyDeviceToHost), "copy out");
   if (const int64_t bad = layer.invalid_id_count(stream)) std::printf("warning: %lld invalid ids\n", (long long)bad);
 
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  cuda_check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "begin capture");
-  layer.forward(xv, iv, wv, ov, stream);
-  cuda_check(cudaStreamEndCapture(stream, &graph), "end capture");
-  cuda_check(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+  const CapturedGraph g(stream, [&] { layer.forward(xv, iv, wv, ov, stream); });
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
   std::vector<double> times;
   for (int i = 0; i < s.iters + 3; ++i) {
     cudaEventRecord(e0, stream);
-    cuda_check(cudaGraphLaunch(exec, stream), "graph launch");
+    cuda_check(cudaGraphLaunch(g.exec, stream), "graph launch");
     cudaEventRecord(e1, stream);
     cuda_check(cudaEventSynchronize(e1), "replay");
     float ms = 0;
@@ -145,8 +140,6 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   std::printf("time: %.4f ms (median of %d CUDA-graph replays)\n", median(times), s.iters);
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
   if (!s.check) return 0;
   return report(s, out, reference_out(s, x, routes));
