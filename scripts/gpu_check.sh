@@ -2,15 +2,16 @@
 # One GPU job (what each session runs on the H200): configure + build with every core, the
 # whole GPU test binary, compute-sanitizer on small cases, the Python suite, and the bf16
 # benchmark (split vs mega vs PyTorch, plus vLLM's Triton fused MoE when a copy of the peer is
-# given). Logs and JSON go to $OUT (default: ./gpu-out). Steps can be skipped:
-#   GPU_CHECK_STEPS="build tests sanitize python bench" (default: all)
+# given), and a short `megamoe tune` (two presets, T = 1..64) into $OUT/tactics.json. Logs and
+# JSON go to $OUT (default: ./gpu-out). Steps can be skipped:
+#   GPU_CHECK_STEPS="build tests sanitize python bench tune" (default: all)
 #   VLLM_PEER=path/to/vllm_triton_moe.py  BENCH_TOKENS=1,8,64  BUILD_DIR=/root/build-gpu
 # CUTLASS headers must be in .deps/cutlass (scripts/setup.sh here, then carry .deps).
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$ROOT/gpu-out}"; mkdir -p "$OUT"
 B="${BUILD_DIR:-$ROOT/build-gpu}"
-STEPS="${GPU_CHECK_STEPS:-build tests sanitize python bench}"
+STEPS="${GPU_CHECK_STEPS:-build tests sanitize python bench tune}"
 export PYTHONUNBUFFERED=1
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$ROOT"
@@ -43,4 +44,9 @@ if has bench; then
     --backends sm90_bf16_bf16_bf16_split,sm90_bf16_bf16_bf16_mega "${peer[@]}" \
     ${BENCH_TOKENS:+--tokens "$BENCH_TOKENS"} > "$OUT/bench.log" 2>&1
   echo "bench rc=$?"; grep -E "geomean" "$OUT/bench.log"
+fi
+if has tune; then
+  timeout 300 "$B/megamoe" tune --presets "${TUNE_PRESETS:-qwen3-30b-a3b,mixtral-8x7b}" --tokens "${TUNE_TOKENS:-1-64}" \
+    --cache "$OUT/tactics.json" > "$OUT/tune.log" 2> "$OUT/tune.err"
+  echo "tune rc=$?"; cat "$OUT/tune.log" | tail -20
 fi
