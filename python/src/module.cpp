@@ -652,7 +652,7 @@ NB_MODULE(_C, m) {
       .def(nb::new_(&make_layer), "num_experts"_a, "top_k"_a, "hidden_size"_a, "intermediate_size"_a,
            "recipe"_a, "activation"_a, "swiglu_limit"_a.none(), "swiglu_alpha"_a.none(), "ep_rank"_a, "ep_size"_a,
            "max_tokens"_a, "backend"_a, "device"_a, "has_bias"_a, "num_threads"_a, "ep_group"_a.none(),
-           "expert_placement"_a.none(), "ep_style"_a, "ep_timeout_s"_a, "tactic_cache"_a)
+           "expert_placement"_a.none(), "ep_style"_a, "ep_timeout_s"_a, "tactic_cache"_a = "")
       .def("prepare_weights", &layer_prepare, "tensors"_a, "fc1_input_global_scale"_a, "fc2_input_global_scale"_a)
       .def("forward", &layer_forward, "x"_a, "x_tag"_a, "topk_ids"_a, "topk_weights"_a, "out"_a, "out_tag"_a,
            "stream"_a)
