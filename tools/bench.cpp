@@ -175,6 +175,23 @@ BenchSetup bench_setup(const Options& opts, int device, const char* default_pres
   return b;
 }
 
+// The layer `bench` and `tune` build for a preset: plain swiglu without biases unless
+// `preset_activation` (each preset's own, e.g. gpt-oss's swiglu_oai + biases), as the PyTorch
+// baseline computes; the recipe, backend ("auto" or a name), device and capacity given.
+MoeConfig bench_config(const std::string& preset, bool preset_activation, Recipe recipe, const std::string& backend,
+                       int device, int64_t max_tokens) {
+  MoeConfig c = workload::preset_config(workload::find_preset(preset));
+  if (!preset_activation && c.activation == Activation::kSwiGLUOAI) {
+    c.activation = Activation::kSwiGLU;
+    c.has_bias = false;
+  }
+  c.recipe = recipe;
+  c.backend = backend;
+  c.device = device;
+  c.max_tokens = max_tokens;
+  return c;
+}
+
 // One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
 // and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
 // times after 5 warm-up replays, each after an L2 flush (a memset of `flush`); the median ms.
@@ -271,17 +288,8 @@ int bench_ep_worker(const Options& opts) {
     std::printf("%-14s %6s %4s %-40s %10s %10s %10s\n", "model", "T/rank", "ep", "backend", "layer_ms", "exch_ms",
                 "exch_GB/s");
   for (const auto& pname : presets) {
-    const auto& preset = workload::find_preset(pname);
     for (int64_t T : tokens) {
-      MoeConfig c = workload::preset_config(preset);
-      if (c.activation == Activation::kSwiGLUOAI) {
-        c.activation = Activation::kSwiGLU;
-        c.has_bias = false;
-      }
-      c.recipe = recipe;
-      c.backend = opts.get("backend", "auto");
-      c.device = device;
-      c.max_tokens = T;
+      MoeConfig c = bench_config(pname, false, recipe, opts.get("backend", "auto"), device, T);
       c.ep_group = group;
       c.ep_style = opts.get("ep-style", "auto");
       std::unique_ptr<MoeLayer> layer;
@@ -408,17 +416,7 @@ int cmd_bench(const Options& opts) {
   const int64_t max_t = *std::max_element(tokens.begin(), tokens.end());
   size_t cell = 0;
   for (const auto& pname : presets) {
-    const auto& preset = workload::find_preset(pname);
-    MoeConfig c = workload::preset_config(preset);
-    if (act_mode == "swiglu" && c.activation == Activation::kSwiGLUOAI) {
-      // The comparison across presets uses plain swiglu (the PyTorch baseline's act).
-      c.activation = Activation::kSwiGLU;
-      c.has_bias = false;
-    }
-    c.recipe = recipe;
-    c.backend = opts.get("backend", "auto");
-    c.device = device;
-    c.max_tokens = max_t;
+    const MoeConfig c = bench_config(pname, act_mode == "preset", recipe, opts.get("backend", "auto"), device, max_t);
     const int64_t E = c.local_experts(), H = c.hidden_size, I = c.intermediate_size, N13 = c.fc1_rows(),
                   K = c.top_k;
     std::unique_ptr<MoeLayer> layer_ptr;
@@ -531,15 +529,7 @@ int cmd_tune(const Options& opts) {
   };
   std::vector<Row> rows;
   for (const auto& pname : presets) {
-    MoeConfig c = workload::preset_config(workload::find_preset(pname));
-    if (act_mode == "swiglu" && c.activation == Activation::kSwiGLUOAI) {
-      c.activation = Activation::kSwiGLU;  // as bench: the presets with plain swiglu, no biases
-      c.has_bias = false;
-    }
-    c.recipe = recipe;
-    c.backend = opts.get("backend", "auto");
-    c.device = device;
-    c.max_tokens = max_t;
+    MoeConfig c = bench_config(pname, act_mode == "preset", recipe, opts.get("backend", "auto"), device, max_t);
     c.tactic_cache = "off";  // measure the backend itself; the heuristic is what runs without a table
     std::unique_ptr<MoeLayer> layer;
     try {

@@ -397,6 +397,19 @@ bool section(int k) {
   return !v || std::string(v).find(char('0' + k)) != std::string::npos;
 }
 
+// Fp8Block.PartialBlocksSmall's shapes (E 8, K 2): the activations with partial 128-blocks.
+struct PartialBlocksCase {
+  const char* name;
+  Activation a;
+  bool bias;
+  int64_t H, I;
+};
+constexpr PartialBlocksCase kPartialBlocksCases[] = {{"swiglu", Activation::kSwiGLU, false, 320, 192},
+                                                     {"swiglu_oai + bias", Activation::kSwiGLUOAI, true, 320, 192},
+                                                     {"geglu + bias", Activation::kGeGLU, true, 320, 192},
+                                                     {"relu2 + bias", Activation::kReLU2, true, 320, 192},
+                                                     {"swiglu_oai + bias H 208 I 144", Activation::kSwiGLUOAI, true, 208, 144}};
+
 TEST(Fp8BlockEmulation, Sweep) {
   if (!env_flag("MEGAMOE_FP8_EMULATION_SWEEP")) GTEST_SKIP() << "opt-in: MEGAMOE_FP8_EMULATION_SWEEP=1";
   const int n = std::getenv("MEGAMOE_FP8_EMULATION_SEEDS") ? std::atoi(std::getenv("MEGAMOE_FP8_EMULATION_SEEDS")) : 200;
@@ -445,16 +458,7 @@ TEST(Fp8BlockEmulation, Sweep) {
   }
   // 2. Fp8Block.PartialBlocksSmall's cases (E 8, K 2, 5% of ids -1, uniform), the GPU emulation.
   if (section(2)) {
-    const struct {
-      const char* name;
-      Activation a;
-      bool bias;
-      int64_t H, I;
-    } cases[] = {{"swiglu", Activation::kSwiGLU, false, 320, 192},
-                 {"swiglu_oai + bias", Activation::kSwiGLUOAI, true, 320, 192},
-                 {"geglu + bias", Activation::kGeGLU, true, 320, 192},
-                 {"relu2 + bias", Activation::kReLU2, true, 320, 192},
-                 {"swiglu_oai + bias H 208 I 144", Activation::kSwiGLUOAI, true, 208, 144}};
+    const auto& cases = kPartialBlocksCases;
     for (int64_t T : {int64_t(1), int64_t(37), int64_t(300)}) {
       const int m = T == 1 ? 5 * n : (T == 37 ? n : std::max(1, n / 5));
       char title[160];
@@ -479,16 +483,7 @@ TEST(Fp8BlockEmulation, Sweep) {
   }
   // 5. The tail at T = 1 and 37 (Fp8Block.PartialBlocksSmall's shapes): how often a tolerance fails.
   if (section(5)) {
-    const struct {
-      const char* name;
-      Activation a;
-      bool bias;
-      int64_t H, I;
-    } cases[] = {{"swiglu", Activation::kSwiGLU, false, 320, 192},
-                 {"swiglu_oai + bias", Activation::kSwiGLUOAI, true, 320, 192},
-                 {"geglu + bias", Activation::kGeGLU, true, 320, 192},
-                 {"relu2 + bias", Activation::kReLU2, true, 320, 192},
-                 {"swiglu_oai + bias H 208 I 144", Activation::kSwiGLUOAI, true, 208, 144}};
+    const auto& cases = kPartialBlocksCases;
     for (int64_t T : {int64_t(1), int64_t(37)}) {
       const int m = T == 1 ? n : std::max(1, n / 10);
       std::printf("\nTail, PartialBlocksSmall shapes, T %lld, %d seeds: p99 | p99.9 | max | P(>1e-2) | P(>1.5e-2) | "
