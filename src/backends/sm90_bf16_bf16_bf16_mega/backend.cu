@@ -134,6 +134,12 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
            cu::aligned(args.out.data, 16);
   }
 
+  // The kernel's TMA descriptors follow the weights (re-preparing may move the buffers).
+  void upload_weights(const MoeWeights& w) override {
+    Sm90SplitBf16::upload_weights(w);
+    if (grid_ > 0) maps_ = sm90::mega::encode_weight_maps(w13_.ptr, w2_.ptr, EL_, H_, I_, act_.activation);
+  }
+
   void run_stages(const ForwardArgs& args, const ForwardContext& f) override {
     if (use_mega(args, f))
       run_mega(args, f);
@@ -149,8 +155,6 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
     m.ids_i64 = args.topk_ids.dtype == DType::kI64;
     m.topk_weights = args.topk_weights.ptr<const float>();
     m.out = args.out.data;
-    m.w13 = w13_.ptr;
-    m.w2 = w2_.ptr;
     m.b13 = b13();
     m.b2 = b2();
     m.invalid_count = sw_.plan.invalid_count;
@@ -168,11 +172,12 @@ class Sm90MegaBf16 final : public sm90_backend::Sm90SplitBf16 {
     m.early_acts = early_acts_;
     m.min_split_steps = min_split_steps_;
     m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
-    sm90::mega::launch(m, mega_ws_, grid_, f.stream);
+    sm90::mega::launch(m, maps_, mega_ws_, grid_, f.stream);
   }
 
   sm90_backend::DeviceBuffer mega_buf_;
   sm90::mega::MegaWorkspace mega_ws_;
+  sm90::mega::WeightMaps maps_{};  // of the prepared w13_ / w2_ (upload_weights)
   int grid_ = 0;  // 0: the Mega path is off for this layer
   int64_t max_routes_ = 0;
   int64_t max_tokens_ = 0;   // MEGAMOE_MEGA_MAX_TOKENS

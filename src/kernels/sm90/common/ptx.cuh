@@ -70,8 +70,17 @@ __device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity) {
       : "memory");
   return done != 0;
 }
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+// Waits for the phase of parity `parity`; a phase that has not completed after `timeout_ns`
+// (%globaltimer) traps: a TMA that never lands (a faulting copy) becomes a launch error that
+// the host sees, never a hung GPU.
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity, unsigned long long timeout_ns) {
+  if (mbar_try_wait(bar, parity)) return;
+  unsigned long long t0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   while (!mbar_try_wait(bar, parity)) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (t - t0 > timeout_ns) __trap();
   }
 }
 // TMA: one box of a 3-D tensor map (coordinates innermost first) into shared memory at `dst`,

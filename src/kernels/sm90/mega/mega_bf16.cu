@@ -71,7 +71,9 @@
 //                   capacity anyway (persistent_grid()). Waits spin on ld.acquire.gpu with
 //                   __nanosleep backoff and give up after kTimeoutNs (global timer): the CTA adds
 //                   kTimeoutMark to the invalid-id word, stops claiming work and exits, so a lost
-//                   dependency becomes an error report instead of a hung GPU.
+//                   dependency becomes an error report instead of a hung GPU. The waits for a
+//                   stage's weights (mbarrier phases) are bounded by kTimeoutNs too: a TMA that
+//                   never lands is a faulting copy, so the kernel traps (a launch error).
 //   counter reset   every CTA increments counters[1] when it leaves; the last one (it sees
 //                   gridDim.x - 1) zeroes the work counter, the arrival and done counters and
 //                   counters[1], so the next launch (a graph replay included) starts from zero
@@ -87,6 +89,7 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <string>
 
 #include "core/workspace_carver.h"
@@ -169,7 +172,7 @@ struct Plan {
 
 // The weights as 3-D TMA tensors {K (innermost), rows of one expert, expert}, boxes of
 // 64 x 64 (128 bytes x 64 rows, 128-byte swizzle): W13 [EL, N13, H] and W2 [EL, H, I].
-struct Params {  // CUtensorMap carries its own 64-byte alignment
+struct Params {  // CUtensorMap carries its own 128-byte alignment
   CUtensorMap tm13;
   CUtensorMap tm2;
   MegaArgs a;
@@ -591,7 +594,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
       ptx::cp_async_wait<0>();
     else
       cp_async_wait_upto(P - 1);
-    ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase);  // this step's weights
+    ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase, kTimeoutNs);  // this step's weights
     if (j == 0 && tid == 0) pl.t_first = global_timer();
     if (j == j_recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
     __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
@@ -834,7 +837,7 @@ __global__ void __launch_bounds__(kThreads, 1) mega_bf16_kernel(const __grid_con
   // must land before the CTA's shared memory is released.
   if (tid == 0)
     while (cx.gstep != cx.gissue) {
-      ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase);
+      ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase, kTimeoutNs);
       cx.consumed();
     }
   __syncthreads();
@@ -893,6 +896,9 @@ MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots) {
   return lay_out(w, H, I, slots);
 }
 
+static_assert(sizeof(CUtensorMap) == sizeof(WeightMaps::tm13) && alignof(CUtensorMap) <= alignof(WeightMaps),
+              "WeightMaps holds two CUtensorMap");
+
 namespace {
 // cuTensorMapEncodeTiled through the runtime's driver entry point: linking libcuda directly
 // would make every binary (the CPU-only CLI and tests included) need a driver to load.
@@ -910,8 +916,8 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 }
 
 // TMA descriptor of one weight tensor [experts, rows, inner] bf16 (contiguous), boxes of 64 rows x
-// 64 elements with the 128-byte swizzle the kernel's ldmatrix addressing assumes. Host only and
-// cheap (no device work): encoded at every launch, so re-prepared weights need nothing else.
+// 64 elements with the 128-byte swizzle the kernel's ldmatrix addressing assumes. Host only (no
+// device work); encode_weight_maps calls it once per prepared weights, not per forward.
 CUtensorMap weight_map(const void* base, int64_t inner, int64_t rows, int64_t experts, const char* what) {
   if (!cu::aligned(base, 16)) throw_invalid(what, "a 16-byte aligned weight buffer (mega kernel)", "misaligned");
   CUtensorMap m;
@@ -929,6 +935,15 @@ CUtensorMap weight_map(const void* base, int64_t inner, int64_t rows, int64_t ex
 }
 }  // namespace
 
+WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act) {
+  const CUtensorMap m13 = weight_map(w13, H, act != Activation::kReLU2 ? 2 * I : I, EL, "w13");
+  const CUtensorMap m2 = weight_map(w2, I, H, EL, "w2");
+  WeightMaps maps;
+  std::memcpy(maps.tm13, &m13, sizeof m13);
+  std::memcpy(maps.tm2, &m2, sizeof m2);
+  return maps;
+}
+
 int persistent_grid() {
   cu::check("mega_bf16",
             cudaFuncSetAttribute(mega_bf16_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kDynSmemBytes),
@@ -940,7 +955,7 @@ int persistent_grid() {
   return per_sm * cu::current_sm_count();
 }
 
-void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_t stream) {
+void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& ws, int grid, cudaStream_t stream) {
   if (args.T <= 0) return;
   if (args.T * args.K > kMaxRoutes)
     throw_invalid("T * top_k", "at most " + std::to_string(kMaxRoutes) + " (mega kernel)", std::to_string(args.T * args.K));
@@ -954,10 +969,9 @@ void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_
   if (!cu::aligned(args.out, 16)) throw_invalid("out", "a 16-byte aligned pointer (mega kernel)", "misaligned");
   if (grid < 1 || partial_slots(grid) > ws.slots)
     throw_invalid("grid", "in [1, slots / 4] (mega kernel)", std::to_string(grid));
-  const bool gated = args.activation != Activation::kReLU2;
   Params p;
-  p.tm13 = weight_map(args.w13, args.H, gated ? 2 * args.I : args.I, args.EL, "w13");
-  p.tm2 = weight_map(args.w2, args.I, args.H, args.EL, "w2");
+  std::memcpy(&p.tm13, maps.tm13, sizeof p.tm13);
+  std::memcpy(&p.tm2, maps.tm2, sizeof p.tm2);
   p.a = args;
   p.ws = ws;
   mega_bf16_kernel<<<dim3(unsigned(grid)), dim3(kThreads), kDynSmemBytes, stream>>>(p);

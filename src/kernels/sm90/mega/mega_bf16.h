@@ -63,8 +63,6 @@ struct MegaArgs {
   bool ids_i64 = false;
   const float* topk_weights = nullptr;  // [T, K] contiguous
   void* out = nullptr;                  // bf16 [T, H] contiguous
-  const void* w13 = nullptr;            // bf16 [E_local, N13, H]
-  const void* w2 = nullptr;             // bf16 [E_local, H, I]
   const float* b13 = nullptr;           // fp32 [E_local, N13] or null
   const float* b2 = nullptr;            // fp32 [E_local, H] or null
   unsigned long long* invalid_count = nullptr;  // the route plan's invalid-id word
@@ -86,7 +84,17 @@ struct MegaArgs {
 constexpr int kTraceItems = 63;
 constexpr int kTraceWords = 4 + 4 * kTraceItems;
 
+// The weights as TMA descriptors (two CUtensorMap, opaque here): W13 bf16 [E_local, N13, H]
+// and W2 bf16 [E_local, H, I], contiguous and 16-byte aligned. Encoded on the host (no device
+// work) once per prepared weights, then handed to every launch; throws InvalidArgument for a
+// misaligned buffer, CudaError when the driver cannot encode them.
+struct WeightMaps {
+  alignas(128) unsigned char tm13[128];
+  alignas(128) unsigned char tm2[128];
+};
+WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act);
+
 // Checks the limits above (throws InvalidArgument) and launches `grid` CTAs on `stream`.
-void launch(const MegaArgs& args, const MegaWorkspace& ws, int grid, cudaStream_t stream);
+void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& ws, int grid, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::mega
