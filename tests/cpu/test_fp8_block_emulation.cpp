@@ -16,6 +16,7 @@
 #include "core/workload.h"
 #include "fp8_block_emulation.h"
 #include "reference/reference.h"
+#include "reference_test_util.h"
 
 namespace megamoe {
 namespace {
@@ -31,17 +32,8 @@ uint64_t case_seed(const std::string& name, uint64_t base) {
 }
 
 MoeConfig fp8_config(int64_t E, int64_t K, int64_t H, int64_t I, Activation act, bool bias) {
-  MoeConfig c;
-  c.num_experts = E;
-  c.top_k = K;
-  c.hidden_size = H;
-  c.intermediate_size = I;
-  c.activation = act;
-  c.has_bias = bias;
-  c.recipe = Recipe::kFP8Block;
+  MoeConfig c = reftest::make_config(E, K, H, I, Recipe::kFP8Block, act, bias);
   c.max_tokens = 1024;
-  c.device = -1;
-  c.backend = "cpu_reference";
   return c;
 }
 
