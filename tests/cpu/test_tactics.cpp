@@ -12,6 +12,7 @@
 #include "core/json.h"
 #include "core/tactics.h"
 #include "megamoe/megamoe.h"
+#include "reference_test_util.h"
 
 namespace megamoe {
 namespace {
@@ -201,13 +202,8 @@ TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
 }
 
 TEST(TacticApi, BackendWithoutTacticsRejectsNames) {
-  MoeConfig c;
-  c.num_experts = 4;
-  c.top_k = 2;
-  c.hidden_size = 64;
-  c.intermediate_size = 32;
+  MoeConfig c = reftest::make_config(4, 2, 64, 32);
   c.max_tokens = 8;
-  c.backend = "cpu_reference";
   MoeLayer layer(c);
   EXPECT_TRUE(layer.tactic_names().empty());
   EXPECT_EQ(layer.tactic_for(4), "");
