@@ -10,6 +10,8 @@ BackendInfo cpu_reference_backend_info();
 BackendInfo sm90_fp8_fp8_bf16_split_backend_info();
 BackendInfo sm90_bf16_mxfp4_bf16_split_backend_info();
 BackendInfo sm90_bf16_nvfp4_bf16_split_backend_info();
+BackendInfo sm90_bf16_mxfp4_bf16_mega_backend_info();
+BackendInfo sm90_bf16_nvfp4_bf16_mega_backend_info();
 BackendInfo sm90_bf16_bf16_bf16_split_backend_info();
 BackendInfo sm90_bf16_bf16_bf16_mega_backend_info();
 #endif
@@ -21,6 +23,8 @@ const std::vector<BackendInfo>& backend_registry() {
     r.push_back(sm90_fp8_fp8_bf16_split_backend_info());
     r.push_back(sm90_bf16_mxfp4_bf16_split_backend_info());
     r.push_back(sm90_bf16_nvfp4_bf16_split_backend_info());
+    r.push_back(sm90_bf16_mxfp4_bf16_mega_backend_info());
+    r.push_back(sm90_bf16_nvfp4_bf16_mega_backend_info());
     // bf16: "auto" takes the mega backend: its one-launch kernel where it measured faster than the
     // split pipeline (T <= 2 by default, see its backend.cu), the same split stages elsewhere.
     r.push_back(sm90_bf16_bf16_bf16_mega_backend_info());

@@ -11,20 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 
 namespace megamoe::sm90_backend {
-
-// An integer knob from the environment (decimal, hex with 0x); `fallback` when unset or not a
-// number. Read at layer construction only, never inside forward.
-inline int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const long long x = std::strtoll(v, &end, 0);
-  return (end && *end == '\0') ? int64_t(x) : fallback;
-}
 
 // Launch-structure switches, read once per layer at construction from the environment (see
 // backend.cu): for A/B measurements and tests.

@@ -1,140 +1,22 @@
-// sm90_bf16_mxfp4_bf16_split and sm90_bf16_nvfp4_bf16_split: W4A16 on Hopper, split path.
-// One implementation templated on the FP4 scale format (e8m0 per 32 / e4m3 per 16 + fp32
-// per-expert global scale alpha, applied after accumulation, never folded into block scales).
-//
-//   route plan (routing/route_plan.cu)         ids -> counts, offsets, row <-> (t, k) maps
-//   permute (kernels/sm90/moe/permute.cu)          x -> x_perm [rows, H] bf16, expert order
-//   FC1 W4A16 GEMM (grouped_gemm_w4a16.h)      alpha13 * (x_perm . dq(W13[e])^T) -> h [rows, N13] fp32
-//   activation (kernels/sm90/moe/activation.cu)    h + b13 -> act -> a [rows, I] bf16
-//   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32
-//   combine (kernels/sm90/moe/combine.cu)          y + b2 -> bf16 -> fixed-order weighted sum -> out
-// Numerics equal the CPU reference's: h = alpha13*acc + b13 (the GEMM writes alpha13*acc, the
-// activation adds b13), y = bf16(alpha2*acc2 + b2) (combine adds b2 and rounds).
-// Weights: packed codes copied ([E, N, K/2]) and put in the GEMM's fragment order on the device;
-// scales regrouped once into "scale tiles" (grouped_gemm_w4a16.h); global scales copied to a
-// device f32 [E] array (nvfp4). The GEMM picks its tactic (mma.sync for decode-like T, wgmma
-// for prefill-like T) from T*K and the expert count.
-// Shared with every sm90 backend (sm90_common/sm90_backend_base.h): dimensions, device guard,
-// workspace (SplitWorkspace: plan + max(x_perm + h, y) + a), weight upload and its one
-// synchronisation, the forward prologue, the invalid-id word. Nothing is allocated in forward, no
-// host synchronisation, graph-capturable.
-#include <cuda_runtime.h>
-
-#include <memory>
+// sm90_bf16_mxfp4_bf16_split and sm90_bf16_nvfp4_bf16_split: W4A16 on Hopper, split path
+// (the pipeline is Sm90SplitW4A16 in split_w4a16.h).
 #include <string>
-#include <vector>
 
+#include "backends/sm90_bf16_fp4_bf16_split/split_w4a16.h"
 #include "backends/sm90_common/requirements.h"
-#include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
-#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
-#include "kernels/sm90/moe/moe_kernels.h"
-#include "routing/route_plan.h"
 
 namespace megamoe {
 
 namespace {
 
 using sm90::Fp4Scale;
+using sm90_backend::Names;
 
 template <Fp4Scale F>
-struct Names {
-  static constexpr const char* kName =
-      F == Fp4Scale::kMxfp4 ? "sm90_bf16_mxfp4_bf16_split" : "sm90_bf16_nvfp4_bf16_split";
-  static constexpr Recipe kRecipe = F == Fp4Scale::kMxfp4 ? Recipe::kW4A16MXFP4 : Recipe::kW4A16NVFP4;
-};
-
-template <Fp4Scale F>
-class Sm90SplitW4A16 final : public sm90_backend::Sm90BackendBase {
-  static constexpr const char* kName = Names<F>::kName;
-
+class Sm90SplitW4A16Backend final : public sm90_backend::Sm90SplitW4A16<F> {
  public:
-  explicit Sm90SplitW4A16(const MoeConfig& c)
-      : Sm90BackendBase(kName, c),
-        w13_(kName, c.device),
-        w2_(kName, c.device),
-        s13_(kName, c.device),
-        s2_(kName, c.device),
-        g13_(kName, c.device),
-        g2_(kName, c.device) {}
-
-  size_t weight_bytes() const override {
-    return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + g13_.bytes + g2_.bytes + bias_bytes();
-  }
-
-  // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel.
-  std::vector<std::string> tactic_names() const override { return {kSmall, kLarge}; }
-  std::string tactic_for(int64_t T) const override {
-    return gemm_tactic(T) == sm90::W4A16Tactic::kSmall ? kSmall : kLarge;
-  }
-
- private:
-  static constexpr const char* kSmall = "split_small";
-  static constexpr const char* kLarge = "split_large";
-
-  // The requested tactic when it is one of ours, else w4a16_pick_tactic's heuristic.
-  sm90::W4A16Tactic gemm_tactic(int64_t T) const {
-    const std::string& r = requested_tactic(T);
-    if (r == kSmall) return sm90::W4A16Tactic::kSmall;
-    if (r == kLarge) return sm90::W4A16Tactic::kLarge;
-    return sm90::w4a16_pick_tactic(T * K_, int(EL_));
-  }
-
-  void upload_weights(const MoeWeights& w) override {
-    upload_tensor(w.w13, w13_, "w13");
-    upload_tensor(w.w2, w2_, "w2");
-    // In place, on our copy, in upload order.
-    sm90::w4a16_prepare_weights(w13_.as<uint8_t>(), w13_.bytes, upload_stream());
-    sm90::w4a16_prepare_weights(w2_.as<uint8_t>(), w2_.bytes, upload_stream());
-    upload_scales(w.w13_scale, N13_, H_, s13_, "w13_scale");
-    upload_scales(w.w2_scale, H_, I_, s2_, "w2_scale");
-    if constexpr (F == Fp4Scale::kNvfp4) {
-      upload_tensor(w.w13_global_scale, g13_, "w13_global_scale");
-      upload_tensor(w.w2_global_scale, g2_, "w2_global_scale");
-    }
-  }
-
-  void upload_scales(const TensorView& t, int64_t N, int64_t K, sm90_backend::DeviceBuffer& dst,
-                     const std::string& name) {
-    const std::vector<uint8_t> canon = stage_to_host(t, name);
-    std::vector<uint8_t> tiles;
-    sm90::w4a16_scale_tiles(canon.data(), EL_, N, K, F, tiles);
-    upload_bytes(tiles.data(), tiles.size(), dst, name);
-  }
-
-  void run_stages(const ForwardArgs& args, const ForwardContext& f) override {
-    const int64_t T = f.T, rows_bound = f.rows_bound;
-    const cudaStream_t stream = f.stream;
-    const bool pdl = f.created_stream;
-    routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, stream);
-    sm90::launch_permute(args.x.data, f.ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
-    sm90::W4A16GemmArgs g1;
-    g1.A = sw_.x_perm;
-    g1.W = w13_.as<const uint8_t>();
-    g1.scales = s13_.as<const uint8_t>();
-    g1.alpha = g13_.as<const float>();
-    g1.offsets = sw_.plan.offsets;
-    g1.D = sw_.h;
-    g1.N = N13_;
-    g1.K = H_;
-    g1.num_groups = int(EL_);
-    g1.tactic = gemm_tactic(T);
-    sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
-    sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
-                            stream, pdl);
-    sm90::W4A16GemmArgs g2 = g1;
-    g2.A = sw_.a;
-    g2.W = w2_.as<const uint8_t>();
-    g2.scales = s2_.as<const uint8_t>();
-    g2.alpha = g2_.as<const float>();
-    g2.D = static_cast<float*>(sw_.y);
-    g2.N = H_;
-    g2.K = I_;
-    sm90::launch_grouped_gemm_w4a16(g2, F, rows_bound, stream);
-    combine_or_route_rows(args, f, sw_.y, /*y_is_bf16=*/false, pdl);
-  }
-
-  sm90_backend::DeviceBuffer w13_, w2_, s13_, s2_, g13_, g2_;
+  explicit Sm90SplitW4A16Backend(const MoeConfig& c) : sm90_backend::Sm90SplitW4A16<F>(Names<F>::kSplit, c) {}
 };
 
 template <Fp4Scale F>
@@ -144,7 +26,7 @@ std::string why_not(const MoeConfig& c) {
 
 template <Fp4Scale F>
 BackendInfo make_info() {
-  return sm90_backend::backend_info<Sm90SplitW4A16<F>>(Names<F>::kName, why_not<F>);
+  return sm90_backend::backend_info<Sm90SplitW4A16Backend<F>>(Names<F>::kSplit, why_not<F>);
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
-// The Mega kernel of the bf16 recipe at decode sizes: one persistent launch does the whole MoE
-// block (route plan -> gathered x -> FC1 + activation -> FC2 -> fixed-order combine), computing
-// exactly the function of docs/DESIGN.md section 1. Design, budgets and every magic number:
-// the comment block at the top of mega_bf16.cu.
+// The Mega kernel at decode sizes: one persistent launch does the whole MoE block (route plan ->
+// gathered x -> FC1 + activation -> FC2 -> fixed-order combine), computing exactly the function
+// of docs/DESIGN.md section 1, for bf16 weights and for W4A16 (mxfp4 / nvfp4 packed weights,
+// decoded to bf16 in registers). Design, budgets and every magic number: the comment block at
+// the top of mega_kernel.cuh. Files: mega_kernel.cuh (the kernel, templated on the weight
+// format), mega_bf16.cu and mega_w4a16.cu (its instantiations, built in parallel), mega_host.cu
+// (workspace, TMA descriptors, checks and launch).
 //
 // Limits of this kernel (the backend runs the split pipeline outside them):
 //   T * K <= kMaxRoutes routes, E_local <= kMaxExperts, H and I multiples of 64,
@@ -18,6 +21,13 @@
 #include "megamoe/config.h"
 
 namespace megamoe::sm90::mega {
+
+// How the weights are stored (each format is one instantiation of the kernel):
+//   kBf16   canonical bf16 W13 [E_local, N13, H] and W2 [E_local, H, I];
+//   kMxfp4 / kNvfp4   the W4A16 split backend's prepared weights (grouped_gemm_w4a16.h):
+//           packed e2m1 in fragment order [E_local, N, K/2], scale tiles [E_local, K/64, N, s]
+//           (s = 2 e8m0 / 4 e4m3 codes per 64-wide K step), nvfp4's per-expert fp32 alpha.
+enum class WeightFormat : uint8_t { kBf16, kMxfp4, kNvfp4 };
 
 constexpr int64_t kMaxRoutes = 512;   // T*K of the mega path (the route plan lives in shared memory)
 // T of the mega path: at most 64 tokens, so (ids without repeats) no expert has more than one
@@ -52,9 +62,9 @@ int partial_slots(int grid);
 // first launch: the counters must start at zero).
 MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots);
 
-// The persistent grid: co-resident CTAs (occupancy x SMs) of the current device. Host only;
-// sets the kernel's shared-memory attribute.
-int persistent_grid();
+// The persistent grid: co-resident CTAs (occupancy x SMs) of the current device for the kernel
+// of format `fmt`. Host only; sets the kernel's shared-memory attribute.
+int persistent_grid(WeightFormat fmt);
 
 struct MegaArgs {
   const void* x = nullptr;  // bf16 [T, H], row stride ldx elements
@@ -65,6 +75,8 @@ struct MegaArgs {
   void* out = nullptr;                  // bf16 [T, H] contiguous
   const float* b13 = nullptr;           // fp32 [E_local, N13] or null
   const float* b2 = nullptr;            // fp32 [E_local, H] or null
+  const float* alpha13 = nullptr;       // nvfp4: fp32 [E_local] global scales, applied to the
+  const float* alpha2 = nullptr;        // accumulators before the bias; null otherwise (= 1)
   unsigned long long* invalid_count = nullptr;  // the route plan's invalid-id word
   int64_t T = 0, K = 0, E = 0, first_local = 0, EL = 0, H = 0, I = 0;
   Activation activation = Activation::kSwiGLU;
@@ -84,17 +96,25 @@ struct MegaArgs {
 constexpr int kTraceItems = 63;
 constexpr int kTraceWords = 4 + 4 * kTraceItems;
 
-// The weights as TMA descriptors (two CUtensorMap, opaque here): W13 bf16 [E_local, N13, H]
-// and W2 bf16 [E_local, H, I], contiguous and 16-byte aligned. Encoded on the host (no device
-// work) once per prepared weights, then handed to every launch; throws InvalidArgument for a
-// misaligned buffer, CudaError when the driver cannot encode them.
+// The weights as TMA descriptors (CUtensorMap, opaque here), encoded on the host (no device
+// work) once per prepared weights, then handed to every launch; the encoders throw
+// InvalidArgument for a misaligned buffer, CudaError when the driver cannot encode them.
 struct WeightMaps {
-  alignas(128) unsigned char tm13[128];
-  alignas(128) unsigned char tm2[128];
+  alignas(128) unsigned char tm13[128];  // W13 (bf16 elements or packed bytes)
+  alignas(128) unsigned char tm2[128];   // W2
+  alignas(128) unsigned char ts13[128];  // W4A16: W13's scale tiles (unused for bf16)
+  alignas(128) unsigned char ts2[128];   // W4A16: W2's scale tiles
+  WeightFormat format = WeightFormat::kBf16;
 };
+// bf16: W13 [E_local, N13, H] and W2 [E_local, H, I], contiguous and 16-byte aligned.
 WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act);
+// W4A16 (fmt kMxfp4 or kNvfp4): packed W13 [E_local, N13, H/2] and W2 [E_local, H, I/2] bytes in
+// fragment order, and their scale tiles (grouped_gemm_w4a16.h), contiguous, 16-byte aligned.
+WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void* s13, const void* w2, const void* s2,
+                                  int64_t EL, int64_t H, int64_t I, Activation act);
 
-// Checks the limits above (throws InvalidArgument) and launches `grid` CTAs on `stream`.
+// Checks the limits above (throws InvalidArgument) and launches `grid` CTAs of the kernel of
+// maps.format on `stream` (grid: persistent_grid(maps.format)).
 void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& ws, int grid, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::mega

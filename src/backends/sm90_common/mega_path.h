@@ -1,0 +1,195 @@
+// MegaPath<Split>: a backend that runs the one-launch Mega kernel (kernels/sm90/mega/mega.h) at
+// decode sizes and the split pipeline `Split` otherwise, both on ONE copy of the prepared
+// weights (the kernel reads the split backend's buffers through TMA descriptors encoded once per
+// prepare_weights). sm90_bf16_bf16_bf16_mega and sm90_bf16_{mxfp4,nvfp4}_bf16_mega are this
+// template over their split backends.
+//
+// Which path runs (decided on the host per forward, from host-known values only):
+//   Mega kernel, one launch, when ALL of
+//     - the tactic (core/tactics.h: forced, else the tactic cache's entry for T's bucket) is
+//       "mega"; a tactic of the split pipeline says no; with none requested,
+//       T <= MEGAMOE_MEGA_MAX_TOKENS (default: the backend's measured crossover); and always
+//       T <= sm90::mega::kMaxTokens = 64 (one 64-row unit per expert, each weight byte streamed
+//       once);
+//     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
+//       the route plan lives in every CTA's shared memory);
+//     - E_local <= sm90::mega::kMaxExperts (512);
+//     - x is 16-byte aligned with a row stride that is a multiple of 8 elements, out 16-byte
+//       aligned (the kernel gathers x rows with 16-byte cp.async); no route_out (the
+//       expert-parallel owner side runs the split stages);
+//     - MEGAMOE_MEGA is not 0 (knob for A/B measurements).
+// An expert with more than 64 routed rows is not a reason to leave the Mega path: the kernel
+// cuts it into 64-row units.
+//
+// Workspace: the split backend's plus the Mega workspace (sm90::mega::workspace_bytes: a
+// [512, I] and y [512, H] bf16, split-K partial slots, counters), zeroed once at construction;
+// the kernel leaves its counters at zero after every launch. The route plan's invalid-id word
+// of the split workspace is the one the kernel adds to, so invalid_id_count() covers both paths.
+// Knobs (read at construction): MEGAMOE_MEGA_STAGES, MEGAMOE_MEGA_EARLY,
+// MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B), MEGAMOE_MEGA_TRACE=file.csv (the last launch's timeline,
+// written when the layer is destroyed).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "backends/sm90_common/env_int.h"
+#include "backends/sm90_common/sm90_backend_base.h"
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/mega/mega.h"
+
+namespace megamoe::sm90_backend {
+
+template <class Split>
+class MegaPath : public Split {
+ public:
+  static constexpr const char* kMega = "mega";
+
+  // default_max_tokens: the largest T that runs the kernel when no tactic is requested.
+  MegaPath(const char* name, const MoeConfig& c, sm90::mega::WeightFormat fmt, int64_t default_max_tokens)
+      : Split(name, c), fmt_(fmt), mega_buf_(name, c.device), trace_buf_(name, c.device) {
+    namespace mega = sm90::mega;
+    const bool mega_on = env_int("MEGAMOE_MEGA", 1) != 0;
+    max_tokens_ = std::clamp<int64_t>(env_int("MEGAMOE_MEGA_MAX_TOKENS", default_max_tokens), 0, mega::kMaxTokens);
+    stages_ = int(env_int("MEGAMOE_MEGA_STAGES", 0));
+    early_acts_ = env_int("MEGAMOE_MEGA_EARLY", 1) != 0;
+    min_split_steps_ = int(env_int("MEGAMOE_MEGA_MIN_SPLIT_STEPS", 0));
+    max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", mega::kMaxRoutes), mega::kMaxRoutes);
+    if (mega_on && this->EL_ <= mega::kMaxExperts) {
+      auto g = this->guard();
+      grid_ = mega::persistent_grid(fmt_);
+      const int slots = mega::partial_slots(grid_);
+      mega_buf_.allocate(mega::workspace_bytes(this->H_, this->I_, slots), "mega workspace");
+      this->check(cudaMemset(mega_buf_.ptr, 0, mega_buf_.bytes), "mega workspace init");
+      mega_ws_ = mega::carve_workspace(mega_buf_.ptr, this->H_, this->I_, slots);
+      if (const char* t = std::getenv("MEGAMOE_MEGA_TRACE"); t && *t) {
+        trace_path_ = t;
+        trace_buf_.allocate(sizeof(unsigned long long) * size_t(grid_) * mega::kTraceWords, "mega trace");
+        this->check(cudaMemset(trace_buf_.ptr, 0, trace_buf_.bytes), "mega trace init");
+      }
+    }
+  }
+
+  ~MegaPath() override { write_trace(); }
+
+  size_t workspace_bytes() const override { return Split::workspace_bytes() + mega_buf_.bytes; }
+
+  // Tactics: "mega" (the one-launch kernel), then the split pipeline's.
+  std::vector<std::string> tactic_names() const override {
+    std::vector<std::string> names{kMega};
+    for (const std::string& n : Split::tactic_names()) names.push_back(n);
+    return names;
+  }
+  std::string tactic_for(int64_t T) const override { return mega_for(T) ? kMega : Split::tactic_for(T); }
+
+ protected:
+  // The kernel's TMA descriptors of the weights the split stages just prepared.
+  virtual sm90::mega::WeightMaps encode_maps() const = 0;
+  // Format-specific kernel arguments (nvfp4: the per-expert global scales).
+  virtual void fill_format_args(sm90::mega::MegaArgs& m) const { (void)m; }
+
+  // The descriptors follow the weights (re-preparing may move the buffers).
+  void upload_weights(const MoeWeights& w) override {
+    Split::upload_weights(w);
+    if (grid_ > 0) maps_ = encode_maps();
+  }
+
+  void run_stages(const ForwardArgs& args, const typename Split::ForwardContext& f) override {
+    if (use_mega(args, f))
+      run_mega(args, f);
+    else
+      Split::run_stages(args, f);
+  }
+
+ private:
+  // Whether a forward of T tokens runs the kernel: requested ("mega"; a split tactic says no),
+  // else T <= max_tokens_; always within the kernel's limits.
+  bool mega_for(int64_t T) const {
+    if (grid_ == 0 || T > sm90::mega::kMaxTokens || T * this->K_ > max_routes_) return false;
+    const std::string& r = this->requested_tactic(T);
+    if (r == kMega) return true;
+    for (const std::string& n : Split::tactic_names())
+      if (r == n) return false;
+    return T <= max_tokens_;  // none requested (or a name unknown here): the heuristic
+  }
+
+  bool use_mega(const ForwardArgs& args, const typename Split::ForwardContext& f) const {
+    return mega_for(f.T) && args.route_out == nullptr && cu::aligned(args.x.data, 16) && f.ldx % 8 == 0 &&
+           cu::aligned(args.out.data, 16);
+  }
+
+  void run_mega(const ForwardArgs& args, const typename Split::ForwardContext& f) {
+    sm90::mega::MegaArgs m;
+    m.x = args.x.data;
+    m.ldx = f.ldx;
+    m.ids = args.topk_ids.data;
+    m.ids_i64 = args.topk_ids.dtype == DType::kI64;
+    m.topk_weights = args.topk_weights.template ptr<const float>();
+    m.out = args.out.data;
+    m.b13 = this->b13();
+    m.b2 = this->b2();
+    m.invalid_count = this->sw_.plan.invalid_count;
+    m.T = f.T;
+    m.K = this->K_;
+    m.E = this->c_.num_experts;
+    m.first_local = this->c_.first_local_expert();
+    m.EL = this->EL_;
+    m.H = this->H_;
+    m.I = this->I_;
+    m.activation = this->act_.activation;
+    m.limit = this->act_.limit;
+    m.alpha = this->act_.alpha;
+    m.stages = stages_;
+    m.early_acts = early_acts_;
+    m.min_split_steps = min_split_steps_;
+    m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
+    fill_format_args(m);
+    sm90::mega::launch(m, maps_, mega_ws_, grid_, f.stream);
+  }
+
+  // MEGAMOE_MEGA_TRACE: the last launch's timeline as CSV (a diagnostic, never throws).
+  void write_trace() const {
+    namespace mega = sm90::mega;
+    if (trace_path_.empty() || trace_buf_.ptr == nullptr) return;
+    std::vector<unsigned long long> h(size_t(grid_) * mega::kTraceWords);
+    if (cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemcpy(h.data(), trace_buf_.ptr, h.size() * sizeof(h[0]), cudaMemcpyDeviceToHost) != cudaSuccess)
+      return;
+    unsigned long long t0 = ~0ull;
+    for (int b = 0; b < grid_; ++b)
+      if (h[size_t(b) * mega::kTraceWords]) t0 = std::min(t0, h[size_t(b) * mega::kTraceWords]);
+    auto rel = [t0](unsigned long long t) { return t ? static_cast<long long>(t - t0) : -1ll; };
+    FILE* f = std::fopen(trace_path_.c_str(), "w");
+    if (f == nullptr) return;
+    std::fprintf(f, "cta,item,kind,claimed_ns,first_step_ns,done_ns,entry_ns,plan_ns\n");
+    for (int b = 0; b < grid_; ++b) {
+      const unsigned long long* r = h.data() + size_t(b) * mega::kTraceWords;
+      for (int i = 0; i < mega::kTraceItems; ++i) {
+        const unsigned long long* e = r + 4 + 4 * i;
+        if (e[1] == 0) break;
+        std::fprintf(f, "%d,%llu,%llu,%lld,%lld,%lld,%lld,%lld\n", b, e[0] >> 8, e[0] & 0xff, rel(e[1]), rel(e[2]),
+                     rel(e[3]), rel(r[0]), rel(r[1]));
+      }
+    }
+    std::fclose(f);
+  }
+
+  sm90::mega::WeightFormat fmt_;
+  DeviceBuffer mega_buf_;
+  sm90::mega::MegaWorkspace mega_ws_;
+  sm90::mega::WeightMaps maps_{};  // of the prepared weights (upload_weights)
+  int grid_ = 0;                    // 0: the Mega path is off for this layer
+  int64_t max_routes_ = 0;
+  int64_t max_tokens_ = 0;   // MEGAMOE_MEGA_MAX_TOKENS
+  int stages_ = 0;           // MEGAMOE_MEGA_STAGES (A/B knob; 0: the kernel's choice)
+  std::string trace_path_;   // MEGAMOE_MEGA_TRACE
+  DeviceBuffer trace_buf_;
+  bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
+  int min_split_steps_ = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B knob; 0: the kernel's default)
+};
+
+}  // namespace megamoe::sm90_backend

@@ -1,0 +1,177 @@
+// The Mega kernel's host side (mega.h): workspace layout, TMA descriptors of the weights,
+// argument checks and the launch of the format's instantiation (mega_bf16.cu, mega_w4a16.cu).
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <string>
+
+#include "core/workspace_carver.h"
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
+#include "kernels/sm90/mega/mega_params.h"
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90::mega {
+
+namespace {
+constexpr int kBoxK = 64;             // bf16: K elements per TMA box (128 bytes); H, I multiples of it
+constexpr int kPackedStepBytes = 32;  // W4A16: a row's packed codes of one 64-wide K sub-step
+}  // namespace
+
+int partial_slots(int grid) { return 2 * kSplitTarget * grid; }  // tiles * S < 2 * kSplitTarget * grid
+
+namespace {
+// The one layout of the workspace: sizes it when the carver only counts, else points into it.
+MegaWorkspace lay_out(WorkspaceCarver& w, int64_t H, int64_t I, int slots) {
+  MegaWorkspace ws;
+  ws.slots = slots;
+  ws.hblocks = int((H + kTileM - 1) / kTileM);
+  ws.a = w.take(2 * size_t(kMaxRoutes) * I);
+  ws.y = w.take(2 * size_t(kMaxRoutes) * H);
+  ws.part1 = w.take<float>(sizeof(float) * size_t(slots) * kPartialFloats);
+  ws.part2 = w.take<float>(sizeof(float) * size_t(slots) * kPartialFloats);
+  ws.arrive1 = w.take<int>(sizeof(int) * size_t(slots));
+  ws.arrive2 = w.take<int>(sizeof(int) * size_t(slots));
+  ws.unit_done = w.take<int>(sizeof(int) * size_t(kMaxRoutes));
+  ws.hblock_done = w.take<int>(sizeof(int) * size_t(ws.hblocks));
+  ws.counters = w.take<unsigned>(2 * sizeof(unsigned));
+  return ws;
+}
+}  // namespace
+
+size_t workspace_bytes(int64_t H, int64_t I, int slots) {
+  WorkspaceCarver count;
+  lay_out(count, H, I, slots);
+  return count.bytes();
+}
+
+MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots) {
+  WorkspaceCarver w(base);
+  return lay_out(w, H, I, slots);
+}
+
+static_assert(sizeof(CUtensorMap) == sizeof(WeightMaps::tm13) && alignof(CUtensorMap) <= alignof(WeightMaps),
+              "WeightMaps holds CUtensorMap");
+
+namespace {
+// cuTensorMapEncodeTiled through the runtime's driver entry point: linking libcuda directly
+// would make every binary (the CPU-only CLI and tests included) need a driver to load.
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    cu::check("mega", cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q),
+              "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+    if (p == nullptr || q != cudaDriverEntryPointSuccess)
+      throw CudaError("mega: the driver has no cuTensorMapEncodeTiled (needs CUDA 12 or newer)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// TMA descriptor of a 3-D tensor [outer, rows, inner] (contiguous, `elem` bytes per element),
+// boxes of box_inner x box_rows x 1. Host only (no device work); the encoders below call it once
+// per prepared weights, not per forward.
+CUtensorMap tensor_map(const void* base, CUtensorMapDataType type, int64_t elem, int64_t inner, int64_t rows,
+                       int64_t outer, int box_inner, int box_rows, CUtensorMapSwizzle swizzle, const char* what) {
+  if (!cu::aligned(base, 16)) throw_invalid(what, "a 16-byte aligned weight buffer (mega kernel)", "misaligned");
+  CUtensorMap m;
+  const cuuint64_t dims[3] = {cuuint64_t(inner), cuuint64_t(rows), cuuint64_t(outer)};
+  const cuuint64_t strides[2] = {cuuint64_t(inner * elem), cuuint64_t(rows * inner * elem)};
+  const cuuint32_t box[3] = {cuuint32_t(box_inner), cuuint32_t(box_rows), 1};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = encode_tiled()(&m, type, 3, const_cast<void*>(base), dims, strides, box, elem_strides,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError(std::string("mega: cuTensorMapEncodeTiled(") + what + ") failed: CUresult " + std::to_string(int(r)));
+  return m;
+}
+
+// bf16 weights: boxes of 64 rows x 64 elements with the 128-byte swizzle the kernel's ldmatrix
+// addressing assumes.
+CUtensorMap bf16_map(const void* base, int64_t inner, int64_t rows, int64_t experts, const char* what) {
+  return tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, inner, rows, experts, kBoxK, kHalfM,
+                    CU_TENSOR_MAP_SWIZZLE_128B, what);
+}
+
+}  // namespace
+
+WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act) {
+  const CUtensorMap m13 = bf16_map(w13, H, act != Activation::kReLU2 ? 2 * I : I, EL, "w13");
+  const CUtensorMap m2 = bf16_map(w2, I, H, EL, "w2");
+  WeightMaps maps;
+  std::memcpy(maps.tm13, &m13, sizeof m13);
+  std::memcpy(maps.tm2, &m2, sizeof m2);
+  maps.format = WeightFormat::kBf16;
+  return maps;
+}
+
+WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void* s13, const void* w2, const void* s2,
+                                  int64_t EL, int64_t H, int64_t I, Activation act) {
+  if (fmt == WeightFormat::kBf16) throw_invalid("fmt", "kMxfp4 or kNvfp4 (encode_fp4_weight_maps)", "kBf16");
+  const int64_t per_row = fp4_scales_per64(fmt == WeightFormat::kMxfp4 ? Fp4Scale::kMxfp4 : Fp4Scale::kNvfp4);
+  const int64_t N13 = act != Activation::kReLU2 ? 2 * I : I;
+  // Packed codes: boxes of 64 rows x 32 bytes (one 64-wide K sub-step), no swizzle (mega_kernel.cuh).
+  auto packed = [](const void* w, int64_t K, int64_t N, int64_t experts, const char* what) {
+    return tensor_map(w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K / 2, N, experts, kPackedStepBytes, kHalfM,
+                      CU_TENSOR_MAP_SWIZZLE_NONE, what);
+  };
+  // Scale tiles [E, K/64, N, per_row] as {N * per_row, K / 64, E}: boxes of 64 rows' codes.
+  auto tiles = [per_row](const void* s, int64_t K, int64_t N, int64_t experts, const char* what) {
+    return tensor_map(s, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, N * per_row, K / 64, experts, int(kHalfM * per_row), 1,
+                      CU_TENSOR_MAP_SWIZZLE_NONE, what);
+  };
+  const CUtensorMap m13 = packed(w13, H, N13, EL, "w13"), m2 = packed(w2, I, H, EL, "w2");
+  const CUtensorMap t13 = tiles(s13, H, N13, EL, "w13_scale"), t2 = tiles(s2, I, H, EL, "w2_scale");
+  WeightMaps maps;
+  std::memcpy(maps.tm13, &m13, sizeof m13);
+  std::memcpy(maps.tm2, &m2, sizeof m2);
+  std::memcpy(maps.ts13, &t13, sizeof t13);
+  std::memcpy(maps.ts2, &t2, sizeof t2);
+  maps.format = fmt;
+  return maps;
+}
+
+int persistent_grid(WeightFormat fmt) {
+  const int per_sm = fmt == WeightFormat::kBf16    ? kernel_blocks_per_sm<WeightFormat::kBf16>()
+                     : fmt == WeightFormat::kMxfp4 ? kernel_blocks_per_sm<WeightFormat::kMxfp4>()
+                                                   : kernel_blocks_per_sm<WeightFormat::kNvfp4>();
+  if (per_sm < 1) throw CudaError("mega: the kernel cannot be resident on this device (occupancy 0)");
+  return per_sm * cu::current_sm_count();
+}
+
+void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& ws, int grid, cudaStream_t stream) {
+  if (args.T <= 0) return;
+  if (args.T * args.K > kMaxRoutes)
+    throw_invalid("T * top_k", "at most " + std::to_string(kMaxRoutes) + " (mega kernel)", std::to_string(args.T * args.K));
+  if (args.EL < 1 || args.EL > kMaxExperts)
+    throw_invalid("local experts", "in [1, " + std::to_string(kMaxExperts) + "] (mega kernel)", std::to_string(args.EL));
+  if (args.H % kBoxK != 0 || args.I % kBoxK != 0)
+    throw_invalid("hidden_size / intermediate_size", "multiples of 64 (mega kernel)",
+                  std::to_string(args.H) + " / " + std::to_string(args.I));
+  if (!cu::aligned(args.x, 16) || args.ldx % 8 != 0)
+    throw_invalid("x", "16-byte aligned rows (mega kernel)", "misaligned");
+  if (!cu::aligned(args.out, 16)) throw_invalid("out", "a 16-byte aligned pointer (mega kernel)", "misaligned");
+  if (grid < 1 || partial_slots(grid) > ws.slots)
+    throw_invalid("grid", "in [1, slots / 4] (mega kernel)", std::to_string(grid));
+  if ((args.alpha13 || args.alpha2) && maps.format != WeightFormat::kNvfp4)
+    throw_invalid("alpha13 / alpha2", "null unless the weights are nvfp4 (mega kernel)", "a pointer");
+  Params p;
+  std::memcpy(&p.tm13, maps.tm13, sizeof p.tm13);
+  std::memcpy(&p.tm2, maps.tm2, sizeof p.tm2);
+  std::memcpy(&p.ts13, maps.ts13, sizeof p.ts13);
+  std::memcpy(&p.ts2, maps.ts2, sizeof p.ts2);
+  p.a = args;
+  p.ws = ws;
+  switch (maps.format) {
+    case WeightFormat::kBf16: launch_kernel<WeightFormat::kBf16>(p, grid, stream); break;
+    case WeightFormat::kMxfp4: launch_kernel<WeightFormat::kMxfp4>(p, grid, stream); break;
+    default: launch_kernel<WeightFormat::kNvfp4>(p, grid, stream); break;
+  }
+  cu::check_launch("mega", "mega kernel launch");
+}
+
+}  // namespace megamoe::sm90::mega

@@ -1,0 +1,1018 @@
+// The Mega kernel at decode sizes (see mega.h), one template over the weight format (bf16, or
+// W4A16 packed e2m1 with mxfp4 / nvfp4 block scales: "W4A16" below). One persistent launch:
+//
+//   route plan      every CTA builds the plan of the (<= kMaxRoutes) routes in its own shared
+//                   memory: per local expert counts and offsets, rows stable by route index
+//                   i = t*K + k, route -> row and row -> route maps, and the list of "units".
+//                   A unit is one chunk of <= kMaxN = 64 consecutive rows of one expert (an
+//                   expert with 130 rows has 3 units), so a tile never holds more than 64 tokens
+//                   and experts without rows cost nothing. Invalid ids (not -1, not in [0, E))
+//                   are "no route"; CTA 0 adds their count to the route plan's invalid-id word,
+//                   the counter the split path uses (invalid_id_count() reads it).
+//   work items      one monotonically increasing counter hands out, in this order:
+//                   FC1 tiles (unit u, 64 gate rows + the matching 64 up rows, K-split s),
+//                   FC2 tiles (unit u, 128 rows of H, K-split s), combine tiles (128 columns of
+//                   out, all tokens). Item = ((u * blocks) + block) * splits + split.
+//   FC1 tile        swap-AB: weight rows are the MMA's M (128 = 2 halves of 64 rows: gated
+//                   activations read W13 rows [64b, 64b+64) and [I+64b, I+64b+64) -- canonical
+//                   W13, no re-layout; relu2 reads 128 consecutive rows), the unit's tokens are N
+//                   (8, 16, 32 or 64: the NT template), K = H streamed in steps of kBK = 128
+//                   (two 128-byte parts per row; a last step past K reads zeros).
+//                   mma.sync m16n8k16 bf16 -> fp32. Warp w owns the m16 tile whose rows 0-7 are
+//                   half-0 rows 8w..8w+7 and rows 8-15 are half-1 rows 8w..8w+7, so a thread's
+//                   accumulators c0/c1 (gate) and c2/c3 (up) belong to the same output j and
+//                   token: the activation needs no data exchange. a = bf16(act(h + b13)) goes to
+//                   workspace a [row, I] (L2-resident at these sizes), then the unit's FC1-done
+//                   counter is incremented (release).
+//   FC2 tile        the same GEMM on W2 (rows of H, K = I) with a gathered from the workspace;
+//                   waits (acquire, bounded) until unit_done[u] == FC1 blocks; y = bf16(acc + b2)
+//                   to workspace y [row, H]; then hblock_done[block] += 1 (release).
+//   combine tile    waits until hblock_done[block] == units, then for every token
+//                   out[t, cols] = bf16(sum_{k = 0..K-1} w[t,k] * float(y[row(t,k), cols])),
+//                   products and sums with __fmul_rn / __fadd_rn in k order, rounded once: the
+//                   arithmetic of combine.cu (bit for bit, given the same y).
+//   split-K         when a phase has fewer than 2 x grid tiles, each tile's K range is cut into
+//                   S splits (at most kMaxSplits, each >= kMinSplitSteps steps), so every SM
+//                   streams weights from the start. Each split stores its fp32 accumulators to a
+//                   partial slot (fragment order), fences and increments the tile's arrival
+//                   counter; the last arriver sums the S partials in split order 0..S-1 (its own
+//                   from registers, the others from L2) -- deterministic, no float atomics -- and
+//                   runs the epilogue. With S = 1 the tile runs the epilogue directly.
+//   pipeline        a ring of S shared-memory stages, each one step: 128 weight rows x 128 bytes
+//                   x 2 parts (32 KiB) + npad_max activation rows x 256 bytes (npad_max: the
+//                   launch's widest unit rounded up to 8/16/32/64; S = min(12, 208 KiB / stage):
+//                   6 stages at T = 1, 4 with 64-row units). Weights arrive by TMA: thread 0
+//                   issues four 64-row x 64-K boxes of a 3-D tensor map per step (canonical
+//                   W13 / W2, 128-byte swizzle) on the stage's mbarrier (expect_tx 32 KiB).
+//                   Measured (H200, deepseek-v3 T = 64): the kernel is issue-bound, not
+//                   latency-bound -- 6 or 12 stages of 16 KiB ran the same 6.0 ms (76% of the
+//                   HBM floor); removing per-step divisions gave 5.2 ms and 32 KiB steps (half
+//                   the per-step waits, barriers and issue work per byte) 4.75 ms (96%).
+//                   Activations (a few gathered
+//                   rows) come by cp.async 16 B (.cg: L2 only, so rows written by other SMs in
+//                   this launch are read coherently) into the same 128-byte XOR swizzle
+//                   (chunk ^ (row & 7)), so ldmatrix is conflict-free on both. One cp.async
+//                   group per step; a step is ready when its group and its barrier phase are
+//                   complete; S - 1 steps in flight. The stream does not stop at tile
+//                   boundaries: a CTA claims its next item when it starts the current one, and
+//                   the current tile's last S - 1 iterations already load the next tile's
+//                   weights (weights never depend on other tiles) and, when they are ready, its
+//                   activations (FC1's x always;
+//                   FC2's `a` rows once thread 0 has seen the unit's FC1 tiles done, checked at
+//                   the tile's start and again just before the first such step). Only an FC2
+//                   tile whose rows were not ready then loads them after its dependency wait,
+//                   in one group for its first S - 1 steps, and its first step waits for every
+//                   group in flight (the ring drains once).
+//   dependencies    FC2 tiles wait on FC1 tiles of their unit, combine tiles on FC2 tiles; every
+//                   waited-on item has a lower number, so it was claimed earlier by a running
+//                   CTA, and a CTA finishes its current item before it waits for its next one:
+//                   the lowest unfinished item is always running with its dependencies done, so
+//                   the grid cannot deadlock -- even when not all CTAs are co-resident (another
+//                   kernel on another stream), which only delays. The grid is the co-resident
+//                   capacity anyway (persistent_grid()). Waits spin on ld.acquire.gpu with
+//                   __nanosleep backoff and give up after kTimeoutNs (global timer): the CTA adds
+//                   kTimeoutMark to the invalid-id word, stops claiming work and exits, so a lost
+//                   dependency becomes an error report instead of a hung GPU. The waits for a
+//                   stage's weights (mbarrier phases) are bounded by kTimeoutNs too: a TMA that
+//                   never lands is a faulting copy, so the kernel traps (a launch error).
+//   W4A16           the same skeleton with 4-bit weights: a step's 128 rows x 128 K arrive as
+//                   8 KiB of packed codes (TMA boxes of 64 rows x 32 bytes, one 64-wide K
+//                   sub-step each, no swizzle: a row's 32 bytes are 8 banks, so a warp's 8-byte
+//                   fragment loads take the minimum two wavefronts) plus the rows' scale codes
+//                   (boxes of 64 rows x 2 / 4 codes from the split backend's scale tiles), on the
+//                   same mbarrier. Each warp decodes its A fragments in registers with the split
+//                   W4A16 GEMM's decoder (grouped_gemm_w4a16_common.cuh: byte -> bf16x2 table in
+//                   shared memory, 32 copies, exact) and feeds the same mma.sync as bf16; nvfp4's
+//                   per-expert alpha multiplies the accumulators before the bias, as the split
+//                   path's GEMM does. Ring: 176 KiB (the 33 KiB table takes the rest), stages of
+//                   8.5 / 9 KiB of weights + activations.
+//   counter reset   every CTA increments counters[1] when it leaves; the last one (it sees
+//                   gridDim.x - 1) zeroes the work counter, the arrival and done counters and
+//                   counters[1], so the next launch (a graph replay included) starts from zero
+//                   without host work.
+//
+// Budget (static_asserts below): 256 threads (8 warps, every warp loads, computes and runs the
+// epilogue: no warp specialisation in this first version), one CTA per SM (launch bounds).
+// Dynamic shared memory (Fmt below): W4A16's 33 KiB decode table, then the ring (bf16 208 KiB,
+// W4A16 176 KiB; + 1 KiB to align it); static: the plan (~9.3 KiB) and one mbarrier per stage.
+// Registers: at most 32 fp32 accumulators (NT = 8) plus fragments; -Xptxas -v must show no spill.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/vector_io.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
+#include "kernels/sm90/mega/mega_params.h"
+#include "kernels/sm90/moe/activation_math.cuh"
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90::mega {
+
+namespace {
+
+constexpr int kWarps = kThreads / 32;
+constexpr int kBox = 64;                   // K elements per TMA box and per 128-byte smem row
+constexpr int kBK = 128;                   // K elements per pipeline step: two 128-byte parts, so
+                                           // each step's fixed cost (waits, barrier, issue) is
+                                           // paid per 32 KiB of weights (measured: 64 per step
+                                           // left the kernel issue-bound at ~75% of HBM)
+constexpr int kKParts = kBK / kBox;
+constexpr int kRowBytes = kBox * 2;        // one 128-byte smem row per weight / activation row part
+constexpr int kChunks = kRowBytes / 16;    // 16-byte chunks per row (cp.async, ldmatrix rows)
+constexpr int kWPart = kTileM * kRowBytes;   // 16 KiB: 128 weight rows x 64 K
+constexpr int kWBytesBf16 = kKParts * kWPart;  // 32 KiB of bf16 weights per step
+constexpr int kXBytes = kMaxN * kRowBytes * kKParts;  // 16 KiB of activations per step (at most)
+// The ring: one launch's stage = 16 KiB of weights + npad_max activation rows of 128 bytes
+// (npad_max = the widest unit of the launch rounded up to 8/16/32/64), so a T = 1 launch keeps
+// 11 steps (176 KiB) of weights in flight per SM and a 64-row launch 7 (112 KiB): at decode the
+// kernel is a weight stream and bytes in flight per SM are what hide the HBM latency (6 stages
+// of 24 KiB, the first version, reached 31% of HBM bandwidth at qwen3-30b-a3b T = 1).
+constexpr int kMaxStages = 12;             // cp.async.wait_group immediates below go to 10
+constexpr int kRingAlign = 1024;           // TMA's 128-byte swizzle repeats every 8 rows of 128 B
+constexpr int kMaxSplits = 16;
+constexpr int kMinSplitSteps = 4;          // a split streams at least 4 x 32 KiB of weights:
+                                           // measured (H200, qwen3-30b-a3b T = 1): 2-step FC2
+                                           // splits cost 57-59 us, 4 steps 50-52 us, 6 steps 54;
+                                           // other presets within noise
+constexpr int kCombineCols = kTileM;       // columns of out per combine tile (= FC2 rows per tile)
+constexpr int kCombineVec = 8;             // bf16 columns per thread (one 16-byte load / store)
+constexpr int kCombineThreadsPerToken = kCombineCols / kCombineVec;
+constexpr int kCombineChunk = 4;           // routes whose y loads are in flight together
+constexpr unsigned long long kTimeoutNs = 1000ull * 1000ull * 1000ull;  // 1 s per wait
+
+static_assert(kWarps * 16 == kTileM, "each warp owns one m16 slice of the tile");
+static_assert(kMaxN * kChunks * kKParts == 4 * kThreads, "at most 4 activation cp.async per thread per step");
+static_assert(kChunks == 8, "the XOR swizzle (chunk ^ (row & 7)) needs 8 chunks per row");
+static_assert(kCombineThreadsPerToken * kCombineVec == kCombineCols && kThreads % kCombineThreadsPerToken == 0,
+              "combine: whole tokens per pass");
+static_assert(kMaxRoutes <= 32767 && kMaxExperts <= 32767, "plan indices fit int16");
+static_assert(kMaxRoutes % 32 == 0, "the rank loop walks 32 routes at a time");
+
+constexpr unsigned kFull = 0xffffffffu;
+
+// What differs between the weight formats: the bytes of a step's weights (the stage's first
+// part; the activations follow), the decode table, and the ring that is left.
+template <WeightFormat WF>
+struct Fmt;
+template <>
+struct Fmt<WeightFormat::kBf16> {
+  static constexpr bool kPacked = false;
+  static constexpr int kWBytes = kWBytesBf16;
+  static constexpr int kLutBytes = 0;
+  static constexpr int kRingBytes = 208 * 1024;  // + the plan (~9.3 KiB) under the 227 KiB per CTA
+};
+template <Fp4Scale F>
+struct FmtFp4 {
+  static constexpr bool kPacked = true;
+  static constexpr Fp4Scale kScale = F;
+  static constexpr int kPerRow = w4a16::ScaleCfg<F>::kPerRow;  // scale codes per row per 64 K
+  static constexpr int kWBox = kHalfM * w4a16::kPackedRowBytes;  // 2 KiB: 64 rows x 32 bytes
+  static constexpr int kSBox = kHalfM * kPerRow;                  // 128 / 256 bytes of codes
+  static constexpr int kWPacked = kKParts * 2 * kWBox;            // 8 KiB: 128 rows x 128 K
+  static constexpr int kWBytes = kWPacked + kKParts * 2 * kSBox;
+  static constexpr int kLutBytes = w4a16::lut_bytes<32>();        // 33 KiB
+  static constexpr int kRingBytes = 176 * 1024;                   // table + ring + plan <= 227 KiB
+};
+template <>
+struct Fmt<WeightFormat::kMxfp4> : FmtFp4<Fp4Scale::kMxfp4> {};
+template <>
+struct Fmt<WeightFormat::kNvfp4> : FmtFp4<Fp4Scale::kNvfp4> {};
+
+template <WeightFormat WF>
+constexpr int dyn_smem_bytes() {  // the table, then the ring aligned inside the allocation
+  return Fmt<WF>::kLutBytes + kRingAlign + Fmt<WF>::kRingBytes;
+}
+template <WeightFormat WF>
+constexpr bool fits() {
+  return Fmt<WF>::kRingBytes / (Fmt<WF>::kWBytes + kXBytes) >= 3 && dyn_smem_bytes<WF>() + 10 * 1024 <= 227 * 1024 &&
+         Fmt<WF>::kWBytes % 128 == 0;
+}
+static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>(),
+              "ring: >= 2 steps in flight at npad 64; table + ring + plan within the 227 KiB of a CTA; "
+              "activations 128-byte aligned after the weights");
+
+// The route plan of one launch, rebuilt by every CTA (static shared memory).
+struct Plan {
+  int16_t route_e[kMaxRoutes];     // local expert of route i, or -1
+  int16_t route_rank[kMaxRoutes];  // rank of route i among its expert's routes
+  int16_t route_row[kMaxRoutes];   // row of route i, or -1
+  int16_t row_route[kMaxRoutes];   // route of row r
+  int16_t unit_e[kMaxRoutes];      // expert of unit u
+  int16_t unit_row0[kMaxRoutes];   // first row of unit u
+  int16_t unit_n[kMaxRoutes];      // rows of unit u (1..64)
+  int cnt[kMaxExperts];            // rows per expert, then the expert's first row
+  int units, invalid, max_n;       // max_n: rows of the widest unit
+  int item[2];                     // [0] current item, [1] the next one (claimed ahead)
+  int flag, abort, nx_ready;
+  unsigned long long t_first;      // trace: when the current tile's first step was ready
+};
+
+// Params (mega_params.h): the weights as 3-D TMA tensors {K (innermost), rows of one expert,
+// expert}: bf16 boxes of 64 x 64 (128 bytes x 64 rows, 128-byte swizzle) of W13 [EL, N13, H] and
+// W2 [EL, H, I]; W4A16 boxes of 32 bytes x 64 rows of the packed bytes, and scale tiles as
+// {N * s codes, K / 64, expert} with boxes of 64 rows' codes of one 64-wide K sub-step.
+
+// One work item, decoded.
+struct Item {
+  int kind;  // kNone, kFC1, kFC2, kCombine
+  int u, blk, s, S, tl, k0, nk;
+  int e, row0, n, kdim;
+  int c1[2];  // first row (within expert e) of each 64-row weight half; rows past the tensor
+              // (relu2's or W2's last half block) are zero-filled by TMA and never stored
+};
+constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3;
+
+// Phase geometry, the same in every CTA.
+struct Phases {
+  int nb1, S1, spl1, T1;  // FC1: blocks per unit, splits, steps per split, tiles x splits
+  int nb2, S2, spl2, T2;
+  int total;
+};
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ int ld_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ unsigned long long global_timer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Thread 0: waits until *p >= target; false after kTimeoutNs.
+__device__ bool wait_geq(const int* p, int target) {
+  if (ld_acquire(p) >= target) return true;
+  const unsigned long long t0 = global_timer();
+  unsigned ns = 32;
+  for (;;) {
+    __nanosleep(ns);
+    if (ns < 128) ns *= 2;
+    if (ld_acquire(p) >= target) return true;
+    if (global_timer() - t0 > kTimeoutNs) return false;
+  }
+}
+
+__device__ __forceinline__ float act_apply(Activation act, float g, float u, float limit, float alpha) {
+  switch (act) {
+    case Activation::kSwiGLU: return act::act_fn<Activation::kSwiGLU>(g, u, limit, alpha);
+    case Activation::kSwiGLUOAI: return act::act_fn<Activation::kSwiGLUOAI>(g, u, limit, alpha);
+    case Activation::kGeGLU: return act::act_fn<Activation::kGeGLU>(g, u, limit, alpha);
+    default: return act::act_fn<Activation::kReLU2>(g, u, limit, alpha);
+  }
+}
+
+// S splits of nk_total steps for `tiles` tiles (see "split-K" above); tiles * S <= slots.
+__device__ void choose_splits(int tiles, int nk_total, int grid, int slots, int min_steps, int& S, int& spl) {
+  S = 1;
+  if (tiles > 0 && tiles < kSplitTarget * grid) {
+    S = (kSplitTarget * grid + tiles - 1) / tiles;
+    S = min(S, kMaxSplits);
+    S = min(S, max(1, nk_total / min_steps));
+    while (S > 1 && tiles * S > slots) --S;
+  }
+  spl = (nk_total + S - 1) / S;
+  S = (nk_total + spl - 1) / spl;
+}
+
+__device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
+  Phases p;
+  const bool gated = a.activation != Activation::kReLU2;
+  p.nb1 = gated ? int(a.I / kHalfM) : int((a.I + kTileM - 1) / kTileM);
+  const int min_steps = a.min_split_steps > 0 ? a.min_split_steps : kMinSplitSteps;
+  choose_splits(units * p.nb1, int((a.H + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S1, p.spl1);
+  p.T1 = units * p.nb1 * p.S1;
+  p.nb2 = int((a.H + kTileM - 1) / kTileM);
+  choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S2, p.spl2);
+  p.T2 = units * p.nb2 * p.S2;
+  p.total = p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
+  return p;
+}
+
+__device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArgs& a) {
+  Item d{};
+  d.kind = kNone;
+  if (item < 0 || item >= ph.total) return d;
+  if (item >= ph.T1 + ph.T2) {
+    d.kind = kCombine;
+    d.blk = item - ph.T1 - ph.T2;
+    return d;
+  }
+  const bool fc1 = item < ph.T1;
+  const int local = fc1 ? item : item - ph.T1;
+  const int S = fc1 ? ph.S1 : ph.S2, nb = fc1 ? ph.nb1 : ph.nb2, spl = fc1 ? ph.spl1 : ph.spl2;
+  d.kdim = int(fc1 ? a.H : a.I);
+  const int nk_total = (d.kdim + kBK - 1) / kBK;  // a last half step reads zeros past K
+  d.kind = fc1 ? kFC1 : kFC2;
+  d.S = S;
+  d.s = local % S;
+  d.tl = local / S;
+  d.blk = d.tl % nb;
+  d.u = d.tl / nb;
+  d.k0 = d.s * spl;
+  d.nk = min(spl, nk_total - d.k0);
+  d.e = pl.unit_e[d.u];
+  d.row0 = pl.unit_row0[d.u];
+  d.n = pl.unit_n[d.u];
+  if (fc1 && a.activation != Activation::kReLU2) {
+    d.c1[0] = d.blk * kHalfM;              // gate rows
+    d.c1[1] = int(a.I) + d.blk * kHalfM;   // the matching up rows
+  } else {
+    d.c1[0] = d.blk * kTileM;
+    d.c1[1] = d.blk * kTileM + kHalfM;
+  }
+  return d;
+}
+
+// A tile's activation source rows as this thread loads them: element offsets from `base` (x for
+// FC1, the workspace `a` for FC2) of rows n = (tid >> 4) + 16 q, -1 for none (zero-filled).
+// Offsets, not pointers: two tiles' worth stay in registers (T <= 64 tokens, 512 rows: int32).
+struct SrcRows {
+  const __nv_bfloat16* base = nullptr;
+  int off[4] = {-1, -1, -1, -1};
+};
+
+// Weights of step `step` of tile d into the stage at shared address `base` (thread 0: two TMA
+// boxes of 64 rows x 128 bytes, completing on the stage's barrier `bar`).
+// W4A16: per 64-wide K sub-step `part` and half h, a box of packed codes at
+// base + (2 part + h) * kWBox and one of scale codes at base + kWPacked + (2 part + h) * kSBox.
+template <WeightFormat WF>
+__device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, uint32_t bar, const Item& d, int step) {
+  using F = Fmt<WF>;
+  if (threadIdx.x != 0) return;
+  const bool fc1 = d.kind == kFC1;
+  const void* tm = fc1 ? static_cast<const void*>(&p.tm13) : static_cast<const void*>(&p.tm2);
+  ptx::mbar_arrive_expect_tx(bar, F::kWBytes);  // boxes past K are zero-filled and still counted
+  if constexpr (!F::kPacked) {
+    const int k = (d.k0 + step) * kBK;
+#pragma unroll
+    for (int part = 0; part < kKParts; ++part)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * kBox, d.c1[h], d.e);
+  } else {
+    const void* ts = fc1 ? static_cast<const void*>(&p.ts13) : static_cast<const void*>(&p.ts2);
+    const int kt = (d.k0 + step) * kKParts;  // first 64-wide K sub-step of the step
+#pragma unroll
+    for (int part = 0; part < kKParts; ++part)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int box = 2 * part + h;
+        ptx::tma_load_3d(base + box * F::kWBox, tm, bar, (kt + part) * w4a16::kPackedRowBytes, d.c1[h], d.e);
+        ptx::tma_load_3d(base + F::kWPacked + box * F::kSBox, ts, bar, d.c1[h] * F::kPerRow, kt + part, d.e);
+      }
+  }
+}
+
+// Activations of step `step` into the stage at `stage_base` (after its weights): rows n < npad of
+// the unit (rows >= d.n are zero-filled), from this thread's source rows.
+template <WeightFormat WF>
+__device__ __forceinline__ void issue_acts(uint32_t stage_base, const Item& d, int step, int npad,
+                                           const SrcRows& src_rows) {
+  // Thread: 16-byte chunk c of the step's 256 bytes (part c / 8), rows (tid >> 4) + 16 q.
+  const int tid = threadIdx.x, c = tid & (kChunks * kKParts - 1), part = c / kChunks, cc = c % kChunks;
+  const uint32_t base = stage_base + Fmt<WF>::kWBytes + part * npad * kRowBytes;
+  const int kk = (d.k0 + step) * kBK + c * 8;
+  const bool in_k = kk < d.kdim;  // the last half step of K = 64 (mod 128) reads zeros
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int n = (tid >> 4) + 16 * q;
+    if (n >= npad) continue;
+    const bool valid = src_rows.off[q] >= 0 && in_k;
+    const __nv_bfloat16* src = src_rows.base + (valid ? src_rows.off[q] + kk : 0);  // zero-fill reads nothing
+    ptx::cp_async16(base + n * kRowBytes + ((cc ^ (n & 7)) << 4), src, valid);
+  }
+}
+
+// One step: acc[NT][4] += W_stage (128 x 128) . X_stage (NT*8 x 128)^T for this warp's m16 slice.
+template <int NT>
+__device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[NT][4]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  constexpr int npad = NT * 8;
+  // A rows of this lane's ldmatrix address: matrix m = lane >> 3; m & 1 picks the half.
+  const int arow = ((lane >> 3) & 1) * kHalfM + 8 * warp + (lane & 7);
+#pragma unroll 1
+  for (int part = 0; part < kKParts; ++part) {  // 64 K elements in 128-byte rows (not unrolled: registers)
+    const uint32_t a_addr = wbase + part * kWPart + arow * kRowBytes;
+    const uint32_t xbase = wbase + kWBytesBf16 + part * npad * kRowBytes;
+#pragma unroll
+    for (int kp = 0; kp < kBox / 32; ++kp) {  // 32 K elements: two k16 MMAs
+      uint32_t af[2][4];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int chunk = (2 * kp + h) * 2 + (lane >> 4);
+        ptx::ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
+      }
+#pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        const int n = nt * 8 + (lane & 7);
+        const int chunk = 4 * kp + (lane >> 3);
+        uint32_t b0, b1, b2, b3;
+        ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
+        ptx::mma_m16n8k16_bf16(acc[nt], af[0], b0, b1);
+        ptx::mma_m16n8k16_bf16(acc[nt], af[1], b2, b3);
+      }
+    }
+  }
+}
+
+// The W4A16 step: per 64-wide K sub-step, the lane's 8 fragment-order bytes of its two rows
+// (half-0 row 8 warp + gq and half-1 row 8 warp + gq: the A fragment's rows gq and gq + 8) and
+// their scale codes, decoded to the A fragments of four k16 blocks; then the bf16 step's B
+// fragments and MMAs. At decode sizes (NT <= 2) the two sub-steps are unrolled so that their
+// table lookups overlap: with one CTA of 8 warps per SM the decode is latency-bound (ncu, H200,
+// gpt-oss-120b T = 1, one sub-step at a time: 7.1 cycles per issued instruction per warp, issue
+// slots 25% busy); wider tiles keep one sub-step in registers (the NT = 8 accumulators).
+template <WeightFormat WF, int NT>
+__device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lut<32>& lut, float (&acc)[NT][4]) {
+  using F = Fmt<WF>;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  constexpr int npad = NT * 8;
+  const int row = 8 * warp + (lane >> 2), tig = lane & 3;
+  // Sub-step `part`'s packed bytes (rows gq, gq + 8) and scale codes. Volatile: after the
+  // stage's wait and barrier, in program order with the ldmatrix loads.
+  auto load = [&](int part, uint2& wa, uint2& wb, uint32_t& ca, uint32_t& cb) {
+    const uint32_t wa_addr = wbase + (2 * part) * F::kWBox + row * w4a16::kPackedRowBytes + tig * 8;
+    const uint32_t sa_addr = wbase + F::kWPacked + (2 * part) * F::kSBox + row * F::kPerRow;
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(wa.x), "=r"(wa.y) : "r"(wa_addr));
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(wb.x), "=r"(wb.y) : "r"(wa_addr + F::kWBox));
+    if constexpr (F::kPerRow == 2) {
+      asm volatile("ld.shared.u16 %0, [%1];" : "=r"(ca) : "r"(sa_addr));
+      asm volatile("ld.shared.u16 %0, [%1];" : "=r"(cb) : "r"(sa_addr + F::kSBox));
+    } else {
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(ca) : "r"(sa_addr));
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(cb) : "r"(sa_addr + F::kSBox));
+    }
+  };
+  auto decode_mma = [&](int part, uint2 wa, uint2 wb, uint32_t ca, uint32_t cb) {
+    uint32_t af[4][4];
+    w4a16::decode_step<F::kScale>(lut, wa, wb, ca, cb, af);
+    const uint32_t xbase = wbase + F::kWBytes + part * npad * kRowBytes;
+#pragma unroll
+    for (int kp = 0; kp < kBox / 32; ++kp) {  // 32 K elements: two k16 MMAs
+#pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        const int n = nt * 8 + (lane & 7);
+        const int chunk = 4 * kp + (lane >> 3);
+        uint32_t b0, b1, b2, b3;
+        ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
+        ptx::mma_m16n8k16_bf16(acc[nt], af[2 * kp], b0, b1);
+        ptx::mma_m16n8k16_bf16(acc[nt], af[2 * kp + 1], b2, b3);
+      }
+    }
+  };
+  if constexpr (NT <= 2) {
+    uint2 wa[kKParts], wb[kKParts];
+    uint32_t ca[kKParts], cb[kKParts];
+#pragma unroll
+    for (int part = 0; part < kKParts; ++part) load(part, wa[part], wb[part], ca[part], cb[part]);
+#pragma unroll
+    for (int part = 0; part < kKParts; ++part) decode_mma(part, wa[part], wb[part], ca[part], cb[part]);
+  } else {
+#pragma unroll 1
+    for (int part = 0; part < kKParts; ++part) {
+      uint2 wa, wb;
+      uint32_t ca, cb;
+      load(part, wa, wb, ca, cb);
+      decode_mma(part, wa, wb, ca, cb);
+    }
+  }
+}
+
+// cp.async.wait_group with a run-time count (the ring depth is chosen per launch).
+__device__ __forceinline__ void cp_async_wait_upto(int n) {
+  switch (n) {
+    case 0: ptx::cp_async_wait<0>(); break;
+    case 1: ptx::cp_async_wait<1>(); break;
+    case 2: ptx::cp_async_wait<2>(); break;
+    case 3: ptx::cp_async_wait<3>(); break;
+    case 4: ptx::cp_async_wait<4>(); break;
+    case 5: ptx::cp_async_wait<5>(); break;
+    case 6: ptx::cp_async_wait<6>(); break;
+    case 7: ptx::cp_async_wait<7>(); break;
+    case 8: ptx::cp_async_wait<8>(); break;
+    case 9: ptx::cp_async_wait<9>(); break;
+    default: ptx::cp_async_wait<10>(); break;  // kMaxStages - 2
+  }
+}
+
+// The tile size class of a unit of n rows: NT m16n8 column tiles, npad = 8 NT rows.
+__device__ __forceinline__ int npad_of(int n) { return n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64; }
+
+struct Ctx {
+  uint32_t ring;    // shared address of stage 0 (1024-byte aligned: the TMA swizzle's period)
+  uint32_t bar0;    // shared address of stage 0's full barrier (one 8-byte mbarrier per stage)
+  int stages;       // ring depth of this launch (see kRingBytes)
+  int stage_bytes;  // a step's weights (Fmt::kWBytes) + npad_max activation rows
+  w4a16::Lut<32> lut;  // W4A16: this lane's view of the decode table
+  Plan* pl;
+  const Params* p;
+  const Phases* ph;
+  // Global step g uses stage g % stages; each stage's barrier completes once per use, so the
+  // use of step g is phase g / stages of that barrier (every issued step is consumed, in order).
+  // Two cursors walk the steps without division: consumption (the current tile's next step)
+  // and issue (one past the last step whose weights were issued; issues are contiguous).
+  uint32_t gstep, gissue;  // global indices of the two cursors
+  int cslot, islot;        // their stages
+  uint32_t cphase;         // parity of the consumed step's barrier phase
+  int pre;                 // steps of the current tile whose weights are already in flight
+  int pre_acts;            // ... and whose activations went with them (0, or pre)
+
+  __device__ uint32_t addr(int slot) const { return ring + uint32_t(slot * stage_bytes); }
+  __device__ uint32_t bar(int slot) const { return bar0 + uint32_t(slot) * 8u; }
+  __device__ int slot_after(int slot, int k) const {  // (slot + k) mod stages, 0 <= k < stages
+    slot += k;
+    return slot >= stages ? slot - stages : slot;
+  }
+  __device__ void consumed() {
+    ++gstep;
+    if (++cslot == stages) {
+      cslot = 0;
+      cphase ^= 1u;
+    }
+  }
+  __device__ void issued() {
+    ++gissue;
+    if (++islot == stages) islot = 0;
+  }
+};
+
+// Epilogue of one FC1/FC2 tile with the final accumulators (split sum already done).
+// `al`: nvfp4's per-expert global scale of the tile's weights (1 otherwise), applied to the
+// accumulators first, as the split path's W4A16 GEMM does (D = alpha * acc).
+template <int NT>
+__device__ __forceinline__ void epilogue(const Item& d, const MegaArgs& a, const MegaWorkspace& ws,
+                                         const float (&acc)[NT][4], float al) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int g = lane >> 2, c = lane & 3, mrow = 8 * warp + g;
+  const bool gated = a.activation != Activation::kReLU2;
+  const int64_t N13 = gated ? 2 * a.I : a.I;
+  __nv_bfloat16* abuf = static_cast<__nv_bfloat16*>(ws.a);
+  __nv_bfloat16* ybuf = static_cast<__nv_bfloat16*>(ws.y);
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+#pragma unroll
+    for (int jn = 0; jn < 2; ++jn) {
+      const int n = nt * 8 + 2 * c + jn;
+      if (n >= d.n) continue;
+      const int64_t row = d.row0 + n;
+      const float v0 = __fmul_rn(al, acc[nt][jn]), v1 = __fmul_rn(al, acc[nt][2 + jn]);  // half-0 / half-1 row mrow
+      if (d.kind == kFC1) {
+        if (gated) {
+          const int64_t j = int64_t(d.blk) * kHalfM + mrow;
+          float gv = v0, uv = v1;
+          if (a.b13) {
+            gv = __fadd_rn(gv, __ldg(a.b13 + d.e * N13 + j));
+            uv = __fadd_rn(uv, __ldg(a.b13 + d.e * N13 + a.I + j));
+          }
+          abuf[row * a.I + j] = __float2bfloat16_rn(act_apply(a.activation, gv, uv, a.limit, a.alpha));
+        } else {
+          const int64_t j0 = int64_t(d.blk) * kTileM + mrow, j1 = j0 + kHalfM;
+          float h0 = v0, h1 = v1;
+          if (a.b13) h0 = __fadd_rn(h0, __ldg(a.b13 + d.e * N13 + j0));
+          abuf[row * a.I + j0] = __float2bfloat16_rn(act_apply(a.activation, h0, 0.0f, a.limit, a.alpha));
+          if (j1 < a.I) {
+            if (a.b13) h1 = __fadd_rn(h1, __ldg(a.b13 + d.e * N13 + j1));
+            abuf[row * a.I + j1] = __float2bfloat16_rn(act_apply(a.activation, h1, 0.0f, a.limit, a.alpha));
+          }
+        }
+      } else {
+        const int64_t h0 = int64_t(d.blk) * kTileM + mrow, h1 = h0 + kHalfM;
+        float y0 = v0, y1 = v1;
+        if (a.b2) y0 = __fadd_rn(y0, __ldg(a.b2 + d.e * a.H + h0));
+        ybuf[row * a.H + h0] = __float2bfloat16_rn(y0);
+        if (h1 < a.H) {
+          if (a.b2) y1 = __fadd_rn(y1, __ldg(a.b2 + d.e * a.H + h1));
+          ybuf[row * a.H + h1] = __float2bfloat16_rn(y1);
+        }
+      }
+    }
+  }
+}
+
+// Releases this CTA's stores (all threads) and increments *counter once.
+__device__ __forceinline__ void signal(int* counter) {
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(counter, 1);
+}
+
+// Thread 0 waits for *p >= target; the whole CTA learns the outcome (Plan::abort).
+__device__ bool cta_wait(Plan& pl, const int* p, int target, unsigned long long* error_word) {
+  if (threadIdx.x == 0) {
+    if (!wait_geq(p, target)) {
+      pl.abort = 1;
+      atomicAdd(error_word, kTimeoutMark);
+    }
+    __threadfence();
+  }
+  __syncthreads();
+  return pl.abort == 0;
+}
+
+// This thread's activation source rows of tile d (n = (tid >> 4) + 16 q): x rows of the routed
+// tokens for FC1, the unit's rows of the workspace `a` for FC2.
+__device__ __forceinline__ void source_rows(const Item& d, const Plan& pl, const MegaArgs& a, const MegaWorkspace& ws,
+                                            SrcRows& src) {
+  src.base = static_cast<const __nv_bfloat16*>(d.kind == kFC1 ? a.x : ws.a);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int n = (threadIdx.x >> 4) + 16 * q;
+    src.off[q] = -1;
+    if (n < d.n) {
+      const int r = d.row0 + n;
+      if (d.kind == kFC1) {
+        const int t = pl.row_route[r] / int(a.K);
+        src.off[q] = t * int(a.ldx);
+      } else {
+        src.off[q] = r * int(a.I);
+      }
+    }
+  }
+}
+
+// Thread 0: may tile nx's activations be loaded now? FC1 reads x (always ready); FC2 reads its
+// unit's `a` rows, ready once every FC1 tile of the unit has released them (acquire).
+__device__ __forceinline__ int next_ready(const Item& nx, const MegaWorkspace& ws, const Phases& ph) {
+  if (nx.kind == kFC1) return 1;
+  if (nx.kind == kFC2 && ld_acquire(ws.unit_done + nx.u) >= ph.nb1) {
+    __threadfence();  // as cta_wait: the CTA's loads after the barrier see the released rows
+    return 1;
+  }
+  return 0;
+}
+
+// One FC1 or FC2 tile (the NT-token variant), including the next tile's prefetch: the next
+// tile's weights always (they depend on nothing), its activations with them when they are
+// ready, so that tile starts without draining the ring.
+template <WeightFormat WF, int NT>
+__device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
+  const MegaArgs& a = cx.p->a;
+  const MegaWorkspace& ws = cx.p->ws;
+  Plan& pl = *cx.pl;
+  const int tid = threadIdx.x;
+  const int P = cx.stages - 1;  // steps in flight
+  constexpr int npad = NT * 8;
+  const bool nx_gemm = nx.kind == kFC1 || nx.kind == kFC2;
+  const int nx_npad = nx_gemm ? npad_of(nx.n) : 0;
+  // First step (relative) that belongs to the next tile; the readiness of its activations is
+  // decided before that step is issued and never changes afterwards.
+  if (tid == 0) pl.nx_ready = a.early_acts ? next_ready(nx, ws, *cx.ph) : 0;
+  __syncthreads();
+  int nx_ready = pl.nx_ready;
+  SrcRows nx_rows;
+  if (nx_gemm) source_rows(nx, pl, a, ws, nx_rows);
+  int issued_next = 0;
+  // Step k of the relative sequence (k >= d.nk: the next tile's step k - d.nk), one group.
+  auto issue_rel = [&](int k, bool with_acts, const SrcRows& xrow) {
+    // Real issues are contiguous: step k of this tile is global step gstep + k == gissue.
+    const uint32_t base = cx.addr(cx.islot), bar = cx.bar(cx.islot);
+    if (k < d.nk) {
+      issue_weights<WF>(*cx.p, base, bar, d, k);
+      if (with_acts) issue_acts<WF>(base, d, k, npad, xrow);
+      cx.issued();
+    } else if (nx_gemm && k - d.nk < nx.nk) {
+      issue_weights<WF>(*cx.p, base, bar, nx, k - d.nk);
+      if (nx_ready) issue_acts<WF>(base, nx, k - d.nk, nx_npad, nx_rows);
+      cx.issued();
+      ++issued_next;
+    }
+    ptx::cp_async_commit();
+  };
+  // d's activations are ready now for FC1, and for FC2 when the previous tile saw its unit done
+  // (it then issued them with the weights of the steps already in flight).
+  const bool acts_early = (d.kind == kFC1 && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
+  SrcRows xrow;
+  if (acts_early) {
+    source_rows(d, pl, a, ws, xrow);
+    for (int k = cx.pre; k < P; ++k) issue_rel(k, true, xrow);
+  } else {
+    // Weights first (in flight during the wait), then the activations of the steps in flight
+    // as one more group: the first step waits for every group (the ring drains once).
+    for (int k = cx.pre; k < P; ++k) issue_rel(k, false, xrow);  // weights only
+    if (d.kind == kFC2 && !cta_wait(pl, ws.unit_done + d.u, cx.ph->nb1, a.invalid_count)) return;
+    source_rows(d, pl, a, ws, xrow);
+    for (int k = 0; k < min(d.nk, P); ++k) issue_acts<WF>(cx.addr(cx.slot_after(cx.cslot, k)), d, k, npad, xrow);
+    ptx::cp_async_commit();
+  }
+
+  float acc[NT][4];
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
+  const int j_recheck = d.nk - P;  // the iteration that issues the next tile's first step
+  for (int j = 0; j < d.nk; ++j) {
+    if (j == 0 && !acts_early)
+      ptx::cp_async_wait<0>();
+    else
+      cp_async_wait_upto(P - 1);
+    ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase, kTimeoutNs);  // this step's weights
+    if (j == 0 && tid == 0) pl.t_first = global_timer();
+    if (j == j_recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
+    __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
+    if (j == j_recheck) nx_ready = pl.nx_ready;
+    issue_rel(j + P, true, xrow);
+    if constexpr (Fmt<WF>::kPacked)
+      compute_step_fp4<WF, NT>(cx.addr(cx.cslot), cx.lut, acc);
+    else
+      compute_step_bf16<NT>(cx.addr(cx.cslot), acc);
+    cx.consumed();
+  }
+  cx.pre = issued_next;
+  cx.pre_acts = nx_ready ? issued_next : 0;
+  const float* alpha = d.kind == kFC1 ? a.alpha13 : a.alpha2;
+  const float al = alpha ? __ldg(alpha + d.e) : 1.0f;
+
+  if (d.S > 1) {
+    // Partial to slot (tl, s), fragment order: nt-major float4 per thread (coalesced).
+    float* part = d.kind == kFC1 ? ws.part1 : ws.part2;
+    int* arrive = d.kind == kFC1 ? ws.arrive1 : ws.arrive2;
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+      __stcg(reinterpret_cast<float4*>(part + (int64_t(d.tl) * d.S + d.s) * kPartialFloats) + nt * kThreads + tid,
+             make_float4(acc[nt][0], acc[nt][1], acc[nt][2], acc[nt][3]));
+    __threadfence();
+    __syncthreads();
+    if (tid == 0) {
+      const int old = atomicAdd(arrive + d.tl, 1);
+      __threadfence();
+      pl.flag = old == d.S - 1;
+    }
+    __syncthreads();
+    if (!pl.flag) return;  // another split finishes this tile
+    float sum[NT][4];
+    for (int s = 0; s < d.S; ++s) {
+#pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        float v[4] = {acc[nt][0], acc[nt][1], acc[nt][2], acc[nt][3]};
+        if (s != d.s) {
+          const float4 w = __ldcg(reinterpret_cast<const float4*>(part + (int64_t(d.tl) * d.S + s) * kPartialFloats) +
+                                  nt * kThreads + tid);
+          v[0] = w.x;
+          v[1] = w.y;
+          v[2] = w.z;
+          v[3] = w.w;
+        }
+#pragma unroll
+        for (int q = 0; q < 4; ++q) sum[nt][q] = s == 0 ? v[q] : __fadd_rn(sum[nt][q], v[q]);
+      }
+    }
+    epilogue<NT>(d, a, ws, sum, al);
+  } else {
+    epilogue<NT>(d, a, ws, acc, al);
+  }
+  signal(d.kind == kFC1 ? ws.unit_done + d.u : ws.hblock_done + d.blk);
+}
+
+__device__ void combine_tile(Ctx& cx, const Item& d) {
+  const MegaArgs& a = cx.p->a;
+  const MegaWorkspace& ws = cx.p->ws;
+  Plan& pl = *cx.pl;
+  if (!cta_wait(pl, ws.hblock_done + d.blk, pl.units, a.invalid_count)) return;
+  const int tid = threadIdx.x;
+  const int v = tid % kCombineThreadsPerToken;
+  const int64_t col = int64_t(d.blk) * kCombineCols + v * kCombineVec;
+  if (col >= a.H) return;
+  const int K = int(a.K);
+  const uint16_t* y = static_cast<const uint16_t*>(ws.y);
+  __nv_bfloat16* out = static_cast<__nv_bfloat16*>(a.out);
+  for (int t = tid / kCombineThreadsPerToken; t < int(a.T); t += kThreads / kCombineThreadsPerToken) {
+    float acc[kCombineVec];
+#pragma unroll
+    for (int j = 0; j < kCombineVec; ++j) acc[j] = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += kCombineChunk) {
+      int row[kCombineChunk];
+      float w[kCombineChunk];
+      uint4 raw[kCombineChunk];
+#pragma unroll
+      for (int q = 0; q < kCombineChunk; ++q) {
+        const int k = k0 + q;
+        row[q] = k < K ? int(pl.route_row[t * K + k]) : -1;
+        w[q] = k < K ? __ldg(a.topk_weights + int64_t(t) * K + k) : 0.0f;
+        if (row[q] >= 0) raw[q] = __ldcg(reinterpret_cast<const uint4*>(y + int64_t(row[q]) * a.H + col));
+      }
+#pragma unroll
+      for (int q = 0; q < kCombineChunk; ++q) {
+        if (row[q] < 0) continue;
+        vec::accumulate_weighted_bf16x8(acc, raw[q], w[q]);
+      }
+    }
+    vec::store_bf16x8(out + int64_t(t) * a.H + col, acc);
+  }
+}
+
+// Builds the plan in shared memory (all threads; ends with a barrier).
+template <typename IdT>
+__device__ void build_plan(Plan& pl, const MegaArgs& a) {
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int routes = int(a.T * a.K), EL = int(a.EL);
+  const IdT* ids = static_cast<const IdT*>(a.ids);
+  if (tid == 0) {
+    pl.invalid = 0;
+    pl.abort = 0;
+    pl.max_n = 0;
+  }
+  for (int e = tid; e < EL; e += kThreads) pl.cnt[e] = 0;
+  __syncthreads();
+  int invalid = 0;
+  for (int i = tid; i < routes; i += kThreads) {
+    const int64_t v = int64_t(ids[i]);
+    int e = -1;
+    if (v != -1) {
+      if (v < 0 || v >= a.E)
+        ++invalid;
+      else if (v - a.first_local >= 0 && v - a.first_local < a.EL)
+        e = int(v - a.first_local);
+    }
+    pl.route_e[i] = int16_t(e);
+  }
+  if (invalid) atomicAdd(&pl.invalid, invalid);
+  __syncthreads();
+  if (warp == 0) {
+    // Ranks, stable by route index: 32 routes at a time, equal experts ranked by lane.
+    const unsigned lower = (1u << lane) - 1u;
+    for (int base = 0; base < routes; base += 32) {
+      const int i = base + lane;
+      const int e = i < routes ? int(pl.route_e[i]) : -2;
+      const unsigned peers = __match_any_sync(kFull, e);
+      int rank = -1;
+      if (e >= 0) rank = pl.cnt[e] + __popc(peers & lower);
+      __syncwarp();
+      if (e >= 0 && (peers & lower) == 0) pl.cnt[e] += __popc(peers);
+      __syncwarp();
+      if (i < routes) pl.route_rank[i] = int16_t(rank);
+    }
+    // Offsets and units: lane l owns experts [l*seg, (l+1)*seg).
+    const int seg = (EL + 31) / 32, e_begin = min(EL, lane * seg), e_end = min(EL, e_begin + seg);
+    int rows = 0, units = 0;
+    for (int e = e_begin; e < e_end; ++e) {
+      rows += pl.cnt[e];
+      units += (pl.cnt[e] + kMaxN - 1) / kMaxN;
+    }
+    int rows_incl = rows, units_incl = units;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const int r = __shfl_up_sync(kFull, rows_incl, o), u = __shfl_up_sync(kFull, units_incl, o);
+      if (lane >= o) {
+        rows_incl += r;
+        units_incl += u;
+      }
+    }
+    int row = rows_incl - rows, unit = units_incl - units;
+    for (int e = e_begin; e < e_end; ++e) {
+      const int n = pl.cnt[e];
+      for (int c = 0; c < n; c += kMaxN) {
+        pl.unit_e[unit] = int16_t(e);
+        pl.unit_row0[unit] = int16_t(row + c);
+        pl.unit_n[unit] = int16_t(min(kMaxN, n - c));
+        atomicMax(&pl.max_n, min(kMaxN, n - c));
+        ++unit;
+      }
+      pl.cnt[e] = row;  // from here on: the expert's first row
+      row += n;
+    }
+    if (lane == 31) pl.units = units_incl;
+  }
+  __syncthreads();
+  for (int i = tid; i < routes; i += kThreads) {
+    const int e = pl.route_e[i];
+    int r = -1;
+    if (e >= 0) {
+      r = pl.cnt[e] + pl.route_rank[i];
+      pl.row_route[r] = int16_t(i);
+    }
+    pl.route_row[i] = int16_t(r);
+  }
+  if (tid == 0 && blockIdx.x == 0 && pl.invalid) atomicAdd(a.invalid_count, (unsigned long long)pl.invalid);
+  __syncthreads();
+}
+
+template <WeightFormat WF>
+__global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant__ Params p) {
+  using F = Fmt<WF>;
+  extern __shared__ __align__(128) uint8_t smem_dyn[];
+  __shared__ Plan pl;
+  __shared__ uint64_t full_bar[kMaxStages];
+  const MegaArgs& a = p.a;
+  const MegaWorkspace& ws = p.ws;
+  const int tid = threadIdx.x;
+  if (a.trace && tid == 0) a.trace[size_t(blockIdx.x) * kTraceWords] = global_timer();
+  // The first claim does not depend on the plan: its latency overlaps the plan's.
+  if (tid == 0) {
+    pl.item[0] = int(atomicAdd(ws.counters, 1u));
+    for (int i = 0; i < kMaxStages; ++i) ptx::mbar_init(smem_u32(&full_bar[i]), 1);
+    ptx::mbar_fence_init();
+    ptx::prefetch_tensormap(&p.tm13);
+    ptx::prefetch_tensormap(&p.tm2);
+    if constexpr (F::kPacked) {
+      ptx::prefetch_tensormap(&p.ts13);
+      ptx::prefetch_tensormap(&p.ts2);
+    }
+  }
+  if constexpr (F::kPacked)  // build_plan's barriers publish the table
+    w4a16::Lut<32>::fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
+  if (a.ids_i64)
+    build_plan<int64_t>(pl, a);
+  else
+    build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] and the barriers are visible
+  unsigned long long* trace = a.trace ? a.trace + size_t(blockIdx.x) * kTraceWords : nullptr;
+  if (trace && tid == 0) trace[1] = global_timer();
+  int traced = 0;
+  const Phases ph = make_phases(a, pl.units, ws.slots);
+  const int stage_bytes = F::kWBytes + npad_of(pl.max_n) * kRowBytes * kKParts;
+  const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
+  const uint32_t ring = (smem_u32(smem_dyn) + F::kLutBytes + 1023u) & ~1023u;  // kRingAlign
+  Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
+         w4a16::Lut<32>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31), &pl, &p, &ph,
+         0u, 0u, 0, 0, 0u, 0, 0};
+  int cur = pl.item[0];
+  while (cur < ph.total && pl.abort == 0) {
+    if (tid == 0) pl.item[1] = int(atomicAdd(ws.counters, 1u));  // claim the next item ahead
+    __syncthreads();
+    const int next = pl.item[1];
+    const Item d = decode(cur, ph, pl, a);
+    const Item nx = decode(next, ph, pl, a);
+    unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced++ : nullptr;
+    if (rec && tid == 0) {
+      rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(d.kind);
+      rec[1] = global_timer();
+      pl.t_first = 0;
+    }
+    if (d.kind == kCombine) {
+      combine_tile(cx, d);
+    } else {
+      const int n = d.n;
+      if (n <= 8)
+        gemm_tile<WF, 1>(cx, d, nx);
+      else if (n <= 16)
+        gemm_tile<WF, 2>(cx, d, nx);
+      else if (n <= 32)
+        gemm_tile<WF, 4>(cx, d, nx);
+      else
+        gemm_tile<WF, 8>(cx, d, nx);
+    }
+    if (rec && tid == 0) {
+      rec[2] = pl.t_first;
+      rec[3] = global_timer();
+    }
+    __syncthreads();  // pl.item[1] and pl.flag are rewritten next iteration
+    cur = next;
+  }
+  ptx::cp_async_wait<0>();
+  // Weights still in flight (only after an abort: every issued step is otherwise consumed)
+  // must land before the CTA's shared memory is released.
+  if (tid == 0)
+    while (cx.gstep != cx.gissue) {
+      ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase, kTimeoutNs);
+      cx.consumed();
+    }
+  __syncthreads();
+  if (tid == 0) {
+    __threadfence();
+    const unsigned prev = atomicAdd(ws.counters + 1, 1u);
+    pl.flag = prev == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!pl.flag) return;
+  // The last CTA: every other CTA has left, so no counter is read again in this launch.
+  __threadfence();
+  for (int i = tid; i < ws.slots; i += kThreads) {
+    ws.arrive1[i] = 0;
+    ws.arrive2[i] = 0;
+  }
+  for (int i = tid; i < int(kMaxRoutes); i += kThreads) ws.unit_done[i] = 0;
+  for (int i = tid; i < ws.hblocks; i += kThreads) ws.hblock_done[i] = 0;
+  if (tid == 0) {
+    ws.counters[0] = 0u;
+    ws.counters[1] = 0u;
+  }
+}
+
+// The entry points of one format (mega_params.h), for the instantiating translation unit.
+template <WeightFormat WF>
+int blocks_per_sm_impl() {
+  cu::check("mega", cudaFuncSetAttribute(mega_kernel<WF>, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn_smem_bytes<WF>()),
+            "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  int per_sm = 0;
+  cu::check("mega", cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mega_kernel<WF>, kThreads, dyn_smem_bytes<WF>()),
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return per_sm;
+}
+
+template <WeightFormat WF>
+void launch_impl(const Params& p, int grid, cudaStream_t stream) {
+  mega_kernel<WF><<<dim3(unsigned(grid)), dim3(kThreads), dyn_smem_bytes<WF>(), stream>>>(p);
+}
+
+}  // namespace
+
+}  // namespace megamoe::sm90::mega
