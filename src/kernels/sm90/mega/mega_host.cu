@@ -17,7 +17,8 @@ namespace megamoe::sm90::mega {
 
 namespace {
 constexpr int kBoxK = 64;             // bf16: K elements per TMA box (128 bytes); H, I multiples of it
-constexpr int kPackedStepBytes = 32;  // W4A16: a row's packed codes of one 64-wide K sub-step
+constexpr int kPackedStepBytes = 128;  // W4A16: a row's packed codes of one step (256 K)
+constexpr int kSubStepsPerStep = 4;    // W4A16: 64-wide K sub-steps (scale-tile rows) per step
 }  // namespace
 
 int partial_slots(int grid) { return 2 * kSplitTarget * grid; }  // tiles * S < 2 * kSplitTarget * grid
@@ -114,15 +115,16 @@ WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void*
   if (fmt == WeightFormat::kBf16) throw_invalid("fmt", "kMxfp4 or kNvfp4 (encode_fp4_weight_maps)", "kBf16");
   const int64_t per_row = fp4_scales_per64(fmt == WeightFormat::kMxfp4 ? Fp4Scale::kMxfp4 : Fp4Scale::kNvfp4);
   const int64_t N13 = act != Activation::kReLU2 ? 2 * I : I;
-  // Packed codes: boxes of 64 rows x 32 bytes (one 64-wide K sub-step), no swizzle (mega_kernel.cuh).
+  // Packed codes: boxes of 64 rows x 128 bytes (one step), 128-byte swizzle (mega_kernel.cuh).
   auto packed = [](const void* w, int64_t K, int64_t N, int64_t experts, const char* what) {
     return tensor_map(w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K / 2, N, experts, kPackedStepBytes, kHalfM,
-                      CU_TENSOR_MAP_SWIZZLE_NONE, what);
+                      CU_TENSOR_MAP_SWIZZLE_128B, what);
   };
-  // Scale tiles [E, K/64, N, per_row] as {N * per_row, K / 64, E}: boxes of 64 rows' codes.
+  // Scale tiles [E, K/64, N, per_row] as {N * per_row, K / 64, E}: boxes of 64 rows' codes x the
+  // step's 4 sub-steps.
   auto tiles = [per_row](const void* s, int64_t K, int64_t N, int64_t experts, const char* what) {
-    return tensor_map(s, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, N * per_row, K / 64, experts, int(kHalfM * per_row), 1,
-                      CU_TENSOR_MAP_SWIZZLE_NONE, what);
+    return tensor_map(s, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, N * per_row, K / 64, experts, int(kHalfM * per_row),
+                      kSubStepsPerStep, CU_TENSOR_MAP_SWIZZLE_NONE, what);
   };
   const CUtensorMap m13 = packed(w13, H, N13, EL, "w13"), m2 = packed(w2, I, H, EL, "w2");
   const CUtensorMap t13 = tiles(s13, H, N13, EL, "w13_scale"), t2 = tiles(s2, I, H, EL, "w2_scale");

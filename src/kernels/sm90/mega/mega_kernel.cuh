@@ -115,16 +115,14 @@ namespace {
 
 constexpr int kWarps = kThreads / 32;
 constexpr int kBox = 64;                   // K elements per TMA box and per 128-byte smem row
-constexpr int kBK = 128;                   // K elements per pipeline step: two 128-byte parts, so
+constexpr int kKParts = 2;                 // bf16: 64-wide K parts per pipeline step (kBK = 128), so
                                            // each step's fixed cost (waits, barrier, issue) is
                                            // paid per 32 KiB of weights (measured: 64 per step
                                            // left the kernel issue-bound at ~75% of HBM)
-constexpr int kKParts = kBK / kBox;
 constexpr int kRowBytes = kBox * 2;        // one 128-byte smem row per weight / activation row part
 constexpr int kChunks = kRowBytes / 16;    // 16-byte chunks per row (cp.async, ldmatrix rows)
 constexpr int kWPart = kTileM * kRowBytes;   // 16 KiB: 128 weight rows x 64 K
 constexpr int kWBytesBf16 = kKParts * kWPart;  // 32 KiB of bf16 weights per step
-constexpr int kXBytes = kMaxN * kRowBytes * kKParts;  // 16 KiB of activations per step (at most)
 // The ring: one launch's stage = 16 KiB of weights + npad_max activation rows of 128 bytes
 // (npad_max = the widest unit of the launch rounded up to 8/16/32/64), so a T = 1 launch keeps
 // 11 steps (176 KiB) of weights in flight per SM and a 64-row launch 7 (112 KiB): at decode the
@@ -144,7 +142,6 @@ constexpr int kCombineChunk = 4;           // routes whose y loads are in flight
 constexpr unsigned long long kTimeoutNs = 1000ull * 1000ull * 1000ull;  // 1 s per wait
 
 static_assert(kWarps * 16 == kTileM, "each warp owns one m16 slice of the tile");
-static_assert(kMaxN * kChunks * kKParts == 4 * kThreads, "at most 4 activation cp.async per thread per step");
 static_assert(kChunks == 8, "the XOR swizzle (chunk ^ (row & 7)) needs 8 chunks per row");
 static_assert(kCombineThreadsPerToken * kCombineVec == kCombineCols && kThreads % kCombineThreadsPerToken == 0,
               "combine: whole tokens per pass");
@@ -160,6 +157,7 @@ struct Fmt;
 template <>
 struct Fmt<WeightFormat::kBf16> {
   static constexpr bool kPacked = false;
+  static constexpr int kParts = kKParts;  // 64-wide K parts per step
   static constexpr int kWBytes = kWBytesBf16;
   static constexpr int kLutBytes = 0;
   static constexpr int kRingBytes = 208 * 1024;  // + the plan (~9.3 KiB) under the 227 KiB per CTA
@@ -169,10 +167,16 @@ struct FmtFp4 {
   static constexpr bool kPacked = true;
   static constexpr Fp4Scale kScale = F;
   static constexpr int kPerRow = w4a16::ScaleCfg<F>::kPerRow;  // scale codes per row per 64 K
-  static constexpr int kWBox = kHalfM * w4a16::kPackedRowBytes;  // 2 KiB: 64 rows x 32 bytes
-  static constexpr int kSBox = kHalfM * kPerRow;                  // 128 / 256 bytes of codes
-  static constexpr int kWPacked = kKParts * 2 * kWBox;            // 8 KiB: 128 rows x 128 K
-  static constexpr int kWBytes = kWPacked + kKParts * 2 * kSBox;
+  // 4 parts: a weight row's packed codes of one step are 128 bytes, one TMA request per row
+  // per step. Measured (H200, gpt-oss-120b / deepseek-v3 T = 1): with 32-byte rows (2 parts of
+  // 64 K as bf16, four boxes of 64 x 32 B per step) the kernel ran at 600-870 GB/s whatever the
+  // ring depth or split: a step's 256 TMA row requests for 8 KiB, against bf16's 256 for 32 KiB.
+  static constexpr int kParts = 4;
+  static constexpr int kWBox = kHalfM * kParts * w4a16::kPackedRowBytes;  // 8 KiB: 64 rows x 128 B, SW128
+  static constexpr int kSSub = kHalfM * kPerRow;                  // 128 / 256 bytes: 64 rows, one sub-step
+  static constexpr int kSBox = kParts * kSSub;                    // a half's codes of the step's sub-steps
+  static constexpr int kWPacked = 2 * kWBox;                      // 16 KiB: 128 rows x 256 K
+  static constexpr int kWBytes = kWPacked + 2 * kSBox;
   static constexpr int kLutBytes = w4a16::lut_bytes<32>();        // 33 KiB
   static constexpr int kRingBytes = 176 * 1024;                   // table + ring + plan <= 227 KiB
 };
@@ -181,18 +185,31 @@ struct Fmt<WeightFormat::kMxfp4> : FmtFp4<Fp4Scale::kMxfp4> {};
 template <>
 struct Fmt<WeightFormat::kNvfp4> : FmtFp4<Fp4Scale::kNvfp4> {};
 
+// A step: kBK = 64 kParts K elements; activations npad rows x kParts 128-byte parts, loaded as
+// 16-byte chunks by cp.async: a thread takes chunk tid % kActChunks of rows
+// tid / kActChunks + kActRows q, q < kActQ.
+template <WeightFormat WF>
+struct Step {
+  static constexpr int kBK = kBox * Fmt<WF>::kParts;
+  static constexpr int kActChunks = kChunks * Fmt<WF>::kParts;
+  static constexpr int kActRows = kThreads / kActChunks;
+  static constexpr int kActQ = kMaxN / kActRows;
+  static constexpr int kXBytes = kMaxN * kRowBytes * Fmt<WF>::kParts;  // activations of a 64-row unit
+  static_assert(kThreads % kActChunks == 0 && kMaxN % kActRows == 0, "whole rows of chunks per pass");
+};
+
 template <WeightFormat WF>
 constexpr int dyn_smem_bytes() {  // the table, then the ring aligned inside the allocation
   return Fmt<WF>::kLutBytes + kRingAlign + Fmt<WF>::kRingBytes;
 }
 template <WeightFormat WF>
 constexpr bool fits() {
-  return Fmt<WF>::kRingBytes / (Fmt<WF>::kWBytes + kXBytes) >= 3 && dyn_smem_bytes<WF>() + 10 * 1024 <= 227 * 1024 &&
-         Fmt<WF>::kWBytes % 128 == 0;
+  return Fmt<WF>::kRingBytes / (Fmt<WF>::kWBytes + Step<WF>::kXBytes) >= 3 &&
+         dyn_smem_bytes<WF>() + 10 * 1024 <= 227 * 1024 && Fmt<WF>::kWBytes % 1024 == 0;
 }
 static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>(),
               "ring: >= 2 steps in flight at npad 64; table + ring + plan within the 227 KiB of a CTA; "
-              "activations 128-byte aligned after the weights");
+              "stages stay 1024-byte aligned (the 128-byte swizzle of the TMA boxes)");
 
 // The route plan of one launch, rebuilt by every CTA (static shared memory).
 struct Plan {
@@ -283,7 +300,9 @@ __device__ void choose_splits(int tiles, int nk_total, int grid, int slots, int 
   S = (nk_total + spl - 1) / spl;
 }
 
+template <WeightFormat WF>
 __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
+  constexpr int kBK = Step<WF>::kBK;
   Phases p;
   const bool gated = a.activation != Activation::kReLU2;
   p.nb1 = gated ? int(a.I / kHalfM) : int((a.I + kTileM - 1) / kTileM);
@@ -297,7 +316,9 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   return p;
 }
 
+template <WeightFormat WF>
 __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArgs& a) {
+  constexpr int kBK = Step<WF>::kBK;
   Item d{};
   d.kind = kNone;
   if (item < 0 || item >= ph.total) return d;
@@ -333,17 +354,20 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
 }
 
 // A tile's activation source rows as this thread loads them: element offsets from `base` (x for
-// FC1, the workspace `a` for FC2) of rows n = (tid >> 4) + 16 q, -1 for none (zero-filled).
-// Offsets, not pointers: two tiles' worth stay in registers (T <= 64 tokens, 512 rows: int32).
+// FC1, the workspace `a` for FC2) of rows n = tid / kActChunks + kActRows q (Step), -1 for none
+// (zero-filled). Offsets, not pointers: two tiles' worth stay in registers (T <= 64 tokens, 512
+// rows: int32).
+template <WeightFormat WF>
 struct SrcRows {
   const __nv_bfloat16* base = nullptr;
-  int off[4] = {-1, -1, -1, -1};
+  int off[Step<WF>::kActQ];
 };
 
 // Weights of step `step` of tile d into the stage at shared address `base` (thread 0: two TMA
 // boxes of 64 rows x 128 bytes, completing on the stage's barrier `bar`).
-// W4A16: per 64-wide K sub-step `part` and half h, a box of packed codes at
-// base + (2 part + h) * kWBox and one of scale codes at base + kWPacked + (2 part + h) * kSBox.
+// W4A16: per half h, one box of packed codes (64 rows x 128 bytes: the step's 256 K, 128-byte
+// swizzle) at base + h * kWBox, and one of scale codes (the step's 4 sub-steps x 64 rows) at
+// base + kWPacked + h * kSBox.
 template <WeightFormat WF>
 __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, uint32_t bar, const Item& d, int step) {
   using F = Fmt<WF>;
@@ -352,7 +376,7 @@ __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, ui
   const void* tm = fc1 ? static_cast<const void*>(&p.tm13) : static_cast<const void*>(&p.tm2);
   ptx::mbar_arrive_expect_tx(bar, F::kWBytes);  // boxes past K are zero-filled and still counted
   if constexpr (!F::kPacked) {
-    const int k = (d.k0 + step) * kBK;
+    const int k = (d.k0 + step) * Step<WF>::kBK;
 #pragma unroll
     for (int part = 0; part < kKParts; ++part)
 #pragma unroll
@@ -360,15 +384,12 @@ __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, ui
         ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * kBox, d.c1[h], d.e);
   } else {
     const void* ts = fc1 ? static_cast<const void*>(&p.ts13) : static_cast<const void*>(&p.ts2);
-    const int kt = (d.k0 + step) * kKParts;  // first 64-wide K sub-step of the step
+    const int kt = (d.k0 + step) * F::kParts;  // first 64-wide K sub-step of the step
 #pragma unroll
-    for (int part = 0; part < kKParts; ++part)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int box = 2 * part + h;
-        ptx::tma_load_3d(base + box * F::kWBox, tm, bar, (kt + part) * w4a16::kPackedRowBytes, d.c1[h], d.e);
-        ptx::tma_load_3d(base + F::kWPacked + box * F::kSBox, ts, bar, d.c1[h] * F::kPerRow, kt + part, d.e);
-      }
+    for (int h = 0; h < 2; ++h) {
+      ptx::tma_load_3d(base + h * F::kWBox, tm, bar, kt * w4a16::kPackedRowBytes, d.c1[h], d.e);
+      ptx::tma_load_3d(base + F::kWPacked + h * F::kSBox, ts, bar, d.c1[h] * F::kPerRow, kt, d.e);
+    }
   }
 }
 
@@ -376,15 +397,16 @@ __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, ui
 // the unit (rows >= d.n are zero-filled), from this thread's source rows.
 template <WeightFormat WF>
 __device__ __forceinline__ void issue_acts(uint32_t stage_base, const Item& d, int step, int npad,
-                                           const SrcRows& src_rows) {
-  // Thread: 16-byte chunk c of the step's 256 bytes (part c / 8), rows (tid >> 4) + 16 q.
-  const int tid = threadIdx.x, c = tid & (kChunks * kKParts - 1), part = c / kChunks, cc = c % kChunks;
+                                           const SrcRows<WF>& src_rows) {
+  using St = Step<WF>;
+  // Thread: 16-byte chunk c of the step's row bytes (part c / 8), rows tid / kActChunks + kActRows q.
+  const int tid = threadIdx.x, c = tid % St::kActChunks, part = c / kChunks, cc = c % kChunks;
   const uint32_t base = stage_base + Fmt<WF>::kWBytes + part * npad * kRowBytes;
-  const int kk = (d.k0 + step) * kBK + c * 8;
+  const int kk = (d.k0 + step) * St::kBK + c * 8;
   const bool in_k = kk < d.kdim;  // the last half step of K = 64 (mod 128) reads zeros
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const int n = (tid >> 4) + 16 * q;
+  for (int q = 0; q < St::kActQ; ++q) {
+    const int n = tid / St::kActChunks + St::kActRows * q;
     if (n >= npad) continue;
     const bool valid = src_rows.off[q] >= 0 && in_k;
     const __nv_bfloat16* src = src_rows.base + (valid ? src_rows.off[q] + kk : 0);  // zero-fill reads nothing
@@ -427,21 +449,22 @@ __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[N
 // The W4A16 step: per 64-wide K sub-step, the lane's 8 fragment-order bytes of its two rows
 // (half-0 row 8 warp + gq and half-1 row 8 warp + gq: the A fragment's rows gq and gq + 8) and
 // their scale codes, decoded to the A fragments of four k16 blocks; then the bf16 step's B
-// fragments and MMAs. At decode sizes (NT <= 2) the two sub-steps are unrolled so that their
-// table lookups overlap: with one CTA of 8 warps per SM the decode is latency-bound (ncu, H200,
-// gpt-oss-120b T = 1, one sub-step at a time: 7.1 cycles per issued instruction per warp, issue
-// slots 25% busy); wider tiles keep one sub-step in registers (the NT = 8 accumulators).
+// fragments and MMAs. At decode sizes (NT <= 2) two sub-steps go together so that their table
+// lookups overlap (one CTA of 8 warps per SM: little latency hiding); wider tiles keep one
+// sub-step in registers (the NT = 8 accumulators).
 template <WeightFormat WF, int NT>
 __device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lut<32>& lut, float (&acc)[NT][4]) {
   using F = Fmt<WF>;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   constexpr int npad = NT * 8;
   const int row = 8 * warp + (lane >> 2), tig = lane & 3;
-  // Sub-step `part`'s packed bytes (rows gq, gq + 8) and scale codes. Volatile: after the
-  // stage's wait and barrier, in program order with the ldmatrix loads.
+  // Sub-step `part`'s packed bytes (rows gq, gq + 8: 8 bytes of 16-byte chunk 2 part + tig / 2
+  // of the swizzled 128-byte rows; row & 7 == gq) and scale codes. Volatile: after the stage's
+  // wait and barrier, in program order with the ldmatrix loads.
   auto load = [&](int part, uint2& wa, uint2& wb, uint32_t& ca, uint32_t& cb) {
-    const uint32_t wa_addr = wbase + (2 * part) * F::kWBox + row * w4a16::kPackedRowBytes + tig * 8;
-    const uint32_t sa_addr = wbase + F::kWPacked + (2 * part) * F::kSBox + row * F::kPerRow;
+    const int gq = lane >> 2;
+    const uint32_t wa_addr = wbase + row * kRowBytes + (((2 * part + (tig >> 1)) ^ gq) << 4) + (tig & 1) * 8;
+    const uint32_t sa_addr = wbase + F::kWPacked + part * F::kSSub + row * F::kPerRow;
     asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(wa.x), "=r"(wa.y) : "r"(wa_addr));
     asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(wb.x), "=r"(wb.y) : "r"(wa_addr + F::kWBox));
     if constexpr (F::kPerRow == 2) {
@@ -469,16 +492,19 @@ __device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lu
       }
     }
   };
-  if constexpr (NT <= 2) {
-    uint2 wa[kKParts], wb[kKParts];
-    uint32_t ca[kKParts], cb[kKParts];
+  if constexpr (NT <= 2) {  // two sub-steps at a time (all four measured no faster)
+#pragma unroll 1
+    for (int p0 = 0; p0 < F::kParts; p0 += 2) {
+      uint2 wa[2], wb[2];
+      uint32_t ca[2], cb[2];
 #pragma unroll
-    for (int part = 0; part < kKParts; ++part) load(part, wa[part], wb[part], ca[part], cb[part]);
+      for (int i = 0; i < 2; ++i) load(p0 + i, wa[i], wb[i], ca[i], cb[i]);
 #pragma unroll
-    for (int part = 0; part < kKParts; ++part) decode_mma(part, wa[part], wb[part], ca[part], cb[part]);
+      for (int i = 0; i < 2; ++i) decode_mma(p0 + i, wa[i], wb[i], ca[i], cb[i]);
+    }
   } else {
 #pragma unroll 1
-    for (int part = 0; part < kKParts; ++part) {
+    for (int part = 0; part < F::kParts; ++part) {
       uint2 wa, wb;
       uint32_t ca, cb;
       load(part, wa, wb, ca, cb);
@@ -618,14 +644,15 @@ __device__ bool cta_wait(Plan& pl, const int* p, int target, unsigned long long*
   return pl.abort == 0;
 }
 
-// This thread's activation source rows of tile d (n = (tid >> 4) + 16 q): x rows of the routed
+// This thread's activation source rows of tile d (n as in SrcRows): x rows of the routed
 // tokens for FC1, the unit's rows of the workspace `a` for FC2.
+template <WeightFormat WF>
 __device__ __forceinline__ void source_rows(const Item& d, const Plan& pl, const MegaArgs& a, const MegaWorkspace& ws,
-                                            SrcRows& src) {
+                                            SrcRows<WF>& src) {
   src.base = static_cast<const __nv_bfloat16*>(d.kind == kFC1 ? a.x : ws.a);
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const int n = (threadIdx.x >> 4) + 16 * q;
+  for (int q = 0; q < Step<WF>::kActQ; ++q) {
+    const int n = threadIdx.x / Step<WF>::kActChunks + Step<WF>::kActRows * q;
     src.off[q] = -1;
     if (n < d.n) {
       const int r = d.row0 + n;
@@ -668,11 +695,11 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   if (tid == 0) pl.nx_ready = a.early_acts ? next_ready(nx, ws, *cx.ph) : 0;
   __syncthreads();
   int nx_ready = pl.nx_ready;
-  SrcRows nx_rows;
+  SrcRows<WF> nx_rows;
   if (nx_gemm) source_rows(nx, pl, a, ws, nx_rows);
   int issued_next = 0;
   // Step k of the relative sequence (k >= d.nk: the next tile's step k - d.nk), one group.
-  auto issue_rel = [&](int k, bool with_acts, const SrcRows& xrow) {
+  auto issue_rel = [&](int k, bool with_acts, const SrcRows<WF>& xrow) {
     // Real issues are contiguous: step k of this tile is global step gstep + k == gissue.
     const uint32_t base = cx.addr(cx.islot), bar = cx.bar(cx.islot);
     if (k < d.nk) {
@@ -690,7 +717,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   // d's activations are ready now for FC1, and for FC2 when the previous tile saw its unit done
   // (it then issued them with the weights of the steps already in flight).
   const bool acts_early = (d.kind == kFC1 && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
-  SrcRows xrow;
+  SrcRows<WF> xrow;
   if (acts_early) {
     source_rows(d, pl, a, ws, xrow);
     for (int k = cx.pre; k < P; ++k) issue_rel(k, true, xrow);
@@ -927,8 +954,8 @@ __global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant
   unsigned long long* trace = a.trace ? a.trace + size_t(blockIdx.x) * kTraceWords : nullptr;
   if (trace && tid == 0) trace[1] = global_timer();
   int traced = 0;
-  const Phases ph = make_phases(a, pl.units, ws.slots);
-  const int stage_bytes = F::kWBytes + npad_of(pl.max_n) * kRowBytes * kKParts;
+  const Phases ph = make_phases<WF>(a, pl.units, ws.slots);
+  const int stage_bytes = F::kWBytes + npad_of(pl.max_n) * kRowBytes * F::kParts;
   const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
   const uint32_t ring = (smem_u32(smem_dyn) + F::kLutBytes + 1023u) & ~1023u;  // kRingAlign
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
@@ -939,8 +966,8 @@ __global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant
     if (tid == 0) pl.item[1] = int(atomicAdd(ws.counters, 1u));  // claim the next item ahead
     __syncthreads();
     const int next = pl.item[1];
-    const Item d = decode(cur, ph, pl, a);
-    const Item nx = decode(next, ph, pl, a);
+    const Item d = decode<WF>(cur, ph, pl, a);
+    const Item nx = decode<WF>(next, ph, pl, a);
     unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced++ : nullptr;
     if (rec && tid == 0) {
       rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(d.kind);
