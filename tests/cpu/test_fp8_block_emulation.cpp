@@ -287,7 +287,8 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   // MMA error is smaller (y is rounded to bf16, not re-quantized to e4m3).
   EXPECT_GT(rel[kGpu], 1.5e-3);
   EXPECT_LT(rel[kGpu], 8e-3);
-  EXPECT_LT(rel[kExact], 0.25 * rel[kGpu]);
+  // (0.25 was too tight: 1 of 90 fresh seeds reached 0.37, 2026-11-30.)
+  EXPECT_LT(rel[kExact], 0.5 * rel[kGpu]);
   EXPECT_GT(rel[kFc1Only], 0.8 * rel[kGpu]);
   EXPECT_LT(rel[kFc2Only], 0.5 * rel[kGpu]);
   // The activation's libm (CUDA expf/tanhf within 2 ulp, nvcc's FMA contraction in geglu) does

@@ -1,5 +1,6 @@
 // What is specific to the W4A16 split backends (sm90_bf16_mxfp4_bf16_split,
-// sm90_bf16_nvfp4_bf16_split): their refusals and "auto" choice, and a small-shape end-to-end
+// sm90_bf16_nvfp4_bf16_split): their refusals and "auto" choice (the mega backends, which run
+// these stages above decode sizes), and a small-shape end-to-end
 // check (partial 128-row tiles) for compute-sanitizer runs. The common case matrix is in
 // test_conformance.cpp; the GEMM's tactics have their own file (test_gemm_w4a16.cpp).
 // Every test skips (GTEST_SKIP) without an sm_90 GPU. Outputs are poisoned before each run.
@@ -33,7 +34,7 @@ const Recipe kRecipes[] = {Recipe::kW4A16MXFP4, Recipe::kW4A16NVFP4};
 
 TEST(W4A16, BackendsRegisteredAndExplainRefusals) {
   const auto names = registered_backends();
-  for (const char* n : {kMx, kNv}) EXPECT_NE(std::find(names.begin(), names.end(), std::string(n)), names.end()) << n;
+  for (const char* n : {kMx, kNv, "sm90_bf16_mxfp4_bf16_mega", "sm90_bf16_nvfp4_bf16_mega"}) EXPECT_NE(std::find(names.begin(), names.end(), std::string(n)), names.end()) << n;
   MEGAMOE_REQUIRE_SM90();
   for (Recipe r : kRecipes) {
     MoeConfig c = w4_config(r, 8, 2, 256, 128, 64);
@@ -47,7 +48,9 @@ TEST(W4A16, BackendsRegisteredAndExplainRefusals) {
     c = w4_config(r, 8, 2, 256, 128, 64);
     c.backend = "auto";
     MoeLayer ok(c);
-    EXPECT_EQ(ok.backend_name(), std::string(r == Recipe::kW4A16MXFP4 ? kMx : kNv)) << "auto picks the W4A16 backend";
+    // The W4A16 mega backend (the one-launch kernel at decode sizes, these split stages elsewhere).
+    EXPECT_EQ(ok.backend_name(), std::string(r == Recipe::kW4A16MXFP4 ? "sm90_bf16_mxfp4_bf16_mega" : "sm90_bf16_nvfp4_bf16_mega"))
+        << "auto picks the W4A16 mega backend";
   }
 }
 

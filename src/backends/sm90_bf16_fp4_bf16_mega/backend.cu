@@ -7,6 +7,9 @@
 //
 // Default crossover (no tactic requested): T <= kDefaultMaxTokens (see below);
 // `megamoe tune` measures it per machine and shape (docs/TUNING.md).
+//
+// Kernel shape for W4A16 (mega_kernel.cuh, Fmt): two CTAs per SM, units of at most 16 rows, so a
+// hot expert with more than 16 routed rows is streamed once per 16-row unit.
 #include <string>
 
 #include "backends/sm90_bf16_fp4_bf16_split/split_w4a16.h"
@@ -22,9 +25,11 @@ namespace {
 using sm90::Fp4Scale;
 using sm90_backend::Names;
 
-// No T runs the kernel unless a tactic asks for it ("mega", forced or from the tactic cache):
-// its first version measured slower than the W4A16 split pipeline (H200, docs/BENCHMARKS.md).
-constexpr int64_t kDefaultMaxTokens = 0;
+// Measured crossover (H200, 2026-11-30, docs/BENCHMARKS.md "W4A16 Mega", both recipes, the four
+// presets, one job): the kernel beat the split pipeline in 30 of 32 cells with T <= 4 (by up to
+// 1.22x; it lost qwen3-30b-a3b T = 1 by 5-6%) and in about half of the cells from T = 8 to 64.
+// The shipped tactic table (core/tactics_default.cpp) and `megamoe tune` choose per shape.
+constexpr int64_t kDefaultMaxTokens = 4;
 
 template <Fp4Scale F>
 class Sm90MegaW4A16 final : public sm90_backend::MegaPath<sm90_backend::Sm90SplitW4A16<F>> {

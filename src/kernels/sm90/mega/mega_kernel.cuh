@@ -158,6 +158,9 @@ template <>
 struct Fmt<WeightFormat::kBf16> {
   static constexpr bool kPacked = false;
   static constexpr int kParts = kKParts;  // 64-wide K parts per step
+  static constexpr int kMaxUnit = kMaxN;   // rows per unit (the widest tile's N)
+  static constexpr int kMinBlocks = 1;     // CTAs per SM (launch bounds)
+  static constexpr int kLutCopies = 32;    // unused (no table)
   static constexpr int kWBytes = kWBytesBf16;
   static constexpr int kLutBytes = 0;
   static constexpr int kRingBytes = 208 * 1024;  // + the plan (~9.3 KiB) under the 227 KiB per CTA
@@ -177,8 +180,15 @@ struct FmtFp4 {
   static constexpr int kSBox = kParts * kSSub;                    // a half's codes of the step's sub-steps
   static constexpr int kWPacked = 2 * kWBox;                      // 16 KiB: 128 rows x 256 K
   static constexpr int kWBytes = kWPacked + 2 * kSBox;
-  static constexpr int kLutBytes = w4a16::lut_bytes<32>();        // 33 KiB
-  static constexpr int kRingBytes = 176 * 1024;                   // table + ring + plan <= 227 KiB
+  // Two CTAs per SM (16 warps): with one CTA of 8 warps the decode was latency-bound (ncu,
+  // H200, deepseek-v3 T = 1: 35% of issue slots busy, 5.4 cycles per issued instruction per
+  // warp). What two CTAs fit in 228 KiB: units of at most 16 rows (NT <= 2: the accumulators and
+  // a 25 KiB stage), the 16-copy table (17 KiB) and a 84 KiB ring (3-4 stages).
+  static constexpr int kMaxUnit = 16;
+  static constexpr int kMinBlocks = 2;
+  static constexpr int kLutCopies = 16;
+  static constexpr int kLutBytes = w4a16::lut_bytes<kLutCopies>();  // 17 KiB
+  static constexpr int kRingBytes = 84 * 1024;
 };
 template <>
 struct Fmt<WeightFormat::kMxfp4> : FmtFp4<Fp4Scale::kMxfp4> {};
@@ -193,9 +203,9 @@ struct Step {
   static constexpr int kBK = kBox * Fmt<WF>::kParts;
   static constexpr int kActChunks = kChunks * Fmt<WF>::kParts;
   static constexpr int kActRows = kThreads / kActChunks;
-  static constexpr int kActQ = kMaxN / kActRows;
-  static constexpr int kXBytes = kMaxN * kRowBytes * Fmt<WF>::kParts;  // activations of a 64-row unit
-  static_assert(kThreads % kActChunks == 0 && kMaxN % kActRows == 0, "whole rows of chunks per pass");
+  static constexpr int kActQ = (Fmt<WF>::kMaxUnit + kActRows - 1) / kActRows;
+  static constexpr int kXBytes = Fmt<WF>::kMaxUnit * kRowBytes * Fmt<WF>::kParts;  // a widest unit's activations
+  static_assert(kThreads % kActChunks == 0, "whole rows of chunks per pass");
 };
 
 template <WeightFormat WF>
@@ -204,8 +214,9 @@ constexpr int dyn_smem_bytes() {  // the table, then the ring aligned inside the
 }
 template <WeightFormat WF>
 constexpr bool fits() {
+  // 228 KiB per SM, 1 KiB of it reserved per CTA; the plan and barriers ~9.5 KiB static.
   return Fmt<WF>::kRingBytes / (Fmt<WF>::kWBytes + Step<WF>::kXBytes) >= 3 &&
-         dyn_smem_bytes<WF>() + 10 * 1024 <= 227 * 1024 && Fmt<WF>::kWBytes % 1024 == 0;
+         (dyn_smem_bytes<WF>() + 10 * 1024 + 1024) * Fmt<WF>::kMinBlocks <= 228 * 1024 && Fmt<WF>::kWBytes % 1024 == 0;
 }
 static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>(),
               "ring: >= 2 steps in flight at npad 64; table + ring + plan within the 227 KiB of a CTA; "
@@ -453,7 +464,8 @@ __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[N
 // lookups overlap (one CTA of 8 warps per SM: little latency hiding); wider tiles keep one
 // sub-step in registers (the NT = 8 accumulators).
 template <WeightFormat WF, int NT>
-__device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lut<32>& lut, float (&acc)[NT][4]) {
+__device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lut<Fmt<WF>::kLutCopies>& lut,
+                                                 float (&acc)[NT][4]) {
   using F = Fmt<WF>;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   constexpr int npad = NT * 8;
@@ -538,7 +550,7 @@ struct Ctx {
   uint32_t bar0;    // shared address of stage 0's full barrier (one 8-byte mbarrier per stage)
   int stages;       // ring depth of this launch (see kRingBytes)
   int stage_bytes;  // a step's weights (Fmt::kWBytes) + npad_max activation rows
-  w4a16::Lut<32> lut;  // W4A16: this lane's view of the decode table
+  uint32_t lut_lane, lut_scale;  // W4A16: this lane's view of the decode table (w4a16::Lut)
   Plan* pl;
   const Params* p;
   const Phases* ph;
@@ -749,7 +761,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     if (j == j_recheck) nx_ready = pl.nx_ready;
     issue_rel(j + P, true, xrow);
     if constexpr (Fmt<WF>::kPacked)
-      compute_step_fp4<WF, NT>(cx.addr(cx.cslot), cx.lut, acc);
+      compute_step_fp4<WF, NT>(cx.addr(cx.cslot), w4a16::Lut<Fmt<WF>::kLutCopies>{cx.lut_lane, cx.lut_scale}, acc);
     else
       compute_step_bf16<NT>(cx.addr(cx.cslot), acc);
     cx.consumed();
@@ -839,7 +851,7 @@ __device__ void combine_tile(Ctx& cx, const Item& d) {
 
 // Builds the plan in shared memory (all threads; ends with a barrier).
 template <typename IdT>
-__device__ void build_plan(Plan& pl, const MegaArgs& a) {
+__device__ void build_plan(Plan& pl, const MegaArgs& a, int unit_rows) {
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int routes = int(a.T * a.K), EL = int(a.EL);
   const IdT* ids = static_cast<const IdT*>(a.ids);
@@ -883,7 +895,7 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
     int rows = 0, units = 0;
     for (int e = e_begin; e < e_end; ++e) {
       rows += pl.cnt[e];
-      units += (pl.cnt[e] + kMaxN - 1) / kMaxN;
+      units += (pl.cnt[e] + unit_rows - 1) / unit_rows;
     }
     int rows_incl = rows, units_incl = units;
 #pragma unroll
@@ -897,11 +909,11 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
     int row = rows_incl - rows, unit = units_incl - units;
     for (int e = e_begin; e < e_end; ++e) {
       const int n = pl.cnt[e];
-      for (int c = 0; c < n; c += kMaxN) {
+      for (int c = 0; c < n; c += unit_rows) {
         pl.unit_e[unit] = int16_t(e);
         pl.unit_row0[unit] = int16_t(row + c);
-        pl.unit_n[unit] = int16_t(min(kMaxN, n - c));
-        atomicMax(&pl.max_n, min(kMaxN, n - c));
+        pl.unit_n[unit] = int16_t(min(unit_rows, n - c));
+        atomicMax(&pl.max_n, min(unit_rows, n - c));
         ++unit;
       }
       pl.cnt[e] = row;  // from here on: the expert's first row
@@ -924,7 +936,7 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
 }
 
 template <WeightFormat WF>
-__global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant__ Params p) {
+__global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(const __grid_constant__ Params p) {
   using F = Fmt<WF>;
   extern __shared__ __align__(128) uint8_t smem_dyn[];
   __shared__ Plan pl;
@@ -946,11 +958,11 @@ __global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant
     }
   }
   if constexpr (F::kPacked)  // build_plan's barriers publish the table
-    w4a16::Lut<32>::fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
+    w4a16::Lut<F::kLutCopies>::fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
   if (a.ids_i64)
-    build_plan<int64_t>(pl, a);
+    build_plan<int64_t>(pl, a, F::kMaxUnit);
   else
-    build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] and the barriers are visible
+    build_plan<int32_t>(pl, a, F::kMaxUnit);  // ends with a barrier: pl.item[0] and the barriers are visible
   unsigned long long* trace = a.trace ? a.trace + size_t(blockIdx.x) * kTraceWords : nullptr;
   if (trace && tid == 0) trace[1] = global_timer();
   int traced = 0;
@@ -959,8 +971,13 @@ __global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant
   const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
   const uint32_t ring = (smem_u32(smem_dyn) + F::kLutBytes + 1023u) & ~1023u;  // kRingAlign
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
-         w4a16::Lut<32>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31), &pl, &p, &ph,
+         0u, 0u, &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
+  {
+    const auto lut = w4a16::Lut<F::kLutCopies>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31);
+    cx.lut_lane = lut.lane_addr;
+    cx.lut_scale = lut.scale_addr;
+  }
   int cur = pl.item[0];
   while (cur < ph.total && pl.abort == 0) {
     if (tid == 0) pl.item[1] = int(atomicAdd(ws.counters, 1u));  // claim the next item ahead
@@ -977,15 +994,17 @@ __global__ void __launch_bounds__(kThreads, 1) mega_kernel(const __grid_constant
     if (d.kind == kCombine) {
       combine_tile(cx, d);
     } else {
-      const int n = d.n;
+      const int n = d.n;  // <= F::kMaxUnit: only the NT variants a format can need exist
       if (n <= 8)
         gemm_tile<WF, 1>(cx, d, nx);
-      else if (n <= 16)
+      else if (F::kMaxUnit <= 16 || n <= 16)
         gemm_tile<WF, 2>(cx, d, nx);
-      else if (n <= 32)
-        gemm_tile<WF, 4>(cx, d, nx);
-      else
-        gemm_tile<WF, 8>(cx, d, nx);
+      else if constexpr (F::kMaxUnit > 16) {
+        if (n <= 32)
+          gemm_tile<WF, 4>(cx, d, nx);
+        else
+          gemm_tile<WF, 8>(cx, d, nx);
+      }
     }
     if (rec && tid == 0) {
       rec[2] = pl.t_first;
