@@ -9,7 +9,7 @@
 //   else "split_swap_ab" (what the split heuristic runs at these sizes); measured_ms: the
 //   a3fc8fa job. Larger T: no entry (the backend's heuristic).
 //
-//   w4a16_mxfp4 and w4a16_nvfp4, the same presets (gpt-oss-120b with its swiglu_oai and biases),
+//   w4a16_mxfp4 and w4a16_nvfp4, the same presets' shapes (plain swiglu, no biases),
 //   sm90_bf16_{mxfp4,nvfp4}_bf16_mega on an NVIDIA H200, T = 1..64: `megamoe tune` of
 //   2026-11-30 (bench/results/2026-11-30_<commit>_tune_w4a16.json, docs/BENCHMARKS.md "W4A16
 //   Mega"): the winner of "mega", "split_small" and "split_large" per bucket.

@@ -4,8 +4,9 @@
 //   route plan      every CTA builds the plan of the (<= kMaxRoutes) routes in its own shared
 //                   memory: per local expert counts and offsets, rows stable by route index
 //                   i = t*K + k, route -> row and row -> route maps, and the list of "units".
-//                   A unit is one chunk of <= kMaxN = 64 consecutive rows of one expert (an
-//                   expert with 130 rows has 3 units), so a tile never holds more than 64 tokens
+//                   A unit is one chunk of <= kMaxUnit consecutive rows of one expert (64 for
+//                   bf16: an expert with 130 rows has 3 units; 16 for W4A16), so a tile never
+//                   holds more than 64 tokens
 //                   and experts without rows cost nothing. Invalid ids (not -1, not in [0, E))
 //                   are "no route"; CTA 0 adds their count to the route plan's invalid-id word,
 //                   the counter the split path uses (invalid_id_count() reads it).
@@ -75,17 +76,19 @@
 //                   dependency becomes an error report instead of a hung GPU. The waits for a
 //                   stage's weights (mbarrier phases) are bounded by kTimeoutNs too: a TMA that
 //                   never lands is a faulting copy, so the kernel traps (a launch error).
-//   W4A16           the same skeleton with 4-bit weights: a step's 128 rows x 128 K arrive as
-//                   8 KiB of packed codes (TMA boxes of 64 rows x 32 bytes, one 64-wide K
-//                   sub-step each, no swizzle: a row's 32 bytes are 8 banks, so a warp's 8-byte
-//                   fragment loads take the minimum two wavefronts) plus the rows' scale codes
-//                   (boxes of 64 rows x 2 / 4 codes from the split backend's scale tiles), on the
-//                   same mbarrier. Each warp decodes its A fragments in registers with the split
-//                   W4A16 GEMM's decoder (grouped_gemm_w4a16_common.cuh: byte -> bf16x2 table in
-//                   shared memory, 32 copies, exact) and feeds the same mma.sync as bf16; nvfp4's
-//                   per-expert alpha multiplies the accumulators before the bias, as the split
-//                   path's GEMM does. Ring: 176 KiB (the 33 KiB table takes the rest), stages of
-//                   8.5 / 9 KiB of weights + activations.
+//   W4A16           the same skeleton with 4-bit weights (Fmt below). A step is 256 K: per
+//                   64-row half one TMA box of 64 rows x 128 bytes of packed codes (the split
+//                   backend's fragment order, 128-byte swizzle: one request per row per step --
+//                   boxes of 32-byte rows left the kernel at 0.6-0.9 TB/s, request-bound) and one
+//                   box of the rows' scale codes for the step's four 64-wide sub-steps (from the
+//                   split backend's scale tiles), on the same mbarrier. Each warp decodes its A
+//                   fragments in registers with the split W4A16 GEMM's decoder
+//                   (grouped_gemm_w4a16_common.cuh: byte -> bf16x2 table in shared memory,
+//                   exact) and feeds the same mma.sync as bf16; nvfp4's per-expert alpha
+//                   multiplies the accumulators before the bias, as the split path's GEMM does.
+//                   The decode is latency-bound at 8 warps per SM (ncu: 35% of issue slots
+//                   busy), so W4A16 runs two CTAs per SM: units of at most 16 rows (NT <= 2),
+//                   the 16-copy table (17 KiB), an 84 KiB ring and 128 registers per thread.
 //   counter reset   every CTA increments counters[1] when it leaves; the last one (it sees
 //                   gridDim.x - 1) zeroes the work counter, the arrival and done counters and
 //                   counters[1], so the next launch (a graph replay included) starts from zero
