@@ -3,12 +3,10 @@
 // SM count. Each entry comes from a benchmark job in bench/results/ (docs/BENCHMARKS.md):
 //
 //   bf16, the presets' shapes with plain swiglu and no biases (as `megamoe bench` runs them),
-//   sm90_bf16_bf16_bf16_mega on an NVIDIA H200, T = 1..64: "mega" where the one-launch kernel
-//   was faster than the split pipeline by the geometric mean of the two jobs
-//   2026-11-30_25710f8_bf16_split_mega_vllm.json and 2026-11-30_a3fc8fa_bf16_split_mega_vllm.json,
-//   else "split_swap_ab" (what the split heuristic runs at these sizes); measured_ms: the
-//   a3fc8fa job. Larger T: no entry (the backend's heuristic).
-//
+//   sm90_bf16_bf16_bf16_mega on an NVIDIA H200, T = 1..64: the `megamoe tune` run of 2026-11-30
+//   with the kernel at two CTAs per SM (bench/results/2026-11-30_<commit>_tune_bf16.json,
+//   docs/BENCHMARKS.md): "mega" up to T = 2 (mixtral-8x7b), 4 (deepseek-v3), 8 (gpt-oss-120b)
+//   and 16 (qwen3-30b-a3b), else "split_swap_ab".
 //   w4a16_mxfp4 and w4a16_nvfp4, the same presets' shapes (plain swiglu, no biases),
 //   sm90_bf16_{mxfp4,nvfp4}_bf16_mega on an NVIDIA H200, T = 1..64: `megamoe tune` of
 //   2026-11-30 (bench/results/2026-11-30_<commit>_tune_w4a16.json, docs/BENCHMARKS.md "W4A16
@@ -41,7 +39,7 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "mega",
-    "4": "split_swap_ab",
+    "4": "mega",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
@@ -49,85 +47,39 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.2194,
-     "split_swap_ab": 0.2268
+     "mega": 0.212544,
+     "split_swap_ab": 0.223456,
+     "split_large_tile": 0.24464
     },
     "2": {
-     "mega": 0.3673,
-     "split_swap_ab": 0.3866
+     "mega": 0.362752,
+     "split_swap_ab": 0.378624,
+     "split_large_tile": 0.389952
     },
     "4": {
-     "mega": 0.7181,
-     "split_swap_ab": 0.6813
+     "mega": 0.667072,
+     "split_swap_ab": 0.677632,
+     "split_large_tile": 0.724704
     },
     "8": {
-     "mega": 1.2522,
-     "split_swap_ab": 1.1643
+     "mega": 1.17523,
+     "split_swap_ab": 1.16746,
+     "split_large_tile": 1.23469
     },
     "16": {
-     "mega": 2.1999,
-     "split_swap_ab": 2.032
+     "mega": 2.05126,
+     "split_swap_ab": 2.03267,
+     "split_large_tile": 2.16502
     },
     "32": {
-     "mega": 3.5799,
-     "split_swap_ab": 3.2823
+     "mega": 3.32618,
+     "split_swap_ab": 3.28138,
+     "split_large_tile": 3.4231
     },
     "64": {
-     "mega": 4.7705,
-     "split_swap_ab": 4.3918
-    }
-   }
-  },
-  {
-   "gpu": "NVIDIA H200",
-   "sm_count": 132,
-   "driver": 0,
-   "library": "*",
-   "backend": "sm90_bf16_bf16_bf16_mega",
-   "recipe": "bf16",
-   "activation": "swiglu",
-   "bias": false,
-   "experts": 128,
-   "top_k": 8,
-   "hidden": 2048,
-   "intermediate": 768,
-   "tactics": {
-    "1": "mega",
-    "2": "mega",
-    "4": "mega",
-    "8": "mega",
-    "16": "split_swap_ab",
-    "32": "split_swap_ab",
-    "64": "split_swap_ab"
-   },
-   "measured_ms": {
-    "1": {
-     "mega": 0.0522,
-     "split_swap_ab": 0.0565
-    },
-    "2": {
-     "mega": 0.0716,
-     "split_swap_ab": 0.0756
-    },
-    "4": {
-     "mega": 0.1102,
-     "split_swap_ab": 0.1175
-    },
-    "8": {
-     "mega": 0.1639,
-     "split_swap_ab": 0.1594
-    },
-    "16": {
-     "mega": 0.2375,
-     "split_swap_ab": 0.2227
-    },
-    "32": {
-     "mega": 0.325,
-     "split_swap_ab": 0.2933
-    },
-    "64": {
-     "mega": 0.3581,
-     "split_swap_ab": 0.3233
+     "mega": 4.42198,
+     "split_swap_ab": 4.39613,
+     "split_large_tile": 4.58317
     }
    }
   },
@@ -147,40 +99,47 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "mega",
-    "4": "split_swap_ab",
-    "8": "split_swap_ab",
+    "4": "mega",
+    "8": "mega",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.0903,
-     "split_swap_ab": 0.0967
+     "mega": 0.092736,
+     "split_swap_ab": 0.095776,
+     "split_large_tile": 0.115808
     },
     "2": {
-     "mega": 0.1186,
-     "split_swap_ab": 0.1323
+     "mega": 0.126144,
+     "split_swap_ab": 0.13936,
+     "split_large_tile": 0.172896
     },
     "4": {
-     "mega": 0.2336,
-     "split_swap_ab": 0.2263
+     "mega": 0.238464,
+     "split_swap_ab": 0.246144,
+     "split_large_tile": 0.272608
     },
     "8": {
-     "mega": 0.4061,
-     "split_swap_ab": 0.3979
+     "mega": 0.388352,
+     "split_swap_ab": 0.39568,
+     "split_large_tile": 0.445184
     },
     "16": {
-     "mega": 0.6664,
-     "split_swap_ab": 0.6175
+     "mega": 0.620512,
+     "split_swap_ab": 0.61472,
+     "split_large_tile": 0.679424
     },
     "32": {
-     "mega": 0.9809,
-     "split_swap_ab": 0.916
+     "mega": 0.93968,
+     "split_swap_ab": 0.909824,
+     "split_large_tile": 0.9792
     },
     "64": {
-     "mega": 1.4122,
-     "split_swap_ab": 1.2945
+     "mega": 1.32419,
+     "split_swap_ab": 1.2953,
+     "split_large_tile": 1.40618
     }
    }
   },
@@ -208,32 +167,99 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.203,
-     "split_swap_ab": 0.2316
+     "mega": 0.2168,
+     "split_swap_ab": 0.244128,
+     "split_large_tile": 0.345472
     },
     "2": {
-     "mega": 0.3024,
-     "split_swap_ab": 0.299
+     "mega": 0.287456,
+     "split_swap_ab": 0.30208,
+     "split_large_tile": 0.435456
     },
     "4": {
-     "mega": 0.6297,
-     "split_swap_ab": 0.6067
+     "mega": 0.617824,
+     "split_swap_ab": 0.60896,
+     "split_large_tile": 0.704864
     },
     "8": {
-     "mega": 0.7194,
-     "split_swap_ab": 0.6814
+     "mega": 0.690656,
+     "split_swap_ab": 0.680928,
+     "split_large_tile": 0.792032
     },
     "16": {
-     "mega": 0.7191,
-     "split_swap_ab": 0.6793
+     "mega": 0.69088,
+     "split_swap_ab": 0.679648,
+     "split_large_tile": 0.78416
     },
     "32": {
-     "mega": 0.7176,
-     "split_swap_ab": 0.6844
+     "mega": 0.701152,
+     "split_swap_ab": 0.683392,
+     "split_large_tile": 0.778656
     },
     "64": {
-     "mega": 0.7366,
-     "split_swap_ab": 0.7213
+     "mega": 0.925248,
+     "split_swap_ab": 0.717664,
+     "split_large_tile": 0.77312
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H200",
+   "sm_count": 132,
+   "driver": 0,
+   "library": "*",
+   "backend": "sm90_bf16_bf16_bf16_mega",
+   "recipe": "bf16",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 8,
+   "hidden": 2048,
+   "intermediate": 768,
+   "tactics": {
+    "1": "mega",
+    "2": "mega",
+    "4": "mega",
+    "8": "mega",
+    "16": "mega",
+    "32": "split_swap_ab",
+    "64": "split_swap_ab"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.052096,
+     "split_swap_ab": 0.056256,
+     "split_large_tile": 0.068608
+    },
+    "2": {
+     "mega": 0.067168,
+     "split_swap_ab": 0.07296,
+     "split_large_tile": 0.078176
+    },
+    "4": {
+     "mega": 0.108224,
+     "split_swap_ab": 0.110688,
+     "split_large_tile": 0.131136
+    },
+    "8": {
+     "mega": 0.145056,
+     "split_swap_ab": 0.156128,
+     "split_large_tile": 0.184
+    },
+    "16": {
+     "mega": 0.218784,
+     "split_swap_ab": 0.220864,
+     "split_large_tile": 0.244032
+    },
+    "32": {
+     "mega": 0.294016,
+     "split_swap_ab": 0.291744,
+     "split_large_tile": 0.32528
+    },
+    "64": {
+     "mega": 0.32864,
+     "split_swap_ab": 0.323424,
+     "split_large_tile": 0.345952
     }
    }
   },

@@ -3,11 +3,11 @@
 // MegaPath (backends/sm90_common/mega_path.h) decides per forward which path runs and owns the
 // kernel's workspace and knobs; this file only names the weights the kernel reads.
 //
-// Default crossover (no tactic requested): T <= 2. Measured on H200 (2026-11-30, commits 25710f8
-// and a3fc8fa, docs/BENCHMARKS.md): over the four presets the kernel was faster than the split
-// pipeline in 15 of the 16 cells with T <= 2 of two jobs (0.88-1.01x its time) and slower in
-// most cells above (up to 1.11x), where the split pipeline already streams at 90-100% of the
-// floor. `megamoe tune` measures the crossover per machine and shape (docs/TUNING.md).
+// Default crossover (no tactic requested): T <= 2. Measured on H200 (2026-11-30, the kernel with
+// two CTAs per SM, one job; docs/BENCHMARKS.md): over the four presets the kernel was faster
+// than the split pipeline in all 8 cells with T <= 2 (by 3.6-12%) and in 6 of the 12 cells from
+// T = 4 to 16 (qwen3-30b-a3b up to T = 16), slower above, where the split pipeline already
+// streams at 86-105% of the floor. `megamoe tune` measures the crossover per machine and shape (docs/TUNING.md).
 //
 // Weights: canonical W13 [E_local, N13, H] and W2 [E_local, H, I] bf16, contiguous, exactly as
 // the split backend stores them (the kernel takes gate rows [0, I) and up rows [I, 2I) of W13 as

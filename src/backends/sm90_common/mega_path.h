@@ -9,8 +9,7 @@
 //     - the tactic (core/tactics.h: forced, else the tactic cache's entry for T's bucket) is
 //       "mega"; a tactic of the split pipeline says no; with none requested,
 //       T <= MEGAMOE_MEGA_MAX_TOKENS (default: the backend's measured crossover); and always
-//       T <= sm90::mega::kMaxTokens = 64 (one 64-row unit per expert, each weight byte streamed
-//       once);
+//       T <= sm90::mega::kMaxTokens = 64;
 //     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
 //       the route plan lives in every CTA's shared memory);
 //     - E_local <= sm90::mega::kMaxExperts (512);
@@ -18,8 +17,8 @@
 //       aligned (the kernel gathers x rows with 16-byte cp.async); no route_out (the
 //       expert-parallel owner side runs the split stages);
 //     - MEGAMOE_MEGA is not 0 (knob for A/B measurements).
-// An expert with more than 64 routed rows is not a reason to leave the Mega path: the kernel
-// cuts it into 64-row units.
+// An expert with many routed rows is not a reason to leave the Mega path: the kernel cuts it into
+// units of at most 16 rows (each streams the expert's weights once).
 //
 // Workspace: the split backend's plus the Mega workspace (sm90::mega::workspace_bytes: a
 // [512, I] and y [512, H] bf16, split-K partial slots, counters), zeroed once at construction;

@@ -30,10 +30,11 @@ namespace megamoe::sm90::mega {
 enum class WeightFormat : uint8_t { kBf16, kMxfp4, kNvfp4 };
 
 constexpr int64_t kMaxRoutes = 512;   // T*K of the mega path (the route plan lives in shared memory)
-// T of the mega path: at most 64 tokens, so (ids without repeats) no expert has more than one
-// 64-row unit and every touched weight byte is streamed once. Measured on H200 (2026-11-30):
-// mixtral-8x7b (K = 2) at T = 128 / 256 ran 0.88 / 1.51 ms on the mega path (2 / 4 units per
-// expert re-stream the weights) against 0.73 / 0.77 ms on the split path.
+// T of the mega path: at most 64 tokens. An expert's rows go in units of at most 16 (the kernel's
+// tile N, mega_kernel.cuh), and each unit streams the expert's weights, so larger T re-streams
+// them: measured on H200 (2026-11-30), mixtral-8x7b (K = 2) at T = 128 / 256 ran 0.88 / 1.51 ms
+// on the mega path with 64-row units against 0.73 / 0.77 ms on the split path, and T = 64 0.92
+// ms with 16-row units against 0.72. The backends run the kernel at decode sizes only.
 constexpr int64_t kMaxTokens = 64;
 constexpr int64_t kMaxExperts = 512;  // E_local of the mega path (per-expert cursors in shared memory)
 

@@ -17,8 +17,9 @@
 //   FC1 tile        swap-AB: weight rows are the MMA's M (128 = 2 halves of 64 rows: gated
 //                   activations read W13 rows [64b, 64b+64) and [I+64b, I+64b+64) -- canonical
 //                   W13, no re-layout; relu2 reads 128 consecutive rows), the unit's tokens are N
-//                   (8, 16, 32 or 64: the NT template), K = H streamed in steps of kBK = 128
-//                   (two 128-byte parts per row; a last step past K reads zeros).
+//                   (8 or 16 -- 32 or 64 with kMaxUnit = 64: the NT template), K = H streamed
+//                   in steps of kBK = 64 x Fmt::kParts (bf16: one 128-byte part per row per
+//                   step; a last step past K reads zeros).
 //                   mma.sync m16n8k16 bf16 -> fp32. Warp w owns the m16 tile whose rows 0-7 are
 //                   half-0 rows 8w..8w+7 and rows 8-15 are half-1 rows 8w..8w+7, so a thread's
 //                   accumulators c0/c1 (gate) and c2/c3 (up) belong to the same output j and
@@ -39,16 +40,18 @@
 //                   counter; the last arriver sums the S partials in split order 0..S-1 (its own
 //                   from registers, the others from L2) -- deterministic, no float atomics -- and
 //                   runs the epilogue. With S = 1 the tile runs the epilogue directly.
-//   pipeline        a ring of S shared-memory stages, each one step: 128 weight rows x 128 bytes
-//                   x 2 parts (32 KiB) + npad_max activation rows x 256 bytes (npad_max: the
-//                   launch's widest unit rounded up to 8/16/32/64; S = min(12, 208 KiB / stage):
-//                   6 stages at T = 1, 4 with 64-row units). Weights arrive by TMA: thread 0
-//                   issues four 64-row x 64-K boxes of a 3-D tensor map per step (canonical
-//                   W13 / W2, 128-byte swizzle) on the stage's mbarrier (expect_tx 32 KiB).
-//                   Measured (H200, deepseek-v3 T = 64): the kernel is issue-bound, not
-//                   latency-bound -- 6 or 12 stages of 16 KiB ran the same 6.0 ms (76% of the
-//                   HBM floor); removing per-step divisions gave 5.2 ms and 32 KiB steps (half
-//                   the per-step waits, barriers and issue work per byte) 4.75 ms (96%).
+//   pipeline        a ring of S shared-memory stages, each one step: bf16 128 weight rows x 128
+//                   bytes (16 KiB) + npad_max activation rows x 128 bytes (npad_max: the
+//                   launch's widest unit rounded up to 8/16; S = min(12, 96 KiB / stage): 5
+//                   stages). Weights arrive by TMA: thread 0 issues two 64-row x 64-K boxes of a
+//                   3-D tensor map per step (canonical W13 / W2, 128-byte swizzle) on the
+//                   stage's mbarrier (expect_tx 16 KiB). History (H200): with one CTA per SM the
+//                   kernel was issue-bound (deepseek-v3 T = 64: 6 or 12 stages of 16 KiB the
+//                   same 6.0 ms; division-free cursors 5.2 ms; 32 KiB steps 4.75 ms, 96% of the
+//                   floor); two CTAs per SM with 16 KiB steps and 16-row units (Fmt) are 4-10%
+//                   faster at T = 8 and within 3% at T = 1, slower above T = 16 where experts
+//                   have more than 16 rows (each unit re-streams the expert's weights), where
+//                   the split pipeline runs anyway.
 //                   Activations (a few gathered
 //                   rows) come by cp.async 16 B (.cg: L2 only, so rows written by other SMs in
 //                   this launch are read coherently) into the same 128-byte XOR swizzle
@@ -95,10 +98,11 @@
 //                   without host work.
 //
 // Budget (static_asserts below): 256 threads (8 warps, every warp loads, computes and runs the
-// epilogue: no warp specialisation in this first version), one CTA per SM (launch bounds).
-// Dynamic shared memory (Fmt below): W4A16's 33 KiB decode table, then the ring (bf16 208 KiB,
-// W4A16 176 KiB; + 1 KiB to align it); static: the plan (~9.3 KiB) and one mbarrier per stage.
-// Registers: at most 32 fp32 accumulators (NT = 8) plus fragments; -Xptxas -v must show no spill.
+// epilogue: no warp specialisation in this first version), two CTAs per SM (launch bounds, Fmt).
+// Dynamic shared memory (Fmt below): W4A16's 17 KiB decode table, then the ring (bf16 96 KiB,
+// W4A16 84 KiB; + 1 KiB to align it); static: the plan (~9.3 KiB) and one mbarrier per stage.
+// Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 115, no
+// spill; W4A16 128 with 8-16 bytes of spill outside the step loop.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -118,24 +122,20 @@ namespace {
 
 constexpr int kWarps = kThreads / 32;
 constexpr int kBox = 64;                   // K elements per TMA box and per 128-byte smem row
-constexpr int kKParts = 2;                 // bf16: 64-wide K parts per pipeline step (kBK = 128), so
-                                           // each step's fixed cost (waits, barrier, issue) is
-                                           // paid per 32 KiB of weights (measured: 64 per step
-                                           // left the kernel issue-bound at ~75% of HBM)
 constexpr int kRowBytes = kBox * 2;        // one 128-byte smem row per weight / activation row part
 constexpr int kChunks = kRowBytes / 16;    // 16-byte chunks per row (cp.async, ldmatrix rows)
 constexpr int kWPart = kTileM * kRowBytes;   // 16 KiB: 128 weight rows x 64 K
-constexpr int kWBytesBf16 = kKParts * kWPart;  // 32 KiB of bf16 weights per step
 // The ring: one launch's stage = 16 KiB of weights + npad_max activation rows of 128 bytes
-// (npad_max = the widest unit of the launch rounded up to 8/16/32/64), so a T = 1 launch keeps
-// 11 steps (176 KiB) of weights in flight per SM and a 64-row launch 7 (112 KiB): at decode the
-// kernel is a weight stream and bytes in flight per SM are what hide the HBM latency (6 stages
-// of 24 KiB, the first version, reached 31% of HBM bandwidth at qwen3-30b-a3b T = 1).
+// (npad_max = the widest unit of the launch rounded up to 8/16): at decode the kernel is a weight
+// stream and bytes in flight per SM are what hide the HBM latency (6 stages of 24 KiB, the first
+// version, reached 31% of HBM bandwidth at qwen3-30b-a3b T = 1); two CTAs x 4 steps x 16 KiB
+// keep 128 KiB in flight per SM.
 constexpr int kMaxStages = 12;             // cp.async.wait_group immediates below go to 10
 constexpr int kRingAlign = 1024;           // TMA's 128-byte swizzle repeats every 8 rows of 128 B
 constexpr int kMaxSplits = 16;
-constexpr int kMinSplitSteps = 4;          // a split streams at least 4 x 32 KiB of weights:
-                                           // measured (H200, qwen3-30b-a3b T = 1): 2-step FC2
+constexpr int kMinSplitSteps = 4;          // a split streams at least 4 steps (64 KiB of bf16
+                                           // weights, 4 x 256 K of W4A16): measured (H200,
+                                           // qwen3-30b-a3b T = 1, 32 KiB steps then): 2-step FC2
                                            // splits cost 57-59 us, 4 steps 50-52 us, 6 steps 54;
                                            // other presets within noise
 constexpr int kCombineCols = kTileM;       // columns of out per combine tile (= FC2 rows per tile)
@@ -160,13 +160,18 @@ struct Fmt;
 template <>
 struct Fmt<WeightFormat::kBf16> {
   static constexpr bool kPacked = false;
-  static constexpr int kParts = kKParts;  // 64-wide K parts per step
-  static constexpr int kMaxUnit = kMaxN;   // rows per unit (the widest tile's N)
-  static constexpr int kMinBlocks = 1;     // CTAs per SM (launch bounds)
-  static constexpr int kLutCopies = 32;    // unused (no table)
-  static constexpr int kWBytes = kWBytesBf16;
+  // Two CTAs per SM too, with 16 KiB steps (one 64-wide part), units of at most 16 rows and a
+  // 96 KiB ring (5 stages at npad 16). Measured against one CTA per SM with 32 KiB steps and
+  // 64-row units (H200, 2026-11-30, --tactic mega): T = 1 within +-3%, T = 8 4-10% faster
+  // (deepseek-v3 1.260 -> 1.181 ms, qwen3-30b-a3b 0.160 -> 0.145 ms), T = 16 at 82-101% of the
+  // floor.
+  static constexpr int kParts = 1;
+  static constexpr int kMaxUnit = 16;
+  static constexpr int kMinBlocks = 2;
+  static constexpr int kLutCopies = 32;  // unused (no table)
+  static constexpr int kWBytes = kParts * kWPart;
   static constexpr int kLutBytes = 0;
-  static constexpr int kRingBytes = 208 * 1024;  // + the plan (~9.3 KiB) under the 227 KiB per CTA
+  static constexpr int kRingBytes = 96 * 1024;
 };
 template <Fp4Scale F>
 struct FmtFp4 {
@@ -392,7 +397,7 @@ __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, ui
   if constexpr (!F::kPacked) {
     const int k = (d.k0 + step) * Step<WF>::kBK;
 #pragma unroll
-    for (int part = 0; part < kKParts; ++part)
+    for (int part = 0; part < F::kParts; ++part)
 #pragma unroll
       for (int h = 0; h < 2; ++h)
         ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * kBox, d.c1[h], d.e);
@@ -428,6 +433,24 @@ __device__ __forceinline__ void issue_acts(uint32_t stage_base, const Item& d, i
   }
 }
 
+// 32 K elements (k16 blocks 2 kp and 2 kp + 1 of a 64-wide part) of every n8 tile: the B
+// fragments from the part's swizzled activation rows at xbase, two MMAs with the A fragments
+// a0 / a1 of those blocks.
+template <int NT>
+__device__ __forceinline__ void mma_32k(uint32_t xbase, int kp, const uint32_t (&a0)[4], const uint32_t (&a1)[4],
+                                        float (&acc)[NT][4]) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+    const int n = nt * 8 + (lane & 7);
+    const int chunk = 4 * kp + (lane >> 3);
+    uint32_t b0, b1, b2, b3;
+    ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
+    ptx::mma_m16n8k16_bf16(acc[nt], a0, b0, b1);
+    ptx::mma_m16n8k16_bf16(acc[nt], a1, b2, b3);
+  }
+}
+
 // One step: acc[NT][4] += W_stage (128 x 128) . X_stage (NT*8 x 128)^T for this warp's m16 slice.
 template <int NT>
 __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[NT][4]) {
@@ -436,9 +459,9 @@ __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[N
   // A rows of this lane's ldmatrix address: matrix m = lane >> 3; m & 1 picks the half.
   const int arow = ((lane >> 3) & 1) * kHalfM + 8 * warp + (lane & 7);
 #pragma unroll 1
-  for (int part = 0; part < kKParts; ++part) {  // 64 K elements in 128-byte rows (not unrolled: registers)
+  for (int part = 0; part < Fmt<WeightFormat::kBf16>::kParts; ++part) {  // 64 K elements in 128-byte rows (not unrolled: registers)
     const uint32_t a_addr = wbase + part * kWPart + arow * kRowBytes;
-    const uint32_t xbase = wbase + kWBytesBf16 + part * npad * kRowBytes;
+    const uint32_t xbase = wbase + Fmt<WeightFormat::kBf16>::kWBytes + part * npad * kRowBytes;
 #pragma unroll
     for (int kp = 0; kp < kBox / 32; ++kp) {  // 32 K elements: two k16 MMAs
       uint32_t af[2][4];
@@ -447,15 +470,7 @@ __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[N
         const int chunk = (2 * kp + h) * 2 + (lane >> 4);
         ptx::ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
       }
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt) {
-        const int n = nt * 8 + (lane & 7);
-        const int chunk = 4 * kp + (lane >> 3);
-        uint32_t b0, b1, b2, b3;
-        ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
-        ptx::mma_m16n8k16_bf16(acc[nt], af[0], b0, b1);
-        ptx::mma_m16n8k16_bf16(acc[nt], af[1], b2, b3);
-      }
+      mma_32k<NT>(xbase, kp, af[0], af[1], acc);
     }
   }
 }
@@ -495,17 +510,7 @@ __device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lu
     w4a16::decode_step<F::kScale>(lut, wa, wb, ca, cb, af);
     const uint32_t xbase = wbase + F::kWBytes + part * npad * kRowBytes;
 #pragma unroll
-    for (int kp = 0; kp < kBox / 32; ++kp) {  // 32 K elements: two k16 MMAs
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt) {
-        const int n = nt * 8 + (lane & 7);
-        const int chunk = 4 * kp + (lane >> 3);
-        uint32_t b0, b1, b2, b3;
-        ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
-        ptx::mma_m16n8k16_bf16(acc[nt], af[2 * kp], b0, b1);
-        ptx::mma_m16n8k16_bf16(acc[nt], af[2 * kp + 1], b2, b3);
-      }
-    }
+    for (int kp = 0; kp < kBox / 32; ++kp) mma_32k<NT>(xbase, kp, af[2 * kp], af[2 * kp + 1], acc);
   };
   if constexpr (NT <= 2) {  // two sub-steps at a time (all four measured no faster)
 #pragma unroll 1
