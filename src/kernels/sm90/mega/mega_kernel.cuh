@@ -764,9 +764,13 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
       cp_async_wait_upto(P - 1);
     ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase, kTimeoutNs);  // this step's weights
     if (j == 0 && tid == 0) pl.t_first = global_timer();
-    if (j == j_recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
+    // The recheck needs a barrier since every thread read pl.nx_ready at the tile's start: at
+    // j = 0 there was none (racecheck: WAR hazard), so a tile of exactly P steps keeps its
+    // first answer.
+    const bool recheck = j == j_recheck && j > 0;
+    if (recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
     __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
-    if (j == j_recheck) nx_ready = pl.nx_ready;
+    if (recheck) nx_ready = pl.nx_ready;
     issue_rel(j + P, true, xrow);
     if constexpr (Fmt<WF>::kPacked)
       compute_step_fp4<WF, NT>(cx.addr(cx.cslot), w4a16::Lut<Fmt<WF>::kLutCopies>{cx.lut_lane, cx.lut_scale}, acc);
