@@ -4,12 +4,12 @@
 //
 //   bf16, the presets' shapes with plain swiglu and no biases (as `megamoe bench` runs them),
 //   sm90_bf16_bf16_bf16_mega on an NVIDIA H200, T = 1..64: the `megamoe tune` run of 2026-11-30
-//   with the kernel at two CTAs per SM (bench/results/2026-11-30_<commit>_tune_bf16.json,
+//   with the kernel at two CTAs per SM (bench/results/2026-11-30_2f57164_tune_bf16.json,
 //   docs/BENCHMARKS.md): "mega" up to T = 2 (mixtral-8x7b), 4 (deepseek-v3), 8 (gpt-oss-120b)
 //   and 16 (qwen3-30b-a3b), else "split_swap_ab".
 //   w4a16_mxfp4 and w4a16_nvfp4, the same presets' shapes (plain swiglu, no biases),
 //   sm90_bf16_{mxfp4,nvfp4}_bf16_mega on an NVIDIA H200, T = 1..64: `megamoe tune` of
-//   2026-11-30 (bench/results/2026-11-30_<commit>_tune_w4a16.json, docs/BENCHMARKS.md "W4A16
+//   2026-11-30 (bench/results/2026-11-30_d7961a0_tune_w4a16.json, docs/BENCHMARKS.md "W4A16
 //   Mega"): the winner of "mega", "split_small" and "split_large" per bucket.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
