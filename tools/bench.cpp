@@ -26,9 +26,7 @@
 #include "kernels/sm90/quantize/quantize_fp8.h"
 #include "kernels/sm90/synthetic/synthetic_fill.h"
 
-#ifndef MEGAMOE_GIT_COMMIT
-#define MEGAMOE_GIT_COMMIT "unknown"
-#endif
+#include "megamoe_git_commit.h"  // MEGAMOE_GIT_COMMIT, generated at build time (cmake/git_commit.cmake)
 
 namespace megamoe::cli {
 

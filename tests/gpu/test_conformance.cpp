@@ -223,6 +223,18 @@ const std::vector<Case>& cases() {
         v.push_back(c);
       }
     }
+    // The same at decode size (T * K = 512, the Mega kernels' route cap): every route on one
+    // expert (the Mega kernels cut its 512 rows into many units) and zipf.
+    for (const Route& r : {Route{RouteKind::kZipf, "zipf"}, Route{RouteKind::kOneExpert, "one_expert"}}) {
+      Case c;
+      c.name = std::string("routing_") + r.name + "_E128_T64";
+      c.E = 128;
+      c.K = 8;
+      c.I = 256;
+      c.tokens = {64};
+      c.route = r.kind;
+      v.push_back(c);
+    }
     // Expert counts and top-k (DESIGN 5: K in {1, 2, 4, 6, 8, 10}, E up to 512); E 256 with T 7
     // leaves almost every expert empty.
     struct EK {
