@@ -5,10 +5,18 @@ with `baselines`), plus a table with the speedups. Usage:
 
   python3 bench/run_bench.py --build build --out bench/results/NAME.json [--presets ..] [--tokens ..]
       [--backends sm90_bf16_bf16_bf16_split,sm90_bf16_bf16_bf16_mega] [--vllm-peer PATH/vllm_triton_moe.py]
+      [--triton-kernels-peer PATH/triton_kernels_moe.py]
 
 Each named backend is timed by `megamoe bench --backend NAME` and gets its own records; with
 --vllm-peer, vLLM's Triton fused MoE (the peer in shared/peers/, run from a copy) is timed in
-the same job and attached to every cell as the baseline `vllm_triton_0.33.0`.
+the same job and attached to every cell as the baseline `vllm_triton_0.33.0`. With
+--triton-kernels-peer and --recipe w4a16_mxfp4, OpenAI's triton_kernels MXFP4 MoE (what vLLM
+runs for gpt-oss; shared/peers/triton_kernels_moe.py, run from a copy with its triton_kernels
+folder beside it) is timed the same way on the presets it knows (gpt-oss-120b, deepseek-v3) and
+attached as the baseline `triton_kernels_v3.6.0`. That peer runs gpt-oss-120b with its own
+activation (swiglu_oai and biases; the baseline record says so in `activation`) while `megamoe
+bench` runs plain swiglu unless the preset's activation is asked for: the biases are ~0.3% of
+the bytes a T = 1 forward reads.
 
 For the W4A16 recipes the job has two baselines: the PyTorch dequantize-then-grouped_mm
 pipeline (bench/anchors/torch_moe.py) and megamoe's own bf16 backend (`megamoe bench
@@ -32,6 +40,24 @@ def geomean_line(logs, what):
             f"({sum(1 for l in logs if l > 0)}/{len(logs)} cells faster)")
 
 
+def triton_kernels_baselines(records):
+    """Baseline records (model, tokens, name, median_ms, ...) from the triton_kernels peer's JSON:
+    the full pipeline time (routing structures + both matmul_ogs calls) as median_ms, the two
+    matmuls alone as median_ms_matmuls; cells the peer did not run (median_ms null) are left out."""
+    out = []
+    for r in records:
+        if r.get("median_ms") is None:
+            continue
+        b = {"model": r["model"], "tokens": r["tokens"], "name": r.get("peer", "triton_kernels_v3.6.0"),
+             "median_ms": r["median_ms"], "activation": r.get("activation"), "bias": r.get("bias")}
+        if r.get("median_ms_matmuls") is not None:
+            b["median_ms_matmuls"] = r["median_ms_matmuls"]
+        if "check_rel_l2" in r:
+            b["check_rel_l2"] = r["check_rel_l2"]
+        out.append(b)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -47,6 +73,10 @@ def main():
     ap.add_argument("--vllm-peer", default=os.environ.get("MEGAMOE_VLLM_PEER"),
                     help="path to the peer script vllm_triton_moe.py (shared/peers/, copied into an ignored "
                          "folder on the GPU machine): its times become the baseline vllm_triton_0.33.0")
+    ap.add_argument("--triton-kernels-peer", default=os.environ.get("MEGAMOE_TRITON_KERNELS_PEER"),
+                    help="path to the peer script triton_kernels_moe.py (shared/peers/, copied with its "
+                         "triton_kernels folder): with --recipe w4a16_mxfp4 its times become the baseline "
+                         "triton_kernels_v3.6.0 on gpt-oss-120b and deepseek-v3")
     ap.add_argument("--check", action="store_true", help="also compare megamoe with PyTorch per cell")
     ap.add_argument("--tactic", default=None,
                     help="force this tactic of the megamoe backends in every cell (docs/TUNING.md), e.g. mega")
@@ -99,6 +129,19 @@ def main():
             base.append({"model": r["model"], "tokens": r["tokens"], "name": peer_name,
                          "median_ms": r["median_ms"], "config_source": r.get("config_source")})
 
+    tk_name = None
+    if args.triton_kernels_peer and args.recipe == "w4a16_mxfp4":
+        known = ("gpt-oss-120b", "deepseek-v3")  # the presets the peer script defines
+        for preset in [p for p in args.presets.split(",") if p in known]:
+            peer_json = f"{args.out}.tk_{preset}.tmp"
+            cmd = [sys.executable, args.triton_kernels_peer, "--preset", preset, "--tokens", args.tokens,
+                   "--iters", args.iters, "--json", peer_json]
+            print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
+            subprocess.run(cmd, check=True)
+            tmp.append(peer_json)
+            base += triton_kernels_baselines(json.load(open(peer_json)))
+        tk_name = next((b["name"] for b in base if b["name"].startswith("triton_kernels")), None)
+
     if w4a16:
         # Our bf16 backend on the same cells, as a baseline record like the PyTorch one.
         for r in results[("bf16", "auto")]:
@@ -128,10 +171,12 @@ def main():
 
     is_torch = lambda n: n in torch_names
     is_peer = lambda n: n == peer_name
+    is_tk = lambda n: n == tk_name
     is_bf16 = lambda n: n.startswith("megamoe_bf16_")
     head = (f"{'backend':28s} {'model':14s} {'T':>5s} {'megamoe ms':>11s} {'floor ms':>9s} {'%floor':>7s} "
             f"{'torch ms':>9s} {'vs torch':>8s}")
     head += f" {'vllm ms':>9s} {'vs vllm':>8s}" if peer_name else ""
+    head += f" {'tk ms':>9s} {'vs tk':>8s}" if tk_name else ""
     head += f" {'bf16 ms':>9s} {'vs bf16':>8s}" if w4a16 else ""
     print(head)
     logs = {}
@@ -139,7 +184,7 @@ def main():
         line = (f"{r['backend']:28s} {r['model']:14s} {r['tokens']:5d} {r['median_ms']:11.4f} {r['floor_ms']:9.4f} "
                 f"{100 * r['floor_ms'] / r['median_ms']:6.1f}%")
         for what, pred, on in (("the PyTorch baseline", is_torch, True), (peer_name, is_peer, bool(peer_name)),
-                               ("megamoe bf16", is_bf16, w4a16)):
+                               (tk_name, is_tk, bool(tk_name)), ("megamoe bf16", is_bf16, w4a16)):
             if not on:
                 continue
             t = baseline_ms(r, pred)

@@ -2,16 +2,19 @@
 # One GPU job (what each session runs on the H200): configure + build with every core, the
 # whole GPU test binary, compute-sanitizer on small cases, the Python suite, and the bf16
 # benchmark (split vs mega vs PyTorch, plus vLLM's Triton fused MoE when a copy of the peer is
-# given), and a short `megamoe tune` (two presets, T = 1..64) into $OUT/tactics.json. Logs and
-# JSON go to $OUT (default: ./gpu-out). Steps can be skipped:
-#   GPU_CHECK_STEPS="build tests sanitize python bench tune" (default: all)
-#   VLLM_PEER=path/to/vllm_triton_moe.py  BENCH_TOKENS=1,8,64  BUILD_DIR=/root/build-gpu
+# given), the mxfp4 benchmark (W4A16 split vs mega vs PyTorch and our bf16, plus OpenAI's
+# triton_kernels MoE on gpt-oss-120b and deepseek-v3 when a copy of that peer is given), and a
+# short `megamoe tune` (two presets, T = 1..64) into $OUT/tactics.json. Logs and JSON go to $OUT
+# (default: ./gpu-out). Steps can be skipped:
+#   GPU_CHECK_STEPS="build tests sanitize python bench bench_w4 tune" (default: all)
+#   VLLM_PEER=path/to/vllm_triton_moe.py  TK_PEER=path/to/triton_kernels_moe.py (its
+#   triton_kernels folder beside it)  BENCH_TOKENS=1,8,64  BUILD_DIR=/root/build-gpu
 # CUTLASS headers must be in .deps/cutlass (scripts/setup.sh here, then carry .deps).
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$ROOT/gpu-out}"; mkdir -p "$OUT"
 B="${BUILD_DIR:-$ROOT/build-gpu}"
-STEPS="${GPU_CHECK_STEPS:-build tests sanitize python bench tune}"
+STEPS="${GPU_CHECK_STEPS:-build tests sanitize python bench bench_w4 tune}"
 export PYTHONUNBUFFERED=1
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$ROOT"
@@ -44,6 +47,13 @@ if has bench; then
     --backends sm90_bf16_bf16_bf16_split,sm90_bf16_bf16_bf16_mega "${peer[@]}" \
     ${BENCH_TOKENS:+--tokens "$BENCH_TOKENS"} > "$OUT/bench.log" 2>&1
   echo "bench rc=$?"; grep -E "geomean" "$OUT/bench.log"
+fi
+if has bench_w4; then
+  tk=(); [ -n "${TK_PEER:-}" ] && tk=(--triton-kernels-peer "$TK_PEER")
+  timeout 500 python3 bench/run_bench.py --build "$B" --out "$OUT/w4a16_mxfp4.json" --recipe w4a16_mxfp4 \
+    --backends sm90_bf16_mxfp4_bf16_split,sm90_bf16_mxfp4_bf16_mega "${tk[@]}" \
+    ${BENCH_TOKENS:+--tokens "$BENCH_TOKENS"} > "$OUT/bench_w4.log" 2>&1
+  echo "bench_w4 rc=$?"; grep -E "geomean" "$OUT/bench_w4.log"
 fi
 if has tune; then
   timeout 300 "$B/megamoe" tune --presets "${TUNE_PRESETS:-qwen3-30b-a3b,mixtral-8x7b}" --tokens "${TUNE_TOKENS:-1-64}" \
