@@ -970,7 +970,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     }
   }
   if constexpr (F::kPacked)  // build_plan's barriers publish the table
-    w4a16::Lut<F::kLutCopies>::fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
+    w4a16::Lut<F::kLutCopies>::template fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
   if (a.ids_i64)
     build_plan<int64_t>(pl, a, F::kMaxUnit);
   else
@@ -1074,3 +1074,15 @@ void launch_impl(const Params& p, int grid, cudaStream_t stream) {
 }  // namespace
 
 }  // namespace megamoe::sm90::mega
+
+// The entry points of format WF (mega_params.h), defined once in the translation unit that
+// instantiates it (mega_bf16.cu, mega_w4a16.cu).
+#define MEGAMOE_MEGA_DEFINE_ENTRY_POINTS(WF)                                                   \
+  template <>                                                                                   \
+  int megamoe::sm90::mega::kernel_blocks_per_sm<WF>() {                                         \
+    return blocks_per_sm_impl<WF>();                                                            \
+  }                                                                                             \
+  template <>                                                                                   \
+  void megamoe::sm90::mega::launch_kernel<WF>(const Params& p, int grid, cudaStream_t stream) { \
+    launch_impl<WF>(p, grid, stream);                                                           \
+  }

@@ -2,22 +2,6 @@
 #include "kernels/sm90/mega/mega_kernel.cuh"
 
 namespace megamoe::sm90::mega {
-
-template <>
-int kernel_blocks_per_sm<WeightFormat::kMxfp4>() {
-  return blocks_per_sm_impl<WeightFormat::kMxfp4>();
-}
-template <>
-void launch_kernel<WeightFormat::kMxfp4>(const Params& p, int grid, cudaStream_t stream) {
-  launch_impl<WeightFormat::kMxfp4>(p, grid, stream);
-}
-template <>
-int kernel_blocks_per_sm<WeightFormat::kNvfp4>() {
-  return blocks_per_sm_impl<WeightFormat::kNvfp4>();
-}
-template <>
-void launch_kernel<WeightFormat::kNvfp4>(const Params& p, int grid, cudaStream_t stream) {
-  launch_impl<WeightFormat::kNvfp4>(p, grid, stream);
-}
-
+MEGAMOE_MEGA_DEFINE_ENTRY_POINTS(WeightFormat::kMxfp4)
+MEGAMOE_MEGA_DEFINE_ENTRY_POINTS(WeightFormat::kNvfp4)
 }  // namespace megamoe::sm90::mega
