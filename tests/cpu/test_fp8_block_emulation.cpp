@@ -81,6 +81,11 @@ struct Case {
   Activation a;
   bool bias;
 };
+// Every activation, the gated ones with biases (the swiglu_oai + bias among them).
+const Case kActivationCases[] = {{"swiglu", Activation::kSwiGLU, false},
+                                 {"swiglu_oai + bias", Activation::kSwiGLUOAI, true},
+                                 {"geglu + bias", Activation::kGeGLU, true},
+                                 {"relu2 + bias", Activation::kReLU2, true}};
 
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
@@ -143,11 +148,7 @@ TEST(Fp8BlockEmulation, MmaModelAlignsAndTruncates) {
 
 TEST(Fp8BlockEmulation, ReferencePathIsTheOracle) {
   EMU_TRACE_SEED();
-  const Case cases[] = {{"swiglu", Activation::kSwiGLU, false},
-                        {"swiglu_oai + bias", Activation::kSwiGLUOAI, true},
-                        {"geglu + bias", Activation::kGeGLU, true},
-                        {"relu2 + bias", Activation::kReLU2, true}};
-  for (const Case& cs : cases) {
+  for (const Case& cs : kActivationCases) {
     SCOPED_TRACE(cs.name);
     const MoeConfig c = fp8_config(6, 3, 208, 144, cs.a, cs.bias);  // partial 128-blocks in H and I
     Layer L(c, case_seed(std::string("oracle w ") + cs.name, base_seed()));
@@ -231,10 +232,6 @@ TEST(Fp8BlockEmulation, ReproducesTheH200Measurements) {
 // squares). Bounds from 200-seed sweeps (docs/FORMATS.md section 6) with margin.
 TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   EMU_TRACE_SEED();
-  const Case cases[] = {{"swiglu", Activation::kSwiGLU, false},
-                        {"swiglu_oai + bias", Activation::kSwiGLUOAI, true},
-                        {"geglu + bias", Activation::kGeGLU, true},
-                        {"relu2 + bias", Activation::kReLU2, true}};
   enum { kGpu, kExact, kFc1Only, kFc2Only, kLibm, kScaleFrozen, kModes };
   Options modes[kModes];
   modes[kExact].fc1 = modes[kExact].fc2 = Accum::kExactBlocks;
@@ -245,7 +242,7 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   modes[kScaleFrozen].a_scale_from_reference = true;
   double num[kModes] = {}, den[kModes] = {};
   fp8emu::Stats gpu_stats, oai_stats, swiglu_stats;
-  for (const Case& cs : cases) {
+  for (const Case& cs : kActivationCases) {
     for (int s = 0; s < 2; ++s) {
       const MoeConfig c = fp8_config(12, 4, 320, 320, cs.a, cs.bias);
       const std::string tag = std::string(cs.name) + " " + std::to_string(s);

@@ -2,7 +2,7 @@
 // test_conformance.cpp, which runs every registered backend): the dependency counters of the
 // one-launch kernel under stress (many tiny experts, skewed routing, split-K tiles, 1000 graph
 // replays and 1000 eager forwards that must all finish and equal the first output bit for bit,
-// with no timeout reported), all tokens on one expert (512 rows: eight 64-row units), no routed
+// with no timeout reported), all tokens on one expert (512 rows: 32 units of 16 rows), no routed
 // row at all (the zero-token livelock case), and T on both sides of the Mega path's route cap
 // (T = 64, T*K = 512 runs the Mega kernel; T = 65 the split pipeline). Every test skips without an sm_90
 // GPU. A dependency timeout inside the kernel adds sm90::mega::kTimeoutMark (2^40) to the
@@ -101,7 +101,7 @@ TEST(MegaBf16, DependencyCounterStress) {
   }
 }
 
-// Every route of every token on one expert: T*K = 512 rows of one expert (8 units of 64 rows),
+// Every route of every token on one expert: T*K = 512 rows of one expert (32 units of 16 rows),
 // duplicate ids inside a token included; also T = 7 (56 rows: one unit).
 TEST(MegaBf16, AllTokensOnOneExpert) {
   MEGAMOE_REQUIRE_SM90();

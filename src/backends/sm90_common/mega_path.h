@@ -50,7 +50,7 @@ class MegaPath : public Split {
 
   // default_max_tokens: the largest T that runs the kernel when no tactic is requested.
   MegaPath(const char* name, const MoeConfig& c, sm90::mega::WeightFormat fmt, int64_t default_max_tokens)
-      : Split(name, c), fmt_(fmt), mega_buf_(name, c.device), trace_buf_(name, c.device) {
+      : Split(name, c), mega_buf_(name, c.device), trace_buf_(name, c.device) {
     namespace mega = sm90::mega;
     const bool mega_on = env_int("MEGAMOE_MEGA", 1) != 0;
     max_tokens_ = std::clamp<int64_t>(env_int("MEGAMOE_MEGA_MAX_TOKENS", default_max_tokens), 0, mega::kMaxTokens);
@@ -60,7 +60,7 @@ class MegaPath : public Split {
     max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", mega::kMaxRoutes), mega::kMaxRoutes);
     if (mega_on && this->EL_ <= mega::kMaxExperts) {
       auto g = this->guard();
-      grid_ = mega::persistent_grid(fmt_);
+      grid_ = mega::persistent_grid(fmt);
       const int slots = mega::partial_slots(grid_);
       mega_buf_.allocate(mega::workspace_bytes(this->H_, this->I_, slots), "mega workspace");
       this->check(cudaMemset(mega_buf_.ptr, 0, mega_buf_.bytes), "mega workspace init");
@@ -177,7 +177,6 @@ class MegaPath : public Split {
     std::fclose(f);
   }
 
-  sm90::mega::WeightFormat fmt_;
   DeviceBuffer mega_buf_;
   sm90::mega::MegaWorkspace mega_ws_;
   sm90::mega::WeightMaps maps_{};  // of the prepared weights (upload_weights)

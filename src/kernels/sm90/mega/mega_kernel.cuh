@@ -4,9 +4,8 @@
 //   route plan      every CTA builds the plan of the (<= kMaxRoutes) routes in its own shared
 //                   memory: per local expert counts and offsets, rows stable by route index
 //                   i = t*K + k, route -> row and row -> route maps, and the list of "units".
-//                   A unit is one chunk of <= kMaxUnit consecutive rows of one expert (64 for
-//                   bf16: an expert with 130 rows has 3 units; 16 for W4A16), so a tile never
-//                   holds more than 64 tokens
+//                   A unit is one chunk of <= kMaxN = 16 consecutive rows of one expert (an
+//                   expert with 40 rows has 3 units), so a tile never holds more than 16 tokens
 //                   and experts without rows cost nothing. Invalid ids (not -1, not in [0, E))
 //                   are "no route"; CTA 0 adds their count to the route plan's invalid-id word,
 //                   the counter the split path uses (invalid_id_count() reads it).
@@ -17,7 +16,7 @@
 //   FC1 tile        swap-AB: weight rows are the MMA's M (128 = 2 halves of 64 rows: gated
 //                   activations read W13 rows [64b, 64b+64) and [I+64b, I+64b+64) -- canonical
 //                   W13, no re-layout; relu2 reads 128 consecutive rows), the unit's tokens are N
-//                   (8 or 16 -- 32 or 64 with kMaxUnit = 64: the NT template), K = H streamed
+//                   (8 or 16: the NT template), K = H streamed
 //                   in steps of kBK = 64 x Fmt::kParts (bf16: one 128-byte part per row per
 //                   step; a last step past K reads zeros).
 //                   mma.sync m16n8k16 bf16 -> fp32. Warp w owns the m16 tile whose rows 0-7 are
@@ -166,9 +165,7 @@ struct Fmt<WeightFormat::kBf16> {
   // (deepseek-v3 1.260 -> 1.181 ms, qwen3-30b-a3b 0.160 -> 0.145 ms), T = 16 at 82-101% of the
   // floor.
   static constexpr int kParts = 1;
-  static constexpr int kMaxUnit = 16;
   static constexpr int kMinBlocks = 2;
-  static constexpr int kLutCopies = 32;  // unused (no table)
   static constexpr int kWBytes = kParts * kWPart;
   static constexpr int kLutBytes = 0;
   static constexpr int kRingBytes = 96 * 1024;
@@ -190,9 +187,8 @@ struct FmtFp4 {
   static constexpr int kWBytes = kWPacked + 2 * kSBox;
   // Two CTAs per SM (16 warps): with one CTA of 8 warps the decode was latency-bound (ncu,
   // H200, deepseek-v3 T = 1: 35% of issue slots busy, 5.4 cycles per issued instruction per
-  // warp). What two CTAs fit in 228 KiB: units of at most 16 rows (NT <= 2: the accumulators and
-  // a 25 KiB stage), the 16-copy table (17 KiB) and a 84 KiB ring (3-4 stages).
-  static constexpr int kMaxUnit = 16;
+  // warp). What two CTAs fit in 228 KiB: units of at most kMaxN = 16 rows (NT <= 2: the
+  // accumulators and a 25 KiB stage), the 16-copy table (17 KiB) and a 84 KiB ring (3-4 stages).
   static constexpr int kMinBlocks = 2;
   static constexpr int kLutCopies = 16;
   static constexpr int kLutBytes = w4a16::lut_bytes<kLutCopies>();  // 17 KiB
@@ -211,8 +207,8 @@ struct Step {
   static constexpr int kBK = kBox * Fmt<WF>::kParts;
   static constexpr int kActChunks = kChunks * Fmt<WF>::kParts;
   static constexpr int kActRows = kThreads / kActChunks;
-  static constexpr int kActQ = (Fmt<WF>::kMaxUnit + kActRows - 1) / kActRows;
-  static constexpr int kXBytes = Fmt<WF>::kMaxUnit * kRowBytes * Fmt<WF>::kParts;  // a widest unit's activations
+  static constexpr int kActQ = (kMaxN + kActRows - 1) / kActRows;
+  static constexpr int kXBytes = kMaxN * kRowBytes * Fmt<WF>::kParts;  // a widest unit's activations
   static_assert(kThreads % kActChunks == 0, "whole rows of chunks per pass");
 };
 
@@ -227,7 +223,7 @@ constexpr bool fits() {
          (dyn_smem_bytes<WF>() + 10 * 1024 + 1024) * Fmt<WF>::kMinBlocks <= 228 * 1024 && Fmt<WF>::kWBytes % 1024 == 0;
 }
 static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>(),
-              "ring: >= 2 steps in flight at npad 64; table + ring + plan within the 227 KiB of a CTA; "
+              "ring: >= 2 steps in flight at npad 16; table + ring + plan within the 227 KiB of a CTA; "
               "stages stay 1024-byte aligned (the 128-byte swizzle of the TMA boxes)");
 
 // The route plan of one launch, rebuilt by every CTA (static shared memory).
@@ -478,9 +474,7 @@ __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[N
 // The W4A16 step: per 64-wide K sub-step, the lane's 8 fragment-order bytes of its two rows
 // (half-0 row 8 warp + gq and half-1 row 8 warp + gq: the A fragment's rows gq and gq + 8) and
 // their scale codes, decoded to the A fragments of four k16 blocks; then the bf16 step's B
-// fragments and MMAs. At decode sizes (NT <= 2) two sub-steps go together so that their table
-// lookups overlap (one CTA of 8 warps per SM: little latency hiding); wider tiles keep one
-// sub-step in registers (the NT = 8 accumulators).
+// fragments and MMAs. Two sub-steps go together so that their table lookups overlap.
 template <WeightFormat WF, int NT>
 __device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lut<Fmt<WF>::kLutCopies>& lut,
                                                  float (&acc)[NT][4]) {
@@ -512,24 +506,15 @@ __device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lu
 #pragma unroll
     for (int kp = 0; kp < kBox / 32; ++kp) mma_32k<NT>(xbase, kp, af[2 * kp], af[2 * kp + 1], acc);
   };
-  if constexpr (NT <= 2) {  // two sub-steps at a time (all four measured no faster)
+  static_assert(F::kParts % 2 == 0, "sub-steps go in pairs");
 #pragma unroll 1
-    for (int p0 = 0; p0 < F::kParts; p0 += 2) {
-      uint2 wa[2], wb[2];
-      uint32_t ca[2], cb[2];
+  for (int p0 = 0; p0 < F::kParts; p0 += 2) {  // two sub-steps at a time (all four measured no faster)
+    uint2 wa[2], wb[2];
+    uint32_t ca[2], cb[2];
 #pragma unroll
-      for (int i = 0; i < 2; ++i) load(p0 + i, wa[i], wb[i], ca[i], cb[i]);
+    for (int i = 0; i < 2; ++i) load(p0 + i, wa[i], wb[i], ca[i], cb[i]);
 #pragma unroll
-      for (int i = 0; i < 2; ++i) decode_mma(p0 + i, wa[i], wb[i], ca[i], cb[i]);
-    }
-  } else {
-#pragma unroll 1
-    for (int part = 0; part < F::kParts; ++part) {
-      uint2 wa, wb;
-      uint32_t ca, cb;
-      load(part, wa, wb, ca, cb);
-      decode_mma(part, wa, wb, ca, cb);
-    }
+    for (int i = 0; i < 2; ++i) decode_mma(p0 + i, wa[i], wb[i], ca[i], cb[i]);
   }
 }
 
@@ -551,7 +536,7 @@ __device__ __forceinline__ void cp_async_wait_upto(int n) {
 }
 
 // The tile size class of a unit of n rows: NT m16n8 column tiles, npad = 8 NT rows.
-__device__ __forceinline__ int npad_of(int n) { return n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64; }
+__device__ __forceinline__ int npad_of(int n) { return n <= 8 ? 8 : 16; }
 
 struct Ctx {
   uint32_t ring;    // shared address of stage 0 (1024-byte aligned: the TMA swizzle's period)
@@ -863,7 +848,7 @@ __device__ void combine_tile(Ctx& cx, const Item& d) {
 
 // Builds the plan in shared memory (all threads; ends with a barrier).
 template <typename IdT>
-__device__ void build_plan(Plan& pl, const MegaArgs& a, int unit_rows) {
+__device__ void build_plan(Plan& pl, const MegaArgs& a) {
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int routes = int(a.T * a.K), EL = int(a.EL);
   const IdT* ids = static_cast<const IdT*>(a.ids);
@@ -907,7 +892,7 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a, int unit_rows) {
     int rows = 0, units = 0;
     for (int e = e_begin; e < e_end; ++e) {
       rows += pl.cnt[e];
-      units += (pl.cnt[e] + unit_rows - 1) / unit_rows;
+      units += (pl.cnt[e] + kMaxN - 1) / kMaxN;
     }
     int rows_incl = rows, units_incl = units;
 #pragma unroll
@@ -921,11 +906,11 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a, int unit_rows) {
     int row = rows_incl - rows, unit = units_incl - units;
     for (int e = e_begin; e < e_end; ++e) {
       const int n = pl.cnt[e];
-      for (int c = 0; c < n; c += unit_rows) {
+      for (int c = 0; c < n; c += kMaxN) {
         pl.unit_e[unit] = int16_t(e);
         pl.unit_row0[unit] = int16_t(row + c);
-        pl.unit_n[unit] = int16_t(min(unit_rows, n - c));
-        atomicMax(&pl.max_n, min(unit_rows, n - c));
+        pl.unit_n[unit] = int16_t(min(kMaxN, n - c));
+        atomicMax(&pl.max_n, min(kMaxN, n - c));
         ++unit;
       }
       pl.cnt[e] = row;  // from here on: the expert's first row
@@ -972,9 +957,9 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   if constexpr (F::kPacked)  // build_plan's barriers publish the table
     w4a16::Lut<F::kLutCopies>::template fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
   if (a.ids_i64)
-    build_plan<int64_t>(pl, a, F::kMaxUnit);
+    build_plan<int64_t>(pl, a);
   else
-    build_plan<int32_t>(pl, a, F::kMaxUnit);  // ends with a barrier: pl.item[0] and the barriers are visible
+    build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] and the barriers are visible
   unsigned long long* trace = a.trace ? a.trace + size_t(blockIdx.x) * kTraceWords : nullptr;
   if (trace && tid == 0) trace[1] = global_timer();
   int traced = 0;
@@ -985,7 +970,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
          0u, 0u, &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
-  {
+  if constexpr (F::kPacked) {
     const auto lut = w4a16::Lut<F::kLutCopies>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31);
     cx.lut_lane = lut.lane_addr;
     cx.lut_scale = lut.scale_addr;
@@ -1006,17 +991,11 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     if (d.kind == kCombine) {
       combine_tile(cx, d);
     } else {
-      const int n = d.n;  // <= F::kMaxUnit: only the NT variants a format can need exist
-      if (n <= 8)
+      static_assert(kMaxN == 16, "units of at most 16 rows: the NT = 1 and 2 tiles");
+      if (d.n <= 8)
         gemm_tile<WF, 1>(cx, d, nx);
-      else if (F::kMaxUnit <= 16 || n <= 16)
+      else
         gemm_tile<WF, 2>(cx, d, nx);
-      else if constexpr (F::kMaxUnit > 16) {
-        if (n <= 32)
-          gemm_tile<WF, 4>(cx, d, nx);
-        else
-          gemm_tile<WF, 8>(cx, d, nx);
-      }
     }
     if (rec && tid == 0) {
       rec[2] = pl.t_first;

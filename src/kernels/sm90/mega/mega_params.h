@@ -12,9 +12,11 @@ namespace megamoe::sm90::mega {
 constexpr int kThreads = 256;               // 8 warps: every warp loads, computes and stores
 constexpr int kHalfM = 64;                  // weight rows per half tile (one TMA box's rows)
 constexpr int kTileM = 2 * kHalfM;          // weight rows per tile (the MMA's M)
-constexpr int kMaxN = 64;                   // tokens (rows of one unit) per tile (the MMA's N)
+constexpr int kMaxN = 16;                   // rows of one unit: tokens per tile (the MMA's N); with
+                                            // two CTAs per SM (mega_kernel.cuh, Fmt) wider tiles
+                                            // do not fit the registers and shared memory
 constexpr int kSplitTarget = 2;             // split K until a phase has >= 2 x grid tiles
-constexpr int kPartialFloats = kThreads * (kMaxN / 8) * 4;  // one split's accumulators (32 KiB)
+constexpr int kPartialFloats = kThreads * (kMaxN / 8) * 4;  // one split's accumulators (8 KiB)
 
 // The kernel's parameters (__grid_constant__): the weights as TMA tensors (see mega_kernel.cuh;
 // ts13 / ts2 only for W4A16), the call and the workspace. CUtensorMap carries its own
