@@ -7,6 +7,7 @@ namespace megamoe {
 
 BackendInfo cpu_reference_backend_info();
 #if defined(MEGAMOE_WITH_CUDA)
+BackendInfo sm90_fp8_fp8_bf16_mega_backend_info();
 BackendInfo sm90_fp8_fp8_bf16_split_backend_info();
 BackendInfo sm90_bf16_mxfp4_bf16_split_backend_info();
 BackendInfo sm90_bf16_nvfp4_bf16_split_backend_info();
@@ -20,6 +21,9 @@ const std::vector<BackendInfo>& backend_registry() {
   static const std::vector<BackendInfo> registry = [] {
     std::vector<BackendInfo> r;
 #if defined(MEGAMOE_WITH_CUDA)
+    // fp8_block: the mega backend (its one-launch kernel at decode sizes, the split stages
+    // elsewhere, see its backend.cu), then the split backend.
+    r.push_back(sm90_fp8_fp8_bf16_mega_backend_info());
     r.push_back(sm90_fp8_fp8_bf16_split_backend_info());
     // W4A16: "auto" takes the mega backends (the one-launch kernel where measured faster: T <= 4
     // by default, the shipped tactic table per preset, see their backend.cu; the same split

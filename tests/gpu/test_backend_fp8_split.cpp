@@ -24,6 +24,9 @@ namespace megamoe::gputest {
 namespace {
 
 constexpr const char* kFp8Backend = "sm90_fp8_fp8_bf16_split";
+// The Mega backend of the recipe: the one-launch kernel at decode sizes (this binary opens it to
+// T <= 64, test_mega_bf16.cpp) when H and I are multiples of 64, the split stages otherwise.
+constexpr const char* kFp8MegaBackend = "sm90_fp8_fp8_bf16_mega";
 constexpr int64_t kH = 256, kI = 512;
 
 // rel-L2 vs the CPU reference: 1e-2, the fp8_block entry of test_conformance.cpp's tolerance
@@ -51,9 +54,11 @@ TEST(Fp8Block, BackendIsRegisteredAndExplainsRefusals) {
   EXPECT_THROW(MoeLayer{c}, Unsupported);
   for (const auto& [H, I] : {std::pair<int64_t, int64_t>{192, 320}, {2880, 2880}, {208, 144}}) {
     c = fp8_config(8, 2, H, I, 64);  // not multiples of 128: accepted
-    c.backend = "auto";
     MoeLayer accepted(c);
     EXPECT_EQ(accepted.backend_name(), kFp8Backend) << "H " << H << " I " << I;
+    c.backend = "auto";
+    MoeLayer by_auto(c);
+    EXPECT_EQ(by_auto.backend_name(), kFp8MegaBackend) << "H " << H << " I " << I;
   }
   c = fp8_config(8, 2, 256, 512, 64);
   c.recipe = Recipe::kBF16;
@@ -67,15 +72,18 @@ TEST(Fp8Block, BackendIsRegisteredAndExplainsRefusals) {
   c = fp8_config(8, 2, 256, 512, 64);
   c.backend = "auto";
   MoeLayer ok(c);
-  EXPECT_EQ(ok.backend_name(), kFp8Backend) << "auto picks the fp8 backend for recipe fp8_block";
+  EXPECT_EQ(ok.backend_name(), kFp8MegaBackend) << "auto picks the fp8 mega backend for recipe fp8_block";
   c.recipe = Recipe::kBF16;
   MoeLayer bf(c);
   EXPECT_NE(bf.backend_name(), kFp8Backend);
+  EXPECT_NE(bf.backend_name(), kFp8MegaBackend);
 }
 
 // H and I not multiples of 128 (partial last 128-blocks on both GEMMs' K and N; relu2 makes FC1's
 // N = I partial too), every activation family, both GEMM tactics (E 8, K 2: T 1 and 37 give at
-// most 10 rows per expert -> swap-AB; T 300 gives 75 -> large tiles).
+// most 10 rows per expert -> swap-AB; T 300 gives 75 -> large tiles). The same cases on the mega
+// backend: its kernel at T 1 and 37 where H and I are multiples of 64 (320 x 192: a half 128-block
+// at the end of H, I and both GEMMs' N), the split stages at H 208 x I 144 and at T 300.
 TEST(Fp8Block, PartialBlocksSmall) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
@@ -92,9 +100,11 @@ TEST(Fp8Block, PartialBlocksSmall) {
       {320, 192, Activation::kReLU2, true, "relu2 + bias"},
       {208, 144, Activation::kSwiGLUOAI, true, "swiglu_oai + bias, H 208 I 144 (multiples of 16 only)"},
   };
+  for (const char* backend : {kFp8Backend, kFp8MegaBackend})
   for (const Case& cs : cases) {
-    SCOPED_TRACE(std::string(cs.name) + " H " + std::to_string(cs.H) + " I " + std::to_string(cs.I));
+    SCOPED_TRACE(std::string(backend) + " " + cs.name + " H " + std::to_string(cs.H) + " I " + std::to_string(cs.I));
     MoeConfig c = fp8_config(8, 2, cs.H, cs.I, 300, cs.a, cs.bias);
+    c.backend = backend;
     CanonicalLayer tl(c, case_seed(std::string("partial ") + cs.name));
     for (int64_t T : {1, 37, 300}) {
       SCOPED_TRACE("T=" + std::to_string(T));
@@ -107,6 +117,9 @@ TEST(Fp8Block, PartialBlocksSmall) {
       // T = 1 maximum was 4.07e-2, over 2,000 at T = 37 9.6e-3; a wiring bug gives O(1).
       const double tol = T == 1 ? 5e-2 : T == 37 ? 1.5e-2 : kFp8Tol;
       check_against_reference(tl, in, tol);
+      if (c.backend == kFp8MegaBackend)
+        EXPECT_EQ(tl.layer->tactic_for(T) == "mega", T <= 64 && cs.H % 64 == 0 && cs.I % 64 == 0)
+            << "which path ran: " << tl.layer->tactic_for(T);
     }
   }
 }
@@ -154,7 +167,8 @@ TEST(Fp8Block, WeightsFromDevice) {
 }
 
 // The deepseek-v3 shape at full size (E 256, H 7168, I 2048, K 8; weights made on the device,
-// ~11 GB of fp8) at T = 2 against the CPU reference, which regenerates only the routed experts.
+// ~11 GB of fp8) at T = 2 against the CPU reference, which regenerates only the routed experts:
+// the split backend, and the mega backend's kernel (T = 2 and T = 16: 128 routes).
 TEST(Fp8Block, DeepseekShapeMatchesReference) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
@@ -174,20 +188,31 @@ TEST(Fp8Block, DeepseekShapeMatchesReference) {
   MoeLayer layer(c);
   EXPECT_EQ(layer.backend_name(), kFp8Backend);
   layer.prepare_weights(w);
+  MoeConfig cm = c;
+  cm.backend = kFp8MegaBackend;
+  MoeLayer mega(cm);
+  mega.prepare_weights(w);
   w13.free_();
   w2.free_();
-  const HostInputs in = make_inputs(c, 2, RouteKind::kUniform, case_seed("deepseek in"));
-  DeviceInputs d(in);
-  const std::vector<uint16_t> out = run_layer(layer, d);
-  EXPECT_EQ(count_nan(out), 0) << "NaN (or unwritten 0xFFFF) elements in out";
   const auto wp = reference::synthetic_weights(cpu_twin(c), seed);
-  const std::vector<uint16_t> ref = run_reference(c, *wp, in);
-  bool ref_nonzero = false;
-  for (uint16_t v : ref) ref_nonzero |= (v & 0x7FFF) != 0;
-  EXPECT_TRUE(ref_nonzero) << "the reference is all zero";
-  const double err = rel_l2(out, ref);
-  std::printf("[fp8 check] deepseek-v3 T=2: rel-L2 %.3g\n", err);
-  EXPECT_LE(err, kFp8Tol);
+  for (int64_t T : {2, 16}) {
+    const HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("deepseek in") + uint64_t(T));
+    DeviceInputs d(in);
+    const std::vector<uint16_t> ref = run_reference(c, *wp, in);
+    bool ref_nonzero = false;
+    for (uint16_t v : ref) ref_nonzero |= (v & 0x7FFF) != 0;
+    EXPECT_TRUE(ref_nonzero) << "the reference is all zero";
+    for (MoeLayer* l : {&layer, &mega}) {
+      if (T != 2 && l == &layer) continue;
+      const std::vector<uint16_t> out = run_layer(*l, d);
+      EXPECT_EQ(count_nan(out), 0) << l->backend_name() << ": NaN (or unwritten 0xFFFF) elements in out";
+      const double err = rel_l2(out, ref);
+      std::printf("[fp8 check] %s deepseek-v3 T=%lld (tactic %s): rel-L2 %.3g\n", l->backend_name().c_str(),
+                  static_cast<long long>(T), l->tactic_for(T).c_str(), err);
+      EXPECT_LE(err, kFp8Tol) << l->backend_name() << " T=" << T;
+    }
+  }
+  EXPECT_EQ(mega.tactic_for(16), "mega");
 }
 
 }  // namespace

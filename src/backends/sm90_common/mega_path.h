@@ -2,7 +2,7 @@
 // decode sizes and the split pipeline `Split` otherwise, both on ONE copy of the prepared
 // weights (the kernel reads the split backend's buffers through TMA descriptors encoded once per
 // prepare_weights). sm90_bf16_bf16_bf16_mega and sm90_bf16_{mxfp4,nvfp4}_bf16_mega are this
-// template over their split backends.
+// template over their split backends, sm90_fp8_fp8_bf16_mega over the fp8_block one.
 //
 // Which path runs (decided on the host per forward, from host-known values only):
 //   Mega kernel, one launch, when ALL of
@@ -12,7 +12,8 @@
 //       T <= sm90::mega::kMaxTokens = 64;
 //     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
 //       the route plan lives in every CTA's shared memory);
-//     - E_local <= sm90::mega::kMaxExperts (512);
+//     - E_local <= sm90::mega::kMaxExperts (512); H and I multiples of 64 (the kernel's 64-row
+//       weight halves; the fp8_block split pipeline also takes multiples of 16);
 //     - x is 16-byte aligned with a row stride that is a multiple of 8 elements, out 16-byte
 //       aligned (the kernel gathers x rows with 16-byte cp.async); no route_out (the
 //       expert-parallel owner side runs the split stages);
@@ -47,6 +48,7 @@ template <class Split>
 class MegaPath : public Split {
  public:
   static constexpr const char* kMega = "mega";
+  static constexpr int64_t kMegaDimMultiple = 64;  // H, I of the kernel (mega.h "Limits")
 
   // default_max_tokens: the largest T that runs the kernel when no tactic is requested.
   MegaPath(const char* name, const MoeConfig& c, sm90::mega::WeightFormat fmt, int64_t default_max_tokens)
@@ -58,7 +60,8 @@ class MegaPath : public Split {
     early_acts_ = env_int("MEGAMOE_MEGA_EARLY", 1) != 0;
     min_split_steps_ = int(env_int("MEGAMOE_MEGA_MIN_SPLIT_STEPS", 0));
     max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", mega::kMaxRoutes), mega::kMaxRoutes);
-    if (mega_on && this->EL_ <= mega::kMaxExperts) {
+    if (mega_on && this->EL_ <= mega::kMaxExperts && this->H_ % kMegaDimMultiple == 0 &&
+        this->I_ % kMegaDimMultiple == 0) {
       auto g = this->guard();
       grid_ = mega::persistent_grid(fmt);
       const int slots = mega::partial_slots(grid_);

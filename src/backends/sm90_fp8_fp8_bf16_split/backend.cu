@@ -1,147 +1,30 @@
-// sm90_fp8_fp8_bf16_split: recipe fp8_block (DeepSeek-V3 style) on Hopper, split path.
-// e4m3 weights with fp32 scales per 128x128 block, activations quantized on the fly to e4m3 with
-// an fp32 scale per token per 128 columns (formats::quantize_fp8_act_1x128, bit for bit), FP8
-// wgmma with per-128-K promotion into the fp32 accumulator (sa * sw).
-//
-//   route plan (routing/route_plan.cu)                 ids -> counts, offsets, row <-> (t, k) maps
-//   permute+quant (kernels/sm90/moe/permute_quant_fp8.cu)  x -> xq [rows, H] e4m3 + sx (1x128 scales)
-//   FC1 (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h)    xq . W13[e]^T (blockwise) -> h [rows, N13] fp32
-//   act+quant (kernels/sm90/moe/activation_fp8.cu)         a = bf16(act(h + b13)) -> aq [rows, I] e4m3 + sa
-//   FC2                                                aq . W2[e]^T (blockwise) -> y [rows, H] fp32
-//   combine (kernels/sm90/moe/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
-//
-// Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
-// re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
-// (the MN-major layout of CUTLASS's Sm90 blockwise scales); biases to fp32. Activation scales are
-// written by the quantize kernels directly in the layout the GEMMs read (grouped_gemm_fp8_blockwise.h,
-// "SA").
-//
-// H and I need not be multiples of 128 (gpt-oss: H = I = 2880 = 22.5 x 128). A partial last
-// 128-block is exact without any padding: the quantizers give its activation group a scale over
-// its real columns (the CPU quantizer's rule) and write no codes past column H / I; the GEMMs run
-// with their real K, and TMA zero-fills the columns of the last K tile past K in both operands, so
-// they add exact zeros before that block is promoted with its own scales (sa * sw); a partial last
-// N block (FC2's N = H, FC1's N13 = 2I or I) uses its own weight scale and its stores are clipped
-// at N. What is left to require (why_not below): H and I multiples of 16, the 16-byte TMA row
-// strides of e4m3 rows of H / I bytes (also enough for the quantizers' and the combine's vectors).
-//
-// Shared with every sm90 backend (sm90_common/sm90_backend_base.h): dimensions, device guard,
-// weight upload and its one synchronisation, the forward prologue, the invalid-id word.
-// Workspace (sm90_backend::SplitWorkspace with e4m3 operands and 1x128 scales: one device
-// allocation, sized at construction; every buffer 256-byte aligned):
-//   cap = bucket_capacity(max_tokens), R = cap * K, HB = ceil(H/128), IB = ceil(I/128)
-//   plan   = route_plan_workspace_bytes(cap, K, E_local)
-//   region = max(al(R H) + al(4 R HB) + al(4 R N13), al(4 R H))   xq, sx, h; y [R,H] fp32 aliases
-//            the start of the region (xq, sx and h are dead once FC2 runs)
-//   aq, sa = al(R I) + al(4 R IB)
-// deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192: region 1.88e9 + 0.14e9 -> ~1.9 GiB.
-// gpt-oss-120b (H = I = 2880, HB = IB = 23, E 128, K 4) at max_tokens 8192: region 0.85e9 (xq + sx
-// + h; y is 0.38e9) + 0.10e9 -> ~0.9 GiB.
-#include <cuda_runtime.h>
-
-#include <memory>
+// sm90_fp8_fp8_bf16_split: recipe fp8_block (DeepSeek-V3 style) on Hopper, split path (the
+// pipeline is Sm90SplitFp8 in split_fp8.h).
 #include <string>
-#include <vector>
 
 #include "backends/sm90_common/requirements.h"
-#include "backends/sm90_common/sm90_backend_base.h"
+#include "backends/sm90_fp8_fp8_bf16_split/split_fp8.h"
 #include "core/backend.h"
-#include "kernels/sm90/common/cuda_helpers.h"
-#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
-#include "kernels/sm90/moe/moe_kernels.h"
-#include "kernels/sm90/moe/moe_kernels_fp8.h"
-#include "routing/route_plan.h"
 
 namespace megamoe {
 
 namespace {
 
 constexpr const char* kName = "sm90_fp8_fp8_bf16_split";
-constexpr int64_t kScaleBlock = 128;  // fp8_block: 128x128 weight blocks, 1x128 activation groups
-// fp8_block's 128-wide scale blocks along a dimension of n, a partial last one included.
-int64_t blocks128(int64_t n) { return cu::ceil_div(n, kScaleBlock); }
 
-class Sm90SplitFp8 final : public sm90_backend::Sm90BackendBase {
+class Sm90SplitFp8Backend final : public sm90_backend::Sm90SplitFp8 {
  public:
-  explicit Sm90SplitFp8(const MoeConfig& c)
-      : Sm90BackendBase(kName, c, sm90_backend::SplitActivations{/*element_bytes=*/1, kScaleBlock}),
-        w13_(kName, c.device),
-        w2_(kName, c.device),
-        s13_(kName, c.device),
-        s2_(kName, c.device) {
-    fc1_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), N13_, H_, c.device);
-    fc2_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), H_, I_, c.device);
-  }
-
-  size_t workspace_bytes() const override {
-    return Sm90BackendBase::workspace_bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
-  }
-  size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + bias_bytes(); }
-
-  // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) kernels.
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile}; }
-  std::string tactic_for(int64_t T) const override {
-    return gemm_tactic(T) == sm90::Fp8GemmTactic::kSwapAB ? kSwapAB : kLargeTile;
-  }
-
- private:
-  static constexpr const char* kSwapAB = "split_swap_ab";
-  static constexpr const char* kLargeTile = "split_large_tile";
-
-  // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
-  sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
-    const std::string& r = requested_tactic(T);
-    if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
-    if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
-    return sm90::choose_fp8_tactic(T * K_, int(EL_));
-  }
-
-  void upload_weights(const MoeWeights& w) override {
-    upload_tensor(w.w13, w13_, "w13");
-    upload_tensor(w.w2, w2_, "w2");
-    // Scales: canonical [E, NB, KB] -> [E, KB, NB] (MN-major), through the host (small). NB and KB
-    // count a partial last block (validate_weights checked the canonical shapes against them).
-    relayout_scales(w.w13_scale, blocks128(N13_), blocks128(H_), s13_, "w13_scale");
-    relayout_scales(w.w2_scale, blocks128(H_), blocks128(I_), s2_, "w2_scale");
-  }
-
-  void relayout_scales(const TensorView& t, int64_t NB, int64_t KB, sm90_backend::DeviceBuffer& dst,
-                       const char* name) {
-    const std::vector<float> canon = to_host_f32(t, name);
-    std::vector<float> mn(canon.size());
-    sm90::make_weight_scales_mn_major(canon.data(), EL_, NB, KB, mn.data());
-    upload_bytes(mn.data(), mn.size() * sizeof(float), dst, name);
-  }
-
-  void run_stages(const ForwardArgs& args, const ForwardContext& f) override {
-    const int64_t T = f.T, rows_bound = f.rows_bound;
-    const cudaStream_t stream = f.stream;
-    const routing::RoutePlanDevice& plan = sw_.plan;
-    float* y = static_cast<float*>(sw_.y);
-    routing::build_route_plan_gpu(args.topk_ids, f.dims, plan, stream);
-    sm90::launch_permute_quant_fp8(args.x.data, f.ldx, T, K_, H_, plan.route_to_row, plan.row_expert, plan.offsets,
-                                   sw_.x_perm, sw_.x_scales, stream);
-    const sm90::Fp8GemmTactic tactic = gemm_tactic(T);
-    fc1_->run(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), sw_.h, N13_, plan.offsets, rows_bound,
-              stream, tactic);
-    sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
-                                      sw_.a_scales, stream);
-    fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic);
-    combine_or_route_rows(args, f, y, /*y_is_bf16=*/false, /*pdl=*/false);
-  }
-
-  sm90_backend::DeviceBuffer w13_, w2_, s13_, s2_;
-  std::unique_ptr<sm90::GroupedGemmFp8Blockwise> fc1_, fc2_;
+  explicit Sm90SplitFp8Backend(const MoeConfig& c) : Sm90SplitFp8(kName, c) {}
 };
 
 // 16: TMA, which loads the e4m3 GEMM operands, needs 16-byte aligned row strides, and the rows
-// are H (FC1) and I (FC2) bytes long. Partial 128-blocks are handled (see the top of this file).
+// are H (FC1) and I (FC2) bytes long. Partial 128-blocks are handled (see split_fp8.h).
 std::string why_not(const MoeConfig& c) {
   return sm90_backend::split_why_not(c, Recipe::kFP8Block, 16, " (16-byte TMA row strides of the e4m3 GEMM operands)");
 }
 
 }  // namespace
 
-BackendInfo sm90_fp8_fp8_bf16_split_backend_info() { return sm90_backend::backend_info<Sm90SplitFp8>(kName, why_not); }
+BackendInfo sm90_fp8_fp8_bf16_split_backend_info() { return sm90_backend::backend_info<Sm90SplitFp8Backend>(kName, why_not); }
 
 }  // namespace megamoe

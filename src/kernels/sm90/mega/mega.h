@@ -1,9 +1,11 @@
 // The Mega kernel at decode sizes: one persistent launch does the whole MoE block (route plan ->
 // gathered x -> FC1 + activation -> FC2 -> fixed-order combine), computing exactly the function
-// of docs/DESIGN.md section 1, for bf16 weights and for W4A16 (mxfp4 / nvfp4 packed weights,
-// decoded to bf16 in registers). Design, budgets and every magic number: the comment block at
-// the top of mega_kernel.cuh. Files: mega_kernel.cuh (the kernel, templated on the weight
-// format), mega_bf16.cu and mega_w4a16.cu (its instantiations, built in parallel), mega_host.cu
+// of docs/DESIGN.md section 1, for bf16 weights, for W4A16 (mxfp4 / nvfp4 packed weights,
+// decoded to bf16 in registers) and for fp8_block (e4m3 weights with 128x128 block scales,
+// activations quantized to e4m3 1x128 in the kernel, FP8 MMAs with per-128-K promotion).
+// Design, budgets and every magic number: the comment block at the top of mega_kernel.cuh.
+// Files: mega_kernel.cuh (the kernel, templated on the weight format), mega_bf16.cu,
+// mega_w4a16.cu and mega_fp8.cu (its instantiations, built in parallel), mega_host.cu
 // (workspace, TMA descriptors, checks and launch).
 //
 // Limits of this kernel (the backend runs the split pipeline outside them):
@@ -26,8 +28,11 @@ namespace megamoe::sm90::mega {
 //   kBf16   canonical bf16 W13 [E_local, N13, H] and W2 [E_local, H, I];
 //   kMxfp4 / kNvfp4   the W4A16 split backend's prepared weights (grouped_gemm_w4a16.h):
 //           packed e2m1 in fragment order [E_local, N, K/2], scale tiles [E_local, K/64, N, s]
-//           (s = 2 e8m0 / 4 e4m3 codes per 64-wide K step), nvfp4's per-expert fp32 alpha.
-enum class WeightFormat : uint8_t { kBf16, kMxfp4, kNvfp4 };
+//           (s = 2 e8m0 / 4 e4m3 codes per 64-wide K step), nvfp4's per-expert fp32 alpha;
+//   kFp8    fp8_block: canonical e4m3 W13 [E_local, N13, H] and W2 [E_local, H, I] and the fp32
+//           scales per 128x128 block in the split backend's MN-major layout
+//           [E_local, ceil(K/128), ceil(N/128)] (MegaArgs::wscale13 / wscale2).
+enum class WeightFormat : uint8_t { kBf16, kMxfp4, kNvfp4, kFp8 };
 
 constexpr int64_t kMaxRoutes = 512;   // T*K of the mega path (the route plan lives in shared memory)
 // T of the mega path: at most 64 tokens. An expert's rows go in units of at most 16 (the kernel's
@@ -52,7 +57,14 @@ struct MegaWorkspace {
   int* arrive2 = nullptr;        // [slots] per FC2 tile
   int* unit_done = nullptr;      // [kMaxRoutes] per unit: FC1 tiles finished
   int* hblock_done = nullptr;    // [hblocks] per 128-row block of H: FC2 tiles finished
-  unsigned* counters = nullptr;  // [0] work counter, [1] CTAs exited
+  // fp8_block (unused by the other formats; a few MB at most): the activations quantized to e4m3
+  // with one fp32 scale per row per 128 columns -- x by token, `a` by plan row; each row holds
+  // its codes, then its scales (mega_params.h, fp8_row_bytes) -- and per (unit, 128-column block
+  // of `a`) the FC1 tiles that wrote it (the last one quantizes it).
+  void* xq = nullptr;            // [kMaxTokens] rows of fp8_row_bytes(H)
+  void* aq = nullptr;            // [kMaxRoutes] rows of fp8_row_bytes(I)
+  int* ablock_arrive = nullptr;  // [kMaxRoutes, ceil(I/128)]
+  unsigned* counters = nullptr;  // [0] work counter, [1] CTAs exited, [2] x blocks quantized (fp8)
   int slots = 0, hblocks = 0;
 };
 
@@ -78,6 +90,8 @@ struct MegaArgs {
   const float* b2 = nullptr;            // fp32 [E_local, H] or null
   const float* alpha13 = nullptr;       // nvfp4: fp32 [E_local] global scales, applied to the
   const float* alpha2 = nullptr;        // accumulators before the bias; null otherwise (= 1)
+  const float* wscale13 = nullptr;      // fp8: the weights' block scales, [E_local, ceil(K/128),
+  const float* wscale2 = nullptr;       // ceil(N/128)] fp32 (MN-major); null otherwise
   unsigned long long* invalid_count = nullptr;  // the route plan's invalid-id word
   int64_t T = 0, K = 0, E = 0, first_local = 0, EL = 0, H = 0, I = 0;
   Activation activation = Activation::kSwiGLU;
@@ -109,6 +123,9 @@ struct WeightMaps {
 };
 // bf16: W13 [E_local, N13, H] and W2 [E_local, H, I], contiguous and 16-byte aligned.
 WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act);
+// fp8_block: e4m3 W13 [E_local, N13, H] and W2 [E_local, H, I] bytes, contiguous, 16-byte aligned
+// (the scales go to the kernel as MegaArgs::wscale13 / wscale2).
+WeightMaps encode_fp8_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act);
 // W4A16 (fmt kMxfp4 or kNvfp4): packed W13 [E_local, N13, H/2] and W2 [E_local, H, I/2] bytes in
 // fragment order, and their scale tiles (grouped_gemm_w4a16.h), contiguous, 16-byte aligned.
 WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void* s13, const void* w2, const void* s2,

@@ -1,5 +1,6 @@
 // The Mega kernel's host side (mega.h): workspace layout, TMA descriptors of the weights,
-// argument checks and the launch of the format's instantiation (mega_bf16.cu, mega_w4a16.cu).
+// argument checks and the launch of the format's instantiation (mega_bf16.cu, mega_w4a16.cu,
+// mega_fp8.cu).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
@@ -37,7 +38,11 @@ MegaWorkspace lay_out(WorkspaceCarver& w, int64_t H, int64_t I, int slots) {
   ws.arrive2 = w.take<int>(sizeof(int) * size_t(slots));
   ws.unit_done = w.take<int>(sizeof(int) * size_t(kMaxRoutes));
   ws.hblock_done = w.take<int>(sizeof(int) * size_t(ws.hblocks));
-  ws.counters = w.take<unsigned>(2 * sizeof(unsigned));
+  const int64_t IB = (I + 127) / 128;  // fp8_block's 128-column blocks of `a`
+  ws.xq = w.take(size_t(kMaxTokens) * size_t(fp8_row_bytes(H)));
+  ws.aq = w.take(size_t(kMaxRoutes) * size_t(fp8_row_bytes(I)));
+  ws.ablock_arrive = w.take<int>(sizeof(int) * size_t(kMaxRoutes) * IB);
+  ws.counters = w.take<unsigned>(3 * sizeof(unsigned));
   return ws;
 }
 }  // namespace
@@ -110,9 +115,26 @@ WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64
   return maps;
 }
 
+WeightMaps encode_fp8_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act) {
+  // e4m3 bytes: boxes of 64 rows x 128 bytes (one 128-K step, one scale block), the bf16 boxes'
+  // bytes and swizzle.
+  auto e4m3 = [](const void* w, int64_t K, int64_t N, int64_t experts, const char* what) {
+    return tensor_map(w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, N, experts, 2 * kBoxK, kHalfM, CU_TENSOR_MAP_SWIZZLE_128B,
+                      what);
+  };
+  const CUtensorMap m13 = e4m3(w13, H, act != Activation::kReLU2 ? 2 * I : I, EL, "w13");
+  const CUtensorMap m2 = e4m3(w2, I, H, EL, "w2");
+  WeightMaps maps;
+  std::memcpy(maps.tm13, &m13, sizeof m13);
+  std::memcpy(maps.tm2, &m2, sizeof m2);
+  maps.format = WeightFormat::kFp8;
+  return maps;
+}
+
 WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void* s13, const void* w2, const void* s2,
                                   int64_t EL, int64_t H, int64_t I, Activation act) {
-  if (fmt == WeightFormat::kBf16) throw_invalid("fmt", "kMxfp4 or kNvfp4 (encode_fp4_weight_maps)", "kBf16");
+  if (fmt != WeightFormat::kMxfp4 && fmt != WeightFormat::kNvfp4)
+    throw_invalid("fmt", "kMxfp4 or kNvfp4 (encode_fp4_weight_maps)", fmt == WeightFormat::kBf16 ? "kBf16" : "kFp8");
   const int64_t per_row = fp4_scales_per64(fmt == WeightFormat::kMxfp4 ? Fp4Scale::kMxfp4 : Fp4Scale::kNvfp4);
   const int64_t N13 = act != Activation::kReLU2 ? 2 * I : I;
   // Packed codes: boxes of 64 rows x 128 bytes (one step), 128-byte swizzle (mega_kernel.cuh).
@@ -138,9 +160,13 @@ WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void*
 }
 
 int persistent_grid(WeightFormat fmt) {
-  const int per_sm = fmt == WeightFormat::kBf16    ? kernel_blocks_per_sm<WeightFormat::kBf16>()
-                     : fmt == WeightFormat::kMxfp4 ? kernel_blocks_per_sm<WeightFormat::kMxfp4>()
-                                                   : kernel_blocks_per_sm<WeightFormat::kNvfp4>();
+  int per_sm = 0;
+  switch (fmt) {
+    case WeightFormat::kBf16: per_sm = kernel_blocks_per_sm<WeightFormat::kBf16>(); break;
+    case WeightFormat::kMxfp4: per_sm = kernel_blocks_per_sm<WeightFormat::kMxfp4>(); break;
+    case WeightFormat::kNvfp4: per_sm = kernel_blocks_per_sm<WeightFormat::kNvfp4>(); break;
+    case WeightFormat::kFp8: per_sm = kernel_blocks_per_sm<WeightFormat::kFp8>(); break;
+  }
   if (per_sm < 1) throw CudaError("mega: the kernel cannot be resident on this device (occupancy 0)");
   return per_sm * cu::current_sm_count();
 }
@@ -161,6 +187,11 @@ void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& w
     throw_invalid("grid", "in [1, slots / 4] (mega kernel)", std::to_string(grid));
   if ((args.alpha13 || args.alpha2) && maps.format != WeightFormat::kNvfp4)
     throw_invalid("alpha13 / alpha2", "null unless the weights are nvfp4 (mega kernel)", "a pointer");
+  const bool fp8 = maps.format == WeightFormat::kFp8;
+  if (fp8 && (args.wscale13 == nullptr || args.wscale2 == nullptr))
+    throw_invalid("wscale13 / wscale2", "the fp8 weights' block scales (mega kernel)", "null");
+  if (!fp8 && (args.wscale13 || args.wscale2))
+    throw_invalid("wscale13 / wscale2", "null unless the weights are fp8 (mega kernel)", "a pointer");
   Params p;
   std::memcpy(&p.tm13, maps.tm13, sizeof p.tm13);
   std::memcpy(&p.tm2, maps.tm2, sizeof p.tm2);
@@ -171,7 +202,8 @@ void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& w
   switch (maps.format) {
     case WeightFormat::kBf16: launch_kernel<WeightFormat::kBf16>(p, grid, stream); break;
     case WeightFormat::kMxfp4: launch_kernel<WeightFormat::kMxfp4>(p, grid, stream); break;
-    default: launch_kernel<WeightFormat::kNvfp4>(p, grid, stream); break;
+    case WeightFormat::kNvfp4: launch_kernel<WeightFormat::kNvfp4>(p, grid, stream); break;
+    case WeightFormat::kFp8: launch_kernel<WeightFormat::kFp8>(p, grid, stream); break;
   }
   cu::check_launch("mega", "mega kernel launch");
 }

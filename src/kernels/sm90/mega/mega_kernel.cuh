@@ -113,6 +113,7 @@
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "kernels/sm90/mega/mega_params.h"
 #include "kernels/sm90/moe/activation_math.cuh"
+#include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90::mega {
@@ -159,20 +160,49 @@ struct Fmt;
 template <>
 struct Fmt<WeightFormat::kBf16> {
   static constexpr bool kPacked = false;
+  static constexpr bool kFp8 = false;
   // Two CTAs per SM too, with 16 KiB steps (one 64-wide part), units of at most 16 rows and a
   // 96 KiB ring (5 stages at npad 16). Measured against one CTA per SM with 32 KiB steps and
   // 64-row units (H200, 2026-11-30, --tactic mega): T = 1 within +-3%, T = 8 4-10% faster
   // (deepseek-v3 1.260 -> 1.181 ms, qwen3-30b-a3b 0.160 -> 0.145 ms), T = 16 at 82-101% of the
   // floor.
-  static constexpr int kParts = 1;
+  static constexpr int kParts = 1;               // 128-byte weight parts per row per step
+  static constexpr int kBK = kBox * kParts;        // K per step
+  static constexpr int kActBytes = 2;              // bf16 activations
+  static constexpr int kActParts = kBK * kActBytes / kRowBytes;  // 128-byte activation parts per row per step
   static constexpr int kMinBlocks = 2;
   static constexpr int kWBytes = kParts * kWPart;
-  static constexpr int kLutBytes = 0;
+  static constexpr int kAuxBytes = 0;
   static constexpr int kRingBytes = 96 * 1024;
+};
+// fp8_block: e4m3 weights with an fp32 scale per 128x128 block; activations in e4m3 with an fp32
+// scale per row per 128 K, quantized once per launch inside the kernel (x by the first work
+// items, `a` by the FC1 tile that completes a 128-column block; the CPU quantizer's rule, bit
+// for bit) into the workspace. A step is 128 K: one 128-byte part of e4m3 per weight row (the
+// bf16 step's bytes, TMA boxes and swizzle) and per activation row, exactly one scale block along
+// K. mma.sync m16n8k32 e4m3 (the bf16 fragment geometry in bytes) accumulates the step into a
+// temporary that is promoted into the fp32 accumulator with sw(half) * sx(row): DeepSeek's
+// per-128-K promotion. Shared memory before the ring ("aux"): per stage the activation rows'
+// scales and the two weight scales of its halves (cp.async 4 B with the step).
+template <>
+struct Fmt<WeightFormat::kFp8> {
+  static constexpr bool kPacked = false;
+  static constexpr bool kFp8 = true;
+  static constexpr int kParts = 1;
+  static constexpr int kBK = 2 * kBox;   // 128 e4m3 per 128-byte row
+  static constexpr int kActBytes = 1;    // e4m3 activations
+  static constexpr int kActParts = kBK * kActBytes / kRowBytes;
+  static constexpr int kMinBlocks = 2;
+  static constexpr int kWBytes = kParts * kWPart;
+  static constexpr int kAuxXs = 0;                                  // float xs[kMaxStages][kMaxN]
+  static constexpr int kAuxWs = kAuxXs + kMaxStages * kMaxN * 4;    // float ws[kMaxStages][2]
+  static constexpr int kAuxBytes = (kAuxWs + kMaxStages * 8 + 127) / 128 * 128;
+  static constexpr int kRingBytes = 96 * 1024;  // 5 stages of 17-18 KiB
 };
 template <Fp4Scale F>
 struct FmtFp4 {
   static constexpr bool kPacked = true;
+  static constexpr bool kFp8 = false;
   static constexpr Fp4Scale kScale = F;
   static constexpr int kPerRow = w4a16::ScaleCfg<F>::kPerRow;  // scale codes per row per 64 K
   // 4 parts: a weight row's packed codes of one step are 128 bytes, one TMA request per row
@@ -180,6 +210,9 @@ struct FmtFp4 {
   // 64 K as bf16, four boxes of 64 x 32 B per step) the kernel ran at 600-870 GB/s whatever the
   // ring depth or split: a step's 256 TMA row requests for 8 KiB, against bf16's 256 for 32 KiB.
   static constexpr int kParts = 4;
+  static constexpr int kBK = kBox * kParts;
+  static constexpr int kActBytes = 2;
+  static constexpr int kActParts = kBK * kActBytes / kRowBytes;
   static constexpr int kWBox = kHalfM * kParts * w4a16::kPackedRowBytes;  // 8 KiB: 64 rows x 128 B, SW128
   static constexpr int kSSub = kHalfM * kPerRow;                  // 128 / 256 bytes: 64 rows, one sub-step
   static constexpr int kSBox = kParts * kSSub;                    // a half's codes of the step's sub-steps
@@ -191,7 +224,7 @@ struct FmtFp4 {
   // accumulators and a 25 KiB stage), the 16-copy table (17 KiB) and a 84 KiB ring (3-4 stages).
   static constexpr int kMinBlocks = 2;
   static constexpr int kLutCopies = 16;
-  static constexpr int kLutBytes = w4a16::lut_bytes<kLutCopies>();  // 17 KiB
+  static constexpr int kAuxBytes = w4a16::lut_bytes<kLutCopies>();  // the table: 17 KiB
   static constexpr int kRingBytes = 84 * 1024;
 };
 template <>
@@ -199,22 +232,23 @@ struct Fmt<WeightFormat::kMxfp4> : FmtFp4<Fp4Scale::kMxfp4> {};
 template <>
 struct Fmt<WeightFormat::kNvfp4> : FmtFp4<Fp4Scale::kNvfp4> {};
 
-// A step: kBK = 64 kParts K elements; activations npad rows x kParts 128-byte parts, loaded as
-// 16-byte chunks by cp.async: a thread takes chunk tid % kActChunks of rows
-// tid / kActChunks + kActRows q, q < kActQ.
+// A step: kBK K elements; activations npad rows x kActParts 128-byte parts (bf16, or e4m3 for
+// fp8), loaded as 16-byte chunks (kPerChunk elements) by cp.async: a thread takes chunk
+// tid % kActChunks of rows tid / kActChunks + kActRows q, q < kActQ.
 template <WeightFormat WF>
 struct Step {
-  static constexpr int kBK = kBox * Fmt<WF>::kParts;
-  static constexpr int kActChunks = kChunks * Fmt<WF>::kParts;
+  static constexpr int kBK = Fmt<WF>::kBK;
+  static constexpr int kActChunks = kChunks * Fmt<WF>::kActParts;
   static constexpr int kActRows = kThreads / kActChunks;
   static constexpr int kActQ = (kMaxN + kActRows - 1) / kActRows;
-  static constexpr int kXBytes = kMaxN * kRowBytes * Fmt<WF>::kParts;  // a widest unit's activations
+  static constexpr int kPerChunk = 16 / Fmt<WF>::kActBytes;
+  static constexpr int kXBytes = kMaxN * kRowBytes * Fmt<WF>::kActParts;  // a widest unit's activations
   static_assert(kThreads % kActChunks == 0, "whole rows of chunks per pass");
 };
 
 template <WeightFormat WF>
-constexpr int dyn_smem_bytes() {  // the table, then the ring aligned inside the allocation
-  return Fmt<WF>::kLutBytes + kRingAlign + Fmt<WF>::kRingBytes;
+constexpr int dyn_smem_bytes() {  // aux (table / fp8 buffers), then the ring aligned inside the allocation
+  return Fmt<WF>::kAuxBytes + kRingAlign + Fmt<WF>::kRingBytes;
 }
 template <WeightFormat WF>
 constexpr bool fits() {
@@ -222,7 +256,8 @@ constexpr bool fits() {
   return Fmt<WF>::kRingBytes / (Fmt<WF>::kWBytes + Step<WF>::kXBytes) >= 3 &&
          (dyn_smem_bytes<WF>() + 10 * 1024 + 1024) * Fmt<WF>::kMinBlocks <= 228 * 1024 && Fmt<WF>::kWBytes % 1024 == 0;
 }
-static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>(),
+static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>() &&
+                  fits<WeightFormat::kFp8>(),
               "ring: >= 2 steps in flight at npad 16; table + ring + plan within the 227 KiB of a CTA; "
               "stages stay 1024-byte aligned (the 128-byte swizzle of the TMA boxes)");
 
@@ -255,12 +290,15 @@ struct Item {
   int c1[2];  // first row (within expert e) of each 64-row weight half; rows past the tensor
               // (relu2's or W2's last half block) are zero-filled by TMA and never stored
 };
-constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3;
+constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3, kQuantX = 4;
 
 // Phase geometry, the same in every CTA.
 struct Phases {
+  int QX;                 // fp8: x quantization items (one per 128 columns of H), else 0
   int nb1, S1, spl1, T1;  // FC1: blocks per unit, splits, steps per split, tiles x splits
   int nb2, S2, spl2, T2;
+  int IB;                 // 128-column blocks of `a`
+  int dep2;               // unit_done[u] when the unit's `a` is ready: FC1 blocks, fp8: IB
   int total;
 };
 
@@ -327,7 +365,10 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   p.nb2 = int((a.H + kTileM - 1) / kTileM);
   choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S2, p.spl2);
   p.T2 = units * p.nb2 * p.S2;
-  p.total = p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
+  p.IB = int((a.I + 127) / 128);
+  p.QX = Fmt<WF>::kFp8 ? int((a.H + 127) / 128) : 0;
+  p.dep2 = Fmt<WF>::kFp8 ? p.IB : p.nb1;
+  p.total = p.QX + p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
   return p;
 }
 
@@ -337,6 +378,12 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
   Item d{};
   d.kind = kNone;
   if (item < 0 || item >= ph.total) return d;
+  if (item < ph.QX) {
+    d.kind = kQuantX;
+    d.blk = item;
+    return d;
+  }
+  item -= ph.QX;
   if (item >= ph.T1 + ph.T2) {
     d.kind = kCombine;
     d.blk = item - ph.T1 - ph.T2;
@@ -369,12 +416,13 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
 }
 
 // A tile's activation source rows as this thread loads them: element offsets from `base` (x for
-// FC1, the workspace `a` for FC2) of rows n = tid / kActChunks + kActRows q (Step), -1 for none
+// FC1, the workspace `a` for FC2; fp8: their quantized rows in xq / aq, each followed by its
+// scales, see fp8_row_bytes) of rows n = tid / kActChunks + kActRows q (Step), -1 for none
 // (zero-filled). Offsets, not pointers: two tiles' worth stay in registers (T <= 64 tokens, 512
 // rows: int32).
 template <WeightFormat WF>
 struct SrcRows {
-  const __nv_bfloat16* base = nullptr;
+  const uint8_t* base = nullptr;
   int off[Step<WF>::kActQ];
 };
 
@@ -383,20 +431,30 @@ struct SrcRows {
 // W4A16: per half h, one box of packed codes (64 rows x 128 bytes: the step's 256 K, 128-byte
 // swizzle) at base + h * kWBox, and one of scale codes (the step's 4 sub-steps x 64 rows) at
 // base + kWPacked + h * kSBox.
+// fp8: also the two weight scales of the step's halves (block (k0 + step, c1[h] / 128) of the
+// MN-major [E_local, KB, NB] scales), by cp.async into `wsc` (the stage's pair in aux).
 template <WeightFormat WF>
-__device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, uint32_t bar, const Item& d, int step) {
+__device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, uint32_t bar, uint32_t wsc, const Item& d,
+                                              int step) {
   using F = Fmt<WF>;
   if (threadIdx.x != 0) return;
   const bool fc1 = d.kind == kFC1;
   const void* tm = fc1 ? static_cast<const void*>(&p.tm13) : static_cast<const void*>(&p.tm2);
   ptx::mbar_arrive_expect_tx(bar, F::kWBytes);  // boxes past K are zero-filled and still counted
   if constexpr (!F::kPacked) {
-    const int k = (d.k0 + step) * Step<WF>::kBK;
+    const int k = (d.k0 + step) * F::kBK;  // element (bf16) or byte (e4m3) coordinate
 #pragma unroll
     for (int part = 0; part < F::kParts; ++part)
 #pragma unroll
       for (int h = 0; h < 2; ++h)
-        ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * kBox, d.c1[h], d.e);
+        ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * (F::kBK / F::kParts), d.c1[h], d.e);
+    if constexpr (F::kFp8) {  // 32-bit indices: E_local * KB * NB < 2^31 for any real layer
+      const int N = fc1 ? int(p.a.activation != Activation::kReLU2 ? 2 * p.a.I : p.a.I) : int(p.a.H);
+      const int NB = (N + F::kBK - 1) / F::kBK, KB = (d.kdim + F::kBK - 1) / F::kBK;
+      const float* sc = (fc1 ? p.a.wscale13 : p.a.wscale2) + (d.e * KB + d.k0 + step) * NB;
+      ptx::cp_async4(wsc, sc + d.c1[0] / F::kBK);
+      ptx::cp_async4(wsc + 4u, sc + d.c1[1] / F::kBK);
+    }
   } else {
     const void* ts = fc1 ? static_cast<const void*>(&p.ts13) : static_cast<const void*>(&p.ts2);
     const int kt = (d.k0 + step) * F::kParts;  // first 64-wide K sub-step of the step
@@ -410,29 +468,36 @@ __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, ui
 
 // Activations of step `step` into the stage at `stage_base` (after its weights): rows n < npad of
 // the unit (rows >= d.n are zero-filled), from this thread's source rows.
+// fp8: the rows' scales of the step go to `xs` (the stage's kMaxN floats in aux) by the threads of
+// chunk 0.
 template <WeightFormat WF>
-__device__ __forceinline__ void issue_acts(uint32_t stage_base, const Item& d, int step, int npad,
+__device__ __forceinline__ void issue_acts(uint32_t stage_base, uint32_t xs, const Item& d, int step, int npad,
                                            const SrcRows<WF>& src_rows) {
   using St = Step<WF>;
   // Thread: 16-byte chunk c of the step's row bytes (part c / 8), rows tid / kActChunks + kActRows q.
   const int tid = threadIdx.x, c = tid % St::kActChunks, part = c / kChunks, cc = c % kChunks;
   const uint32_t base = stage_base + Fmt<WF>::kWBytes + part * npad * kRowBytes;
-  const int kk = (d.k0 + step) * St::kBK + c * 8;
+  const int kk = (d.k0 + step) * St::kBK + c * St::kPerChunk;
   const bool in_k = kk < d.kdim;  // the last half step of K = 64 (mod 128) reads zeros
 #pragma unroll
   for (int q = 0; q < St::kActQ; ++q) {
     const int n = tid / St::kActChunks + St::kActRows * q;
     if (n >= npad) continue;
-    const bool valid = src_rows.off[q] >= 0 && in_k;
-    const __nv_bfloat16* src = src_rows.base + (valid ? src_rows.off[q] + kk : 0);  // zero-fill reads nothing
+    const int off = src_rows.off[q];
+    const bool valid = off >= 0 && in_k;
+    const uint8_t* src = src_rows.base + (valid ? (off + kk) * Fmt<WF>::kActBytes : 0);  // zero-fill reads nothing
     ptx::cp_async16(base + n * kRowBytes + ((cc ^ (n & 7)) << 4), src, valid);
+    if constexpr (Fmt<WF>::kFp8) {  // the row's scale of this 128-K block: after its K codes
+      if (c == 0)
+        ptx::cp_async4(xs + 4u * n, src_rows.base + (off >= 0 ? off + d.kdim + 4 * (d.k0 + step) : 0), off >= 0);
+    }
   }
 }
 
-// 32 K elements (k16 blocks 2 kp and 2 kp + 1 of a 64-wide part) of every n8 tile: the B
-// fragments from the part's swizzled activation rows at xbase, two MMAs with the A fragments
-// a0 / a1 of those blocks.
-template <int NT>
+// 64 bytes of K (bf16: k16 blocks 2 kp and 2 kp + 1 of a 64-wide part; e4m3: k32 blocks of a
+// 128-wide part) of every n8 tile: the B fragments from the part's swizzled activation rows at
+// xbase, two MMAs with the A fragments a0 / a1 of those blocks.
+template <int NT, bool kE4M3 = false>
 __device__ __forceinline__ void mma_32k(uint32_t xbase, int kp, const uint32_t (&a0)[4], const uint32_t (&a1)[4],
                                         float (&acc)[NT][4]) {
   const int lane = threadIdx.x & 31;
@@ -442,8 +507,13 @@ __device__ __forceinline__ void mma_32k(uint32_t xbase, int kp, const uint32_t (
     const int chunk = 4 * kp + (lane >> 3);
     uint32_t b0, b1, b2, b3;
     ptx::ldmatrix_x4(xbase + n * kRowBytes + ((chunk ^ (n & 7)) << 4), b0, b1, b2, b3);
-    ptx::mma_m16n8k16_bf16(acc[nt], a0, b0, b1);
-    ptx::mma_m16n8k16_bf16(acc[nt], a1, b2, b3);
+    if constexpr (kE4M3) {
+      ptx::mma_m16n8k32_e4m3(acc[nt], a0, b0, b1);
+      ptx::mma_m16n8k32_e4m3(acc[nt], a1, b2, b3);
+    } else {
+      ptx::mma_m16n8k16_bf16(acc[nt], a0, b0, b1);
+      ptx::mma_m16n8k16_bf16(acc[nt], a1, b2, b3);
+    }
   }
 }
 
@@ -468,6 +538,81 @@ __device__ __forceinline__ void compute_step_bf16(uint32_t wbase, float (&acc)[N
       }
       mma_32k<NT>(xbase, kp, af[0], af[1], acc);
     }
+  }
+}
+
+// fp8: rows r < nrows of a bf16 matrix `src` (row stride ld), columns [col0, col0 + 128) within
+// [0, ncols), quantized to e4m3 with one scale per row (fp8::block_scale / encode: the CPU
+// quantizer, bit for bit; columns past ncols count as zeros, as the CPU rule takes the block's
+// real columns) into row r of dst (fp8_row_bytes(ncols) bytes per row: the codes, then the
+// row's fp32 scales, block col0 / 128 here). All threads: 16 per row, 8 columns each, the row's
+// amax by shuffles within the half warp; 16 rows per pass. L2 loads (__ldcg): `a` was written by
+// other CTAs of this launch.
+__device__ void quantize_block_1x128(const __nv_bfloat16* src, int64_t ld, int nrows, int64_t col0, int64_t ncols,
+                                     uint8_t* dst) {
+  const int64_t ldq = fp8_row_bytes(ncols);
+  float* sdst = reinterpret_cast<float*>(dst + ncols) + col0 / 128;
+  const int tid = threadIdx.x, c = tid % 16;
+  const int64_t col = col0 + 8 * c;
+  for (int r0 = 0; r0 < nrows; r0 += kThreads / 16) {  // uniform across the CTA: shuffles stay converged
+    const int r = r0 + tid / 16;
+    const bool valid = r < nrows && col < ncols;
+    uint4 raw = make_uint4(0u, 0u, 0u, 0u);
+    if (valid) raw = __ldcg(reinterpret_cast<const uint4*>(src + int64_t(r) * ld + col));
+    const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
+    float v[8];
+    uint32_t amax = 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      v[2 * i] = __uint_as_float(w[i] << 16);  // bf16 -> f32 is exact: the bits shifted up
+      v[2 * i + 1] = __uint_as_float(w[i] & 0xFFFF0000u);
+      amax = max(amax, max(fp8::abs_bits(v[2 * i]), fp8::abs_bits(v[2 * i + 1])));
+    }
+#pragma unroll
+    for (int o = 1; o < 16; o <<= 1) amax = max(amax, __shfl_xor_sync(kFull, amax, o));
+    const float s = fp8::block_scale(amax, /*ue8m0=*/false);
+    const bool poisoned = amax >= fp8::kInfBits;
+    const float lo[4] = {v[0], v[1], v[2], v[3]}, hi[4] = {v[4], v[5], v[6], v[7]};
+    if (valid)
+      __stcg(reinterpret_cast<uint2*>(dst + int64_t(r) * ldq + col),
+             make_uint2(fp8::encode4(lo, s, poisoned), fp8::encode4(hi, s, poisoned)));
+    if (c == 0 && r < nrows) __stcg(reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(sdst) + int64_t(r) * ldq), s);
+  }
+}
+
+// The fp8 step: acc += (W_stage . Xq_stage^T) * sw(half) * sx(row) -- the step's 128 K are one
+// scale block on both sides, accumulated by m16n8k32 e4m3 MMAs into a temporary, then promoted.
+template <int NT>
+__device__ __forceinline__ void compute_step_fp8(uint32_t wbase, uint32_t xs, uint32_t wsc, float (&acc)[NT][4]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t xq = wbase + Fmt<WeightFormat::kFp8>::kWBytes;
+  const int arow = ((lane >> 3) & 1) * kHalfM + 8 * warp + (lane & 7);
+  const uint32_t a_addr = wbase + arow * kRowBytes;
+  float t[NT][4];
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) t[nt][q] = 0.0f;
+#pragma unroll
+  for (int kp = 0; kp < 2; ++kp) {  // 64 K: two k32 MMAs
+    uint32_t af[2][4];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int chunk = (2 * kp + h) * 2 + (lane >> 4);
+      ptx::ldmatrix_x4(a_addr + ((chunk ^ (lane & 7)) << 4), af[h][0], af[h][1], af[h][2], af[h][3]);
+    }
+    mma_32k<NT, true>(xq, kp, af[0], af[1], t);
+  }
+  float sw0, sw1;
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(sw0), "=f"(sw1) : "r"(wsc));
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+    float sx0, sx1;  // rows n, n + 1 of the thread's accumulators
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(sx0), "=f"(sx1) : "r"(xs + 4u * (nt * 8 + 2 * (lane & 3))));
+    acc[nt][0] = fmaf(t[nt][0], __fmul_rn(sw0, sx0), acc[nt][0]);
+    acc[nt][1] = fmaf(t[nt][1], __fmul_rn(sw0, sx1), acc[nt][1]);
+    acc[nt][2] = fmaf(t[nt][2], __fmul_rn(sw1, sx0), acc[nt][2]);
+    acc[nt][3] = fmaf(t[nt][3], __fmul_rn(sw1, sx1), acc[nt][3]);
   }
 }
 
@@ -544,6 +689,7 @@ struct Ctx {
   int stages;       // ring depth of this launch (see kRingBytes)
   int stage_bytes;  // a step's weights (Fmt::kWBytes) + npad_max activation rows
   uint32_t lut_lane, lut_scale;  // W4A16: this lane's view of the decode table (w4a16::Lut)
+  uint32_t aux;                  // shared address of the aux region (fp8: Fmt<kFp8>'s buffers)
   Plan* pl;
   const Params* p;
   const Phases* ph;
@@ -559,6 +705,9 @@ struct Ctx {
 
   __device__ uint32_t addr(int slot) const { return ring + uint32_t(slot * stage_bytes); }
   __device__ uint32_t bar(int slot) const { return bar0 + uint32_t(slot) * 8u; }
+  // fp8: stage `slot`'s two weight scales and its activation rows' scales.
+  __device__ uint32_t wsc(int slot) const { return aux + uint32_t(Fmt<WeightFormat::kFp8>::kAuxWs + 8 * slot); }
+  __device__ uint32_t xs(int slot) const { return aux + uint32_t(Fmt<WeightFormat::kFp8>::kAuxXs + 4 * kMaxN * slot); }
   __device__ int slot_after(int slot, int k) const {  // (slot + k) mod stages, 0 <= k < stages
     slot += k;
     return slot >= stages ? slot - stages : slot;
@@ -654,32 +803,80 @@ __device__ bool cta_wait(Plan& pl, const int* p, int target, unsigned long long*
 template <WeightFormat WF>
 __device__ __forceinline__ void source_rows(const Item& d, const Plan& pl, const MegaArgs& a, const MegaWorkspace& ws,
                                             SrcRows<WF>& src) {
-  src.base = static_cast<const __nv_bfloat16*>(d.kind == kFC1 ? a.x : ws.a);
+  constexpr bool kFp8 = Fmt<WF>::kFp8;
+  const bool fc1 = d.kind == kFC1;
+  src.base = static_cast<const uint8_t*>(kFp8 ? (fc1 ? ws.xq : ws.aq) : (fc1 ? a.x : ws.a));
+  const int ld = int(kFp8 ? fp8_row_bytes(fc1 ? a.H : a.I) : (fc1 ? a.ldx : a.I));
 #pragma unroll
   for (int q = 0; q < Step<WF>::kActQ; ++q) {
     const int n = threadIdx.x / Step<WF>::kActChunks + Step<WF>::kActRows * q;
     src.off[q] = -1;
     if (n < d.n) {
       const int r = d.row0 + n;
-      if (d.kind == kFC1) {
-        const int t = pl.row_route[r] / int(a.K);
-        src.off[q] = t * int(a.ldx);
-      } else {
-        src.off[q] = r * int(a.I);
-      }
+      src.off[q] = (fc1 ? pl.row_route[r] / int(a.K) : r) * ld;
     }
   }
 }
 
-// Thread 0: may tile nx's activations be loaded now? FC1 reads x (always ready); FC2 reads its
-// unit's `a` rows, ready once every FC1 tile of the unit has released them (acquire).
+// What a GEMM tile's activations wait for: FC2 for its unit's `a` rows (unit_done[u] == dep2:
+// every FC1 tile of the unit, fp8: every quantized 128-column block), fp8 FC1 for the quantized
+// x (counters[2] == QX); bf16 / W4A16 FC1 reads x, always ready (p null).
+struct Dep {
+  const int* p;
+  int target;
+};
+__device__ __forceinline__ Dep dep_of(const Item& d, const MegaWorkspace& ws, const Phases& ph) {
+  if (d.kind == kFC2) return {ws.unit_done + d.u, ph.dep2};
+  if (d.kind == kFC1 && ph.QX > 0) return {reinterpret_cast<const int*>(ws.counters + 2), ph.QX};
+  return {nullptr, 0};
+}
+
+// Thread 0: may tile nx's activations be loaded now (acquire)?
 __device__ __forceinline__ int next_ready(const Item& nx, const MegaWorkspace& ws, const Phases& ph) {
-  if (nx.kind == kFC1) return 1;
-  if (nx.kind == kFC2 && ld_acquire(ws.unit_done + nx.u) >= ph.nb1) {
+  if (nx.kind != kFC1 && nx.kind != kFC2) return 0;
+  const Dep dep = dep_of(nx, ws, ph);
+  if (dep.p == nullptr) return 1;
+  if (ld_acquire(dep.p) >= dep.target) {
     __threadfence();  // as cta_wait: the CTA's loads after the barrier see the released rows
     return 1;
   }
   return 0;
+}
+
+// fp8, after an FC1 tile's epilogue: the tiles that write one 128-column block of the unit's `a`
+// (gated: blocks 2m and 2m + 1 of 64 columns; relu2: one tile of 128) count their arrivals; the
+// last one quantizes the block (quantize_block_1x128) and increments unit_done[u], which FC2
+// waits on until all ceil(I/128) blocks are in.
+__device__ void quantize_a_block(Ctx& cx, const Item& d) {
+  const MegaArgs& a = cx.p->a;
+  const MegaWorkspace& ws = cx.p->ws;
+  Plan& pl = *cx.pl;
+  const Phases& ph = *cx.ph;
+  const bool gated = a.activation != Activation::kReLU2;
+  const int m = gated ? d.blk / 2 : d.blk;
+  const int writers = gated ? min(2, ph.nb1 - 2 * m) : 1;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const int old = atomicAdd(ws.ablock_arrive + d.u * ph.IB + m, 1);
+    __threadfence();
+    pl.flag = old == writers - 1;
+  }
+  __syncthreads();
+  if (!pl.flag) return;
+  quantize_block_1x128(static_cast<const __nv_bfloat16*>(ws.a) + int64_t(d.row0) * a.I, a.I, d.n, int64_t(m) * 128,
+                       a.I, static_cast<uint8_t*>(ws.aq) + int64_t(d.row0) * fp8_row_bytes(a.I));
+  signal(ws.unit_done + d.u);
+}
+
+// fp8: work item blk of the first QX: x's columns [128 blk, 128 blk + 128) of every token, into
+// xq / sx; counters[2] counts the items done (fp8 FC1 tiles wait for QX).
+__device__ void quantize_x_item(Ctx& cx, const Item& d) {
+  const MegaArgs& a = cx.p->a;
+  const MegaWorkspace& ws = cx.p->ws;
+  quantize_block_1x128(static_cast<const __nv_bfloat16*>(a.x), a.ldx, int(a.T), int64_t(d.blk) * 128, a.H,
+                       static_cast<uint8_t*>(ws.xq));
+  signal(reinterpret_cast<int*>(ws.counters + 2));
 }
 
 // One FC1 or FC2 tile (the NT-token variant), including the next tile's prefetch: the next
@@ -708,12 +905,12 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     // Real issues are contiguous: step k of this tile is global step gstep + k == gissue.
     const uint32_t base = cx.addr(cx.islot), bar = cx.bar(cx.islot);
     if (k < d.nk) {
-      issue_weights<WF>(*cx.p, base, bar, d, k);
-      if (with_acts) issue_acts<WF>(base, d, k, npad, xrow);
+      issue_weights<WF>(*cx.p, base, bar, cx.wsc(cx.islot), d, k);
+      if (with_acts) issue_acts<WF>(base, cx.xs(cx.islot), d, k, npad, xrow);
       cx.issued();
     } else if (nx_gemm && k - d.nk < nx.nk) {
-      issue_weights<WF>(*cx.p, base, bar, nx, k - d.nk);
-      if (nx_ready) issue_acts<WF>(base, nx, k - d.nk, nx_npad, nx_rows);
+      issue_weights<WF>(*cx.p, base, bar, cx.wsc(cx.islot), nx, k - d.nk);
+      if (nx_ready) issue_acts<WF>(base, cx.xs(cx.islot), nx, k - d.nk, nx_npad, nx_rows);
       cx.issued();
       ++issued_next;
     }
@@ -721,7 +918,8 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   };
   // d's activations are ready now for FC1, and for FC2 when the previous tile saw its unit done
   // (it then issued them with the weights of the steps already in flight).
-  const bool acts_early = (d.kind == kFC1 && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
+  const Dep dep = dep_of(d, ws, *cx.ph);
+  const bool acts_early = (dep.p == nullptr && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
   SrcRows<WF> xrow;
   if (acts_early) {
     source_rows(d, pl, a, ws, xrow);
@@ -730,9 +928,12 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     // Weights first (in flight during the wait), then the activations of the steps in flight
     // as one more group: the first step waits for every group (the ring drains once).
     for (int k = cx.pre; k < P; ++k) issue_rel(k, false, xrow);  // weights only
-    if (d.kind == kFC2 && !cta_wait(pl, ws.unit_done + d.u, cx.ph->nb1, a.invalid_count)) return;
+    if (dep.p && !cta_wait(pl, dep.p, dep.target, a.invalid_count)) return;
     source_rows(d, pl, a, ws, xrow);
-    for (int k = 0; k < min(d.nk, P); ++k) issue_acts<WF>(cx.addr(cx.slot_after(cx.cslot, k)), d, k, npad, xrow);
+    for (int k = 0; k < min(d.nk, P); ++k) {
+      const int slot = cx.slot_after(cx.cslot, k);
+      issue_acts<WF>(cx.addr(slot), cx.xs(slot), d, k, npad, xrow);
+    }
     ptx::cp_async_commit();
   }
 
@@ -759,6 +960,8 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     issue_rel(j + P, true, xrow);
     if constexpr (Fmt<WF>::kPacked)
       compute_step_fp4<WF, NT>(cx.addr(cx.cslot), w4a16::Lut<Fmt<WF>::kLutCopies>{cx.lut_lane, cx.lut_scale}, acc);
+    else if constexpr (Fmt<WF>::kFp8)
+      compute_step_fp8<NT>(cx.addr(cx.cslot), cx.xs(cx.cslot), cx.wsc(cx.cslot), acc);
     else
       compute_step_bf16<NT>(cx.addr(cx.cslot), acc);
     cx.consumed();
@@ -805,6 +1008,12 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     epilogue<NT>(d, a, ws, sum, al);
   } else {
     epilogue<NT>(d, a, ws, acc, al);
+  }
+  if constexpr (Fmt<WF>::kFp8) {
+    if (d.kind == kFC1) {
+      quantize_a_block(cx, d);
+      return;
+    }
   }
   signal(d.kind == kFC1 ? ws.unit_done + d.u : ws.hblock_done + d.blk);
 }
@@ -964,11 +1173,11 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   if (trace && tid == 0) trace[1] = global_timer();
   int traced = 0;
   const Phases ph = make_phases<WF>(a, pl.units, ws.slots);
-  const int stage_bytes = F::kWBytes + npad_of(pl.max_n) * kRowBytes * F::kParts;
+  const int stage_bytes = F::kWBytes + npad_of(pl.max_n) * kRowBytes * F::kActParts;
   const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
-  const uint32_t ring = (smem_u32(smem_dyn) + F::kLutBytes + 1023u) & ~1023u;  // kRingAlign
+  const uint32_t ring = (smem_u32(smem_dyn) + F::kAuxBytes + 1023u) & ~1023u;  // kRingAlign
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
-         0u, 0u, &pl, &p, &ph,
+         0u, 0u, smem_u32(smem_dyn), &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
   if constexpr (F::kPacked) {
     const auto lut = w4a16::Lut<F::kLutCopies>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31);
@@ -990,6 +1199,8 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     }
     if (d.kind == kCombine) {
       combine_tile(cx, d);
+    } else if (d.kind == kQuantX) {
+      quantize_x_item(cx, d);
     } else {
       static_assert(kMaxN == 16, "units of at most 16 rows: the NT = 1 and 2 tiles");
       if (d.n <= 8)
@@ -1028,9 +1239,12 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   }
   for (int i = tid; i < int(kMaxRoutes); i += kThreads) ws.unit_done[i] = 0;
   for (int i = tid; i < ws.hblocks; i += kThreads) ws.hblock_done[i] = 0;
+  if constexpr (F::kFp8)
+    for (int i = tid; i < pl.units * ph.IB; i += kThreads) ws.ablock_arrive[i] = 0;
   if (tid == 0) {
     ws.counters[0] = 0u;
     ws.counters[1] = 0u;
+    ws.counters[2] = 0u;
   }
 }
 

@@ -18,6 +18,10 @@ constexpr int kMaxN = 16;                   // rows of one unit: tokens per tile
 constexpr int kSplitTarget = 2;             // split K until a phase has >= 2 x grid tiles
 constexpr int kPartialFloats = kThreads * (kMaxN / 8) * 4;  // one split's accumulators (8 KiB)
 
+// fp8_block: a quantized activation row of K columns in the workspace (xq, aq): its K e4m3 codes,
+// then its ceil(K/128) fp32 scales, padded to 16 bytes (cp.async), so one offset locates both.
+__host__ __device__ constexpr int64_t fp8_row_bytes(int64_t K) { return (K + 4 * ((K + 127) / 128) + 15) / 16 * 16; }
+
 // The kernel's parameters (__grid_constant__): the weights as TMA tensors (see mega_kernel.cuh;
 // ts13 / ts2 only for W4A16), the call and the workspace. CUtensorMap carries its own
 // 128-byte alignment.
