@@ -7,7 +7,10 @@
 // Which path runs (decided on the host per forward, from host-known values only):
 //   Mega kernel, one launch, when ALL of
 //     - the tactic (core/tactics.h: forced, else the tactic cache's entry for T's bucket) is
-//       "mega"; a tactic of the split pipeline says no; with none requested,
+//       "mega" or "mega_rounds" (the kernel with the split-K choice of fewest rounds x steps,
+//       mega_kernel.cuh choose_splits: measured better at T = 1 for most presets, worse for
+//       others, so `megamoe tune` picks per shape); a tactic of the split pipeline says no; with
+//       none requested,
 //       T <= MEGAMOE_MEGA_MAX_TOKENS (default: the backend's measured crossover); and always
 //       T <= sm90::mega::kMaxTokens = 64;
 //     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
@@ -26,7 +29,8 @@
 // the kernel leaves its counters at zero after every launch. The route plan's invalid-id word
 // of the split workspace is the one the kernel adds to, so invalid_id_count() covers both paths.
 // Knobs (read at construction): MEGAMOE_MEGA_STAGES, MEGAMOE_MEGA_EARLY,
-// MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B), MEGAMOE_MEGA_TRACE=file.csv (the last launch's timeline,
+// MEGAMOE_MEGA_MIN_SPLIT_STEPS, MEGAMOE_MEGA_SPLIT_TARGET, MEGAMOE_MEGA_SPLIT_ROUNDS (A/B),
+// MEGAMOE_MEGA_TRACE=file.csv (the last launch's timeline,
 // written when the layer is destroyed).
 #pragma once
 #include <cuda_runtime.h>
@@ -48,6 +52,7 @@ template <class Split>
 class MegaPath : public Split {
  public:
   static constexpr const char* kMega = "mega";
+  static constexpr const char* kMegaRounds = "mega_rounds";
   static constexpr int64_t kMegaDimMultiple = 64;  // H, I of the kernel (mega.h "Limits")
 
   // default_max_tokens: the largest T that runs the kernel when no tactic is requested.
@@ -59,12 +64,14 @@ class MegaPath : public Split {
     stages_ = int(env_int("MEGAMOE_MEGA_STAGES", 0));
     early_acts_ = env_int("MEGAMOE_MEGA_EARLY", 1) != 0;
     min_split_steps_ = int(env_int("MEGAMOE_MEGA_MIN_SPLIT_STEPS", 0));
+    split_rounds_ = env_int("MEGAMOE_MEGA_SPLIT_ROUNDS", 0) != 0;
+    split_target_ = int(std::clamp<int64_t>(env_int("MEGAMOE_MEGA_SPLIT_TARGET", 0), 0, mega::kMaxSplitTarget));
     max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", mega::kMaxRoutes), mega::kMaxRoutes);
     if (mega_on && this->EL_ <= mega::kMaxExperts && this->H_ % kMegaDimMultiple == 0 &&
         this->I_ % kMegaDimMultiple == 0) {
       auto g = this->guard();
       grid_ = mega::persistent_grid(fmt);
-      const int slots = mega::partial_slots(grid_);
+      const int slots = mega::partial_slots(grid_, split_target_);
       mega_buf_.allocate(mega::workspace_bytes(this->H_, this->I_, slots), "mega workspace");
       this->check(cudaMemset(mega_buf_.ptr, 0, mega_buf_.bytes), "mega workspace init");
       mega_ws_ = mega::carve_workspace(mega_buf_.ptr, this->H_, this->I_, slots);
@@ -80,13 +87,16 @@ class MegaPath : public Split {
 
   size_t workspace_bytes() const override { return Split::workspace_bytes() + mega_buf_.bytes; }
 
-  // Tactics: "mega" (the one-launch kernel), then the split pipeline's.
+  // Tactics: "mega" and "mega_rounds" (the one-launch kernel), then the split pipeline's.
   std::vector<std::string> tactic_names() const override {
-    std::vector<std::string> names{kMega};
+    std::vector<std::string> names{kMega, kMegaRounds};
     for (const std::string& n : Split::tactic_names()) names.push_back(n);
     return names;
   }
-  std::string tactic_for(int64_t T) const override { return mega_for(T) ? kMega : Split::tactic_for(T); }
+  std::string tactic_for(int64_t T) const override {
+    if (!mega_for(T)) return Split::tactic_for(T);
+    return rounds_for(T) ? kMegaRounds : kMega;
+  }
 
  protected:
   // The kernel's TMA descriptors of the weights the split stages just prepared.
@@ -113,10 +123,17 @@ class MegaPath : public Split {
   bool mega_for(int64_t T) const {
     if (grid_ == 0 || T > sm90::mega::kMaxTokens || T * this->K_ > max_routes_) return false;
     const std::string& r = this->requested_tactic(T);
-    if (r == kMega) return true;
+    if (r == kMega || r == kMegaRounds) return true;
     for (const std::string& n : Split::tactic_names())
       if (r == n) return false;
     return T <= max_tokens_;  // none requested (or a name unknown here): the heuristic
+  }
+
+  // The kernel's split-K rule for T: "mega_rounds" requested, or MEGAMOE_MEGA_SPLIT_ROUNDS set
+  // and "mega" not requested.
+  bool rounds_for(int64_t T) const {
+    const std::string& r = this->requested_tactic(T);
+    return r == kMegaRounds || (split_rounds_ && r != kMega);
   }
 
   bool use_mega(const ForwardArgs& args, const typename Split::ForwardContext& f) const {
@@ -148,6 +165,8 @@ class MegaPath : public Split {
     m.stages = stages_;
     m.early_acts = early_acts_;
     m.min_split_steps = min_split_steps_;
+    m.split_target = split_target_;
+    m.split_rounds = rounds_for(f.T);
     m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
     fill_format_args(m);
     sm90::mega::launch(m, maps_, mega_ws_, grid_, f.stream);
@@ -191,6 +210,8 @@ class MegaPath : public Split {
   DeviceBuffer trace_buf_;
   bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
   int min_split_steps_ = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B knob; 0: the kernel's default)
+  int split_target_ = 0;     // MEGAMOE_MEGA_SPLIT_TARGET (A/B knob; 0: the kernel's default)
+  bool split_rounds_ = false;  // MEGAMOE_MEGA_SPLIT_ROUNDS (A/B knob)
 };
 
 }  // namespace megamoe::sm90_backend

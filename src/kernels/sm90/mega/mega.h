@@ -68,9 +68,11 @@ struct MegaWorkspace {
   int slots = 0, hblocks = 0;
 };
 
-// Bytes of the workspace for a layer (every buffer 256-byte aligned); `slots` = partial_slots(grid).
+// Bytes of the workspace for a layer (every buffer 256-byte aligned); `slots` =
+// partial_slots(grid, split_target) of the launches it serves (MegaArgs::split_target).
 size_t workspace_bytes(int64_t H, int64_t I, int slots);
-int partial_slots(int grid);
+int partial_slots(int grid, int split_target = 0);
+constexpr int kMaxSplitTarget = 8;
 // Lays the buffers out in `base` (device memory of workspace_bytes bytes, zeroed once before the
 // first launch: the counters must start at zero).
 MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots);
@@ -102,6 +104,12 @@ struct MegaArgs {
   int stages = 0;
   bool early_acts = true;
   int min_split_steps = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS: 0 = the kernel's default
+  // MEGAMOE_MEGA_SPLIT_TARGET: split K until a phase has this many tiles per CTA (0 = the
+  // kernel's default, 2; at most kMaxSplitTarget; the workspace's slots must cover it).
+  int split_target = 0;
+  // MEGAMOE_MEGA_SPLIT_ROUNDS: of the splits allowed, take the one with the fewest rounds x steps
+  // (mega_kernel.cuh, choose_splits) instead of the most.
+  bool split_rounds = false;
   // Optional timeline (MEGAMOE_MEGA_TRACE): when non-null, thread 0 of each CTA writes
   // kTraceWords u64 at trace + cta * kTraceWords: [0] entry time, [1] plan built, then per work
   // item (at most kTraceItems) {item << 8 | kind, claimed, first step ready, finished} in

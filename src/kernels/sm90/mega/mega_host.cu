@@ -22,7 +22,9 @@ constexpr int kPackedStepBytes = 128;  // W4A16: a row's packed codes of one ste
 constexpr int kSubStepsPerStep = 4;    // W4A16: 64-wide K sub-steps (scale-tile rows) per step
 }  // namespace
 
-int partial_slots(int grid) { return 2 * kSplitTarget * grid; }  // tiles * S < 2 * kSplitTarget * grid
+int partial_slots(int grid, int split_target) {  // tiles * S < 2 * target * grid
+  return 2 * (split_target > 0 ? split_target : kSplitTarget) * grid;
+}
 
 namespace {
 // The one layout of the workspace: sizes it when the carver only counts, else points into it.
@@ -183,8 +185,11 @@ void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& w
   if (!cu::aligned(args.x, 16) || args.ldx % 8 != 0)
     throw_invalid("x", "16-byte aligned rows (mega kernel)", "misaligned");
   if (!cu::aligned(args.out, 16)) throw_invalid("out", "a 16-byte aligned pointer (mega kernel)", "misaligned");
-  if (grid < 1 || partial_slots(grid) > ws.slots)
-    throw_invalid("grid", "in [1, slots / 4] (mega kernel)", std::to_string(grid));
+  if (args.split_target < 0 || args.split_target > kMaxSplitTarget)
+    throw_invalid("split_target", "in [0, " + std::to_string(kMaxSplitTarget) + "] (mega kernel)",
+                  std::to_string(args.split_target));
+  if (grid < 1 || partial_slots(grid, args.split_target) > ws.slots)
+    throw_invalid("grid", "at most the workspace's slots / (2 x split target) (mega kernel)", std::to_string(grid));
   if ((args.alpha13 || args.alpha2) && maps.format != WeightFormat::kNvfp4)
     throw_invalid("alpha13 / alpha2", "null unless the weights are nvfp4 (mega kernel)", "a pointer");
   const bool fp8 = maps.format == WeightFormat::kFp8;

@@ -341,13 +341,28 @@ __device__ __forceinline__ float act_apply(Activation act, float g, float u, flo
 }
 
 // S splits of nk_total steps for `tiles` tiles (see "split-K" above); tiles * S <= slots.
-__device__ void choose_splits(int tiles, int nk_total, int grid, int slots, int min_steps, int& S, int& spl) {
+// rounds: of the S allowed, the one with the fewest step-times on the phase's critical path,
+// ceil(tiles S / grid) rounds x spl steps (ties: fewer splits), instead of the largest.
+__device__ void choose_splits(int tiles, int nk_total, int grid, int slots, int min_steps, int target, bool rounds,
+                              int& S, int& spl) {
   S = 1;
-  if (tiles > 0 && tiles < kSplitTarget * grid) {
-    S = (kSplitTarget * grid + tiles - 1) / tiles;
+  if (tiles > 0 && tiles < target * grid) {
+    S = (target * grid + tiles - 1) / tiles;
     S = min(S, kMaxSplits);
     S = min(S, max(1, nk_total / min_steps));
     while (S > 1 && tiles * S > slots) --S;
+  }
+  if (rounds) {
+    int best = S, best_cost = 1 << 30;
+    for (int s = 1; s <= S; ++s) {
+      const int sp = (nk_total + s - 1) / s, se = (nk_total + sp - 1) / sp;
+      const int cost = (tiles * se + grid - 1) / grid * sp;
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = s;
+      }
+    }
+    S = best;
   }
   spl = (nk_total + S - 1) / S;
   S = (nk_total + spl - 1) / spl;
@@ -360,10 +375,13 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   const bool gated = a.activation != Activation::kReLU2;
   p.nb1 = gated ? int(a.I / kHalfM) : int((a.I + kTileM - 1) / kTileM);
   const int min_steps = a.min_split_steps > 0 ? a.min_split_steps : kMinSplitSteps;
-  choose_splits(units * p.nb1, int((a.H + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S1, p.spl1);
+  const int target = a.split_target > 0 ? a.split_target : kSplitTarget;
+  choose_splits(units * p.nb1, int((a.H + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, target, a.split_rounds,
+                p.S1, p.spl1);
   p.T1 = units * p.nb1 * p.S1;
   p.nb2 = int((a.H + kTileM - 1) / kTileM);
-  choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, p.S2, p.spl2);
+  choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, target, a.split_rounds,
+                p.S2, p.spl2);
   p.T2 = units * p.nb2 * p.S2;
   p.IB = int((a.I + 127) / 128);
   p.QX = Fmt<WF>::kFp8 ? int((a.H + 127) / 128) : 0;
@@ -870,13 +888,12 @@ __device__ void quantize_a_block(Ctx& cx, const Item& d) {
 }
 
 // fp8: work item blk of the first QX: x's columns [128 blk, 128 blk + 128) of every token, into
-// xq / sx; counters[2] counts the items done (fp8 FC1 tiles wait for QX).
-__device__ void quantize_x_item(Ctx& cx, const Item& d) {
-  const MegaArgs& a = cx.p->a;
-  const MegaWorkspace& ws = cx.p->ws;
-  quantize_block_1x128(static_cast<const __nv_bfloat16*>(a.x), a.ldx, int(a.T), int64_t(d.blk) * 128, a.H,
-                       static_cast<uint8_t*>(ws.xq));
-  signal(reinterpret_cast<int*>(ws.counters + 2));
+// xq; counters[2] counts the items done (fp8 FC1 tiles wait for QX). They need no route plan, so
+// a CTA runs the ones it claims before it builds the plan (see the kernel).
+__device__ void quantize_x_item(const Params& p, int blk) {
+  quantize_block_1x128(static_cast<const __nv_bfloat16*>(p.a.x), p.a.ldx, int(p.a.T), int64_t(blk) * 128, p.a.H,
+                       static_cast<uint8_t*>(p.ws.xq));
+  signal(reinterpret_cast<int*>(p.ws.counters + 2));
 }
 
 // One FC1 or FC2 tile (the NT-token variant), including the next tile's prefetch: the next
@@ -1151,9 +1168,11 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   const MegaWorkspace& ws = p.ws;
   const int tid = threadIdx.x;
   if (a.trace && tid == 0) a.trace[size_t(blockIdx.x) * kTraceWords] = global_timer();
-  // The first claim does not depend on the plan: its latency overlaps the plan's.
+  // The first claim does not depend on the plan: its latency overlaps the plan's (the result stays
+  // in a register until the plan is built; a store to shared memory here would wait for it).
+  int first = 0;
   if (tid == 0) {
-    pl.item[0] = int(atomicAdd(ws.counters, 1u));
+    first = int(atomicAdd(ws.counters, 1u));
     for (int i = 0; i < kMaxStages; ++i) ptx::mbar_init(smem_u32(&full_bar[i]), 1);
     ptx::mbar_fence_init();
     ptx::prefetch_tensormap(&p.tm13);
@@ -1165,10 +1184,24 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   }
   if constexpr (F::kPacked)  // build_plan's barriers publish the table
     w4a16::Lut<F::kLutCopies>::template fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
+  if constexpr (F::kFp8) {
+    // The x quantization items come first and need no plan: run the ones this CTA claims now,
+    // so x is quantized while the plans are built (FC1 tiles wait for them).
+    const int qx = int((a.H + 127) / 128);
+    if (tid == 0) pl.item[0] = first;
+    __syncthreads();
+    while (pl.item[0] < qx) {
+      quantize_x_item(p, pl.item[0]);  // ends with a barrier
+      if (tid == 0) pl.item[0] = int(atomicAdd(ws.counters, 1u));
+      __syncthreads();
+    }
+    if (tid == 0) first = pl.item[0];
+  }
   if (a.ids_i64)
     build_plan<int64_t>(pl, a);
   else
-    build_plan<int32_t>(pl, a);  // ends with a barrier: pl.item[0] and the barriers are visible
+    build_plan<int32_t>(pl, a);  // ends with a barrier: the mbarriers are visible
+  if (tid == 0) pl.item[0] = first;
   unsigned long long* trace = a.trace ? a.trace + size_t(blockIdx.x) * kTraceWords : nullptr;
   if (trace && tid == 0) trace[1] = global_timer();
   int traced = 0;
@@ -1184,6 +1217,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     cx.lut_lane = lut.lane_addr;
     cx.lut_scale = lut.scale_addr;
   }
+  __syncthreads();  // pl.item[0]
   int cur = pl.item[0];
   while (cur < ph.total && pl.abort == 0) {
     if (tid == 0) pl.item[1] = int(atomicAdd(ws.counters, 1u));  // claim the next item ahead
@@ -1200,7 +1234,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     if (d.kind == kCombine) {
       combine_tile(cx, d);
     } else if (d.kind == kQuantX) {
-      quantize_x_item(cx, d);
+      quantize_x_item(p, d.blk);  // not reached: claimed and run before the plan (below)
     } else {
       static_assert(kMaxN == 16, "units of at most 16 rows: the NT = 1 and 2 tiles");
       if (d.n <= 8)
