@@ -1,5 +1,6 @@
-// The Mega kernel at decode sizes (see mega.h), one template over the weight format (bf16, or
-// W4A16 packed e2m1 with mxfp4 / nvfp4 block scales: "W4A16" below). One persistent launch:
+// The Mega kernel at decode sizes (see mega.h), one template over the weight format (bf16;
+// W4A16 packed e2m1 with mxfp4 / nvfp4 block scales: "W4A16" below; fp8_block e4m3: "fp8"
+// below). One persistent launch:
 //
 //   route plan      every CTA builds the plan of the (<= kMaxRoutes) routes in its own shared
 //                   memory: per local expert counts and offsets, rows stable by route index
@@ -10,6 +11,8 @@
 //                   are "no route"; CTA 0 adds their count to the route plan's invalid-id word,
 //                   the counter the split path uses (invalid_id_count() reads it).
 //   work items      one monotonically increasing counter hands out, in this order:
+//                   (fp8 only) x quantization items, one per 128 columns of H (a CTA runs the
+//                   ones it claims before building its plan: they need none),
 //                   FC1 tiles (unit u, 64 gate rows + the matching 64 up rows, K-split s),
 //                   FC2 tiles (unit u, 128 rows of H, K-split s), combine tiles (128 columns of
 //                   out, all tokens). Item = ((u * blocks) + block) * splits + split.
@@ -32,9 +35,11 @@
 //                   out[t, cols] = bf16(sum_{k = 0..K-1} w[t,k] * float(y[row(t,k), cols])),
 //                   products and sums with __fmul_rn / __fadd_rn in k order, rounded once: the
 //                   arithmetic of combine.cu (bit for bit, given the same y).
-//   split-K         when a phase has fewer than 2 x grid tiles, each tile's K range is cut into
-//                   S splits (at most kMaxSplits, each >= kMinSplitSteps steps), so every SM
-//                   streams weights from the start. Each split stores its fp32 accumulators to a
+//   split-K         when a phase has fewer than 2 x grid tiles (MegaArgs::split_target), each
+//                   tile's K range is cut into S splits (at most kMaxSplits, each >=
+//                   kMinSplitSteps steps), so every SM streams weights from the start: the
+//                   most splits allowed, or with MegaArgs::split_rounds (tactic "mega_rounds")
+//                   the count with the fewest rounds x steps (choose_splits). Each split stores its fp32 accumulators to a
 //                   partial slot (fragment order), fences and increments the tile's arrival
 //                   counter; the last arriver sums the S partials in split order 0..S-1 (its own
 //                   from registers, the others from L2) -- deterministic, no float atomics -- and
@@ -91,6 +96,18 @@
 //                   The decode is latency-bound at 8 warps per SM (ncu: 35% of issue slots
 //                   busy), so W4A16 runs two CTAs per SM: units of at most 16 rows (NT <= 2),
 //                   the 16-copy table (17 KiB), an 84 KiB ring and 128 registers per thread.
+//   fp8             the same skeleton with e4m3 weights (Fmt<kFp8>): a step is 128 K, one
+//                   128x128 scale block -- the bf16 step's 16 KiB and TMA boxes -- and the
+//                   activations are e4m3 rows of the workspace (xq / aq: codes, then the row's
+//                   fp32 scales), quantized once per launch by the CPU quantizer's rule: x by
+//                   the quantization items (counters[2] counts them; FC1 tiles wait for all),
+//                   `a` by the FC1 tile that completes a 128-column block of a unit (an arrival
+//                   counter per (unit, block); unit_done[u] then counts blocks, FC2 waits for
+//                   ceil(I/128)). The step's two weight scales and the rows' scales go with the
+//                   step by cp.async 4 B into aux; mma.sync m16n8k32 e4m3 into a temporary,
+//                   promoted into the accumulator with sw * sx. Measured against quantizing in
+//                   every step (8 warps x 8 values per 128 K): 2x faster (deepseek-v3 T = 1,
+//                   0.294 -> 0.145 ms).
 //   counter reset   every CTA increments counters[1] when it leaves; the last one (it sees
 //                   gridDim.x - 1) zeroes the work counter, the arrival and done counters and
 //                   counters[1], so the next launch (a graph replay included) starts from zero
@@ -100,8 +117,8 @@
 // epilogue: no warp specialisation in this first version), two CTAs per SM (launch bounds, Fmt).
 // Dynamic shared memory (Fmt below): W4A16's 17 KiB decode table, then the ring (bf16 96 KiB,
 // W4A16 84 KiB; + 1 KiB to align it); static: the plan (~9.3 KiB) and one mbarrier per stage.
-// Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 115, no
-// spill; W4A16 128 with 8-16 bytes of spill outside the step loop.
+// Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 127, no
+// spill; W4A16 and fp8 128 with 20-36 bytes of spill.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -298,7 +315,6 @@ struct Phases {
   int nb1, S1, spl1, T1;  // FC1: blocks per unit, splits, steps per split, tiles x splits
   int nb2, S2, spl2, T2;
   int IB;                 // 128-column blocks of `a`
-  int dep2;               // unit_done[u] when the unit's `a` is ready: FC1 blocks, fp8: IB
   int total;
 };
 
@@ -385,7 +401,6 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   p.T2 = units * p.nb2 * p.S2;
   p.IB = int((a.I + 127) / 128);
   p.QX = Fmt<WF>::kFp8 ? int((a.H + 127) / 128) : 0;
-  p.dep2 = Fmt<WF>::kFp8 ? p.IB : p.nb1;
   p.total = p.QX + p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
   return p;
 }
@@ -396,12 +411,12 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
   Item d{};
   d.kind = kNone;
   if (item < 0 || item >= ph.total) return d;
-  if (item < ph.QX) {
+  if (Fmt<WF>::kFp8 && item < ph.QX) {
     d.kind = kQuantX;
     d.blk = item;
     return d;
   }
-  item -= ph.QX;
+  if (Fmt<WF>::kFp8) item -= ph.QX;
   if (item >= ph.T1 + ph.T2) {
     d.kind = kCombine;
     d.blk = item - ph.T1 - ph.T2;
@@ -836,23 +851,25 @@ __device__ __forceinline__ void source_rows(const Item& d, const Plan& pl, const
   }
 }
 
-// What a GEMM tile's activations wait for: FC2 for its unit's `a` rows (unit_done[u] == dep2:
-// every FC1 tile of the unit, fp8: every quantized 128-column block), fp8 FC1 for the quantized
+// What a GEMM tile's activations wait for: FC2 for its unit's `a` rows (unit_done[u] == every
+// FC1 tile of the unit, fp8: every quantized 128-column block), fp8 FC1 for the quantized
 // x (counters[2] == QX); bf16 / W4A16 FC1 reads x, always ready (p null).
 struct Dep {
   const int* p;
   int target;
 };
+template <WeightFormat WF>
 __device__ __forceinline__ Dep dep_of(const Item& d, const MegaWorkspace& ws, const Phases& ph) {
-  if (d.kind == kFC2) return {ws.unit_done + d.u, ph.dep2};
-  if (d.kind == kFC1 && ph.QX > 0) return {reinterpret_cast<const int*>(ws.counters + 2), ph.QX};
+  if (d.kind == kFC2) return {ws.unit_done + d.u, Fmt<WF>::kFp8 ? ph.IB : ph.nb1};
+  if (Fmt<WF>::kFp8 && d.kind == kFC1) return {reinterpret_cast<const int*>(ws.counters + 2), ph.QX};
   return {nullptr, 0};
 }
 
 // Thread 0: may tile nx's activations be loaded now (acquire)?
+template <WeightFormat WF>
 __device__ __forceinline__ int next_ready(const Item& nx, const MegaWorkspace& ws, const Phases& ph) {
   if (nx.kind != kFC1 && nx.kind != kFC2) return 0;
-  const Dep dep = dep_of(nx, ws, ph);
+  const Dep dep = dep_of<WF>(nx, ws, ph);
   if (dep.p == nullptr) return 1;
   if (ld_acquire(dep.p) >= dep.target) {
     __threadfence();  // as cta_wait: the CTA's loads after the barrier see the released rows
@@ -911,7 +928,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   const int nx_npad = nx_gemm ? npad_of(nx.n) : 0;
   // First step (relative) that belongs to the next tile; the readiness of its activations is
   // decided before that step is issued and never changes afterwards.
-  if (tid == 0) pl.nx_ready = a.early_acts ? next_ready(nx, ws, *cx.ph) : 0;
+  if (tid == 0) pl.nx_ready = a.early_acts ? next_ready<WF>(nx, ws, *cx.ph) : 0;
   __syncthreads();
   int nx_ready = pl.nx_ready;
   SrcRows<WF> nx_rows;
@@ -935,8 +952,8 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   };
   // d's activations are ready now for FC1, and for FC2 when the previous tile saw its unit done
   // (it then issued them with the weights of the steps already in flight).
-  const Dep dep = dep_of(d, ws, *cx.ph);
-  const bool acts_early = (dep.p == nullptr && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
+  const bool has_dep = d.kind == kFC2 || (Fmt<WF>::kFp8 && d.kind == kFC1);  // dep_of's cases
+  const bool acts_early = (!has_dep && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
   SrcRows<WF> xrow;
   if (acts_early) {
     source_rows(d, pl, a, ws, xrow);
@@ -945,7 +962,10 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     // Weights first (in flight during the wait), then the activations of the steps in flight
     // as one more group: the first step waits for every group (the ring drains once).
     for (int k = cx.pre; k < P; ++k) issue_rel(k, false, xrow);  // weights only
-    if (dep.p && !cta_wait(pl, dep.p, dep.target, a.invalid_count)) return;
+    if (has_dep) {
+      const Dep dep = dep_of<WF>(d, ws, *cx.ph);
+      if (!cta_wait(pl, dep.p, dep.target, a.invalid_count)) return;
+    }
     source_rows(d, pl, a, ws, xrow);
     for (int k = 0; k < min(d.nk, P); ++k) {
       const int slot = cx.slot_after(cx.cslot, k);
@@ -971,7 +991,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     // j = 0 there was none (racecheck: WAR hazard), so a tile of exactly P steps keeps its
     // first answer.
     const bool recheck = j == j_recheck && j > 0;
-    if (recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready(nx, ws, *cx.ph);
+    if (recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready<WF>(nx, ws, *cx.ph);
     __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
     if (recheck) nx_ready = pl.nx_ready;
     issue_rel(j + P, true, xrow);
@@ -1210,7 +1230,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
   const uint32_t ring = (smem_u32(smem_dyn) + F::kAuxBytes + 1023u) & ~1023u;  // kRingAlign
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
-         0u, 0u, smem_u32(smem_dyn), &pl, &p, &ph,
+         0u, 0u, F::kFp8 ? smem_u32(smem_dyn) : 0u, &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
   if constexpr (F::kPacked) {
     const auto lut = w4a16::Lut<F::kLutCopies>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31);
@@ -1234,7 +1254,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     if (d.kind == kCombine) {
       combine_tile(cx, d);
     } else if (d.kind == kQuantX) {
-      quantize_x_item(p, d.blk);  // not reached: claimed and run before the plan (below)
+      if constexpr (F::kFp8) quantize_x_item(p, d.blk);  // not reached: claimed and run before the plan
     } else {
       static_assert(kMaxN == 16, "units of at most 16 rows: the NT = 1 and 2 tiles");
       if (d.n <= 8)
