@@ -98,39 +98,33 @@ CUtensorMap tensor_map(const void* base, CUtensorMapDataType type, int64_t elem,
   return m;
 }
 
-// bf16 weights: boxes of 64 rows x 64 elements with the 128-byte swizzle the kernel's ldmatrix
-// addressing assumes.
-CUtensorMap bf16_map(const void* base, int64_t inner, int64_t rows, int64_t experts, const char* what) {
-  return tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, inner, rows, experts, kBoxK, kHalfM,
-                    CU_TENSOR_MAP_SWIZZLE_128B, what);
+// bf16 / e4m3 weights [E_local, N, K]: boxes of 64 rows x 128 bytes (64 bf16 or 128 e4m3: one
+// step) with the 128-byte swizzle the kernel's ldmatrix addressing assumes.
+WeightMaps row_major_maps(WeightFormat fmt, const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I,
+                          Activation act) {
+  const bool e4m3 = fmt == WeightFormat::kFp8;
+  const int64_t elem = e4m3 ? 1 : 2;
+  auto map = [&](const void* w, int64_t K, int64_t N, const char* what) {
+    return tensor_map(w, e4m3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, elem, K, N, EL,
+                      int(2 * kBoxK / elem), kHalfM, CU_TENSOR_MAP_SWIZZLE_128B, what);
+  };
+  const CUtensorMap m13 = map(w13, H, act != Activation::kReLU2 ? 2 * I : I, "w13");
+  const CUtensorMap m2 = map(w2, I, H, "w2");
+  WeightMaps maps;
+  std::memcpy(maps.tm13, &m13, sizeof m13);
+  std::memcpy(maps.tm2, &m2, sizeof m2);
+  maps.format = fmt;
+  return maps;
 }
 
 }  // namespace
 
 WeightMaps encode_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act) {
-  const CUtensorMap m13 = bf16_map(w13, H, act != Activation::kReLU2 ? 2 * I : I, EL, "w13");
-  const CUtensorMap m2 = bf16_map(w2, I, H, EL, "w2");
-  WeightMaps maps;
-  std::memcpy(maps.tm13, &m13, sizeof m13);
-  std::memcpy(maps.tm2, &m2, sizeof m2);
-  maps.format = WeightFormat::kBf16;
-  return maps;
+  return row_major_maps(WeightFormat::kBf16, w13, w2, EL, H, I, act);
 }
 
 WeightMaps encode_fp8_weight_maps(const void* w13, const void* w2, int64_t EL, int64_t H, int64_t I, Activation act) {
-  // e4m3 bytes: boxes of 64 rows x 128 bytes (one 128-K step, one scale block), the bf16 boxes'
-  // bytes and swizzle.
-  auto e4m3 = [](const void* w, int64_t K, int64_t N, int64_t experts, const char* what) {
-    return tensor_map(w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, N, experts, 2 * kBoxK, kHalfM, CU_TENSOR_MAP_SWIZZLE_128B,
-                      what);
-  };
-  const CUtensorMap m13 = e4m3(w13, H, act != Activation::kReLU2 ? 2 * I : I, EL, "w13");
-  const CUtensorMap m2 = e4m3(w2, I, H, EL, "w2");
-  WeightMaps maps;
-  std::memcpy(maps.tm13, &m13, sizeof m13);
-  std::memcpy(maps.tm2, &m2, sizeof m2);
-  maps.format = WeightFormat::kFp8;
-  return maps;
+  return row_major_maps(WeightFormat::kFp8, w13, w2, EL, H, I, act);
 }
 
 WeightMaps encode_fp4_weight_maps(WeightFormat fmt, const void* w13, const void* s13, const void* w2, const void* s2,
