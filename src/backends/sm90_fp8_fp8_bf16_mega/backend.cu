@@ -24,6 +24,10 @@ namespace megamoe {
 namespace {
 
 constexpr const char* kName = "sm90_fp8_fp8_bf16_mega";
+// Measured (H200, `megamoe tune` at 2cc67cf, bench/results/2026-11-30_2cc67cf_tune_fp8_block.txt):
+// the kernel beat the split pipeline at every T <= 4 on the four presets (by 1.05-1.22x), and up
+// to T = 8 (deepseek-v3, gpt-oss-120b) or 16 (qwen3-30b-a3b, mixtral-8x7b); the shipped table
+// has those per-preset crossovers, this is the default for other shapes.
 constexpr int64_t kDefaultMaxTokens = 4;
 
 class Sm90MegaFp8 final : public sm90_backend::MegaPath<sm90_backend::Sm90SplitFp8> {
