@@ -1,4 +1,4 @@
-// What is specific to the sm90_bf16_bf16_bf16_mega backend (the common case matrix is in
+// What is specific to the Mega backends, mostly sm90_bf16_bf16_bf16_mega (the common case matrix is in
 // test_conformance.cpp, which runs every registered backend): the dependency counters of the
 // one-launch kernel under stress (many tiny experts, skewed routing, split-K tiles, 1000 graph
 // replays and 1000 eager forwards that must all finish and equal the first output bit for bit,
@@ -51,8 +51,10 @@ void check_vs_reference(TestLayer& tl, const HostInputs& in, cudaStream_t s, con
 
 // Many tiny experts (H = I = 64: one FC1 and one FC2 tile per unit, no split), Zipf routing at
 // T*K = 512 (the cap) and T = 5 with -1 and invalid ids; then a shape whose phases are split-K
-// (arrival counters and last-arriver reductions). 1000 graph replays and 1000 eager forwards each.
-TEST(MegaBf16, DependencyCounterStress) {
+// (arrival counters and last-arriver reductions). 1000 graph replays and 1000 eager forwards each,
+// for the kernel of each weight format: bf16, fp8_block (its x-quantization items and the
+// per-(unit, 128-column block) arrival counters of `a`'s quantization) and W4A16 (mxfp4).
+TEST(MegaKernel, DependencyCounterStress) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
   struct Shape {
@@ -65,17 +67,29 @@ TEST(MegaBf16, DependencyCounterStress) {
       {128, 8, 64, 64, 5, 0.2, 0.1, "E128 H=I=64 T5 zipf, -1 and invalid ids"},
       {64, 4, 512, 512, 4, 0.0, 0.0, "E64 H512 I512 T4 (split-K in both GEMMs)"},
   };
+  struct Format {
+    const char* backend;
+    Recipe recipe;
+    double tol;  // fp8_block: the small-T bound of test_backend_fp8_split.cpp (T = 4, 5 here)
+  };
+  const Format formats[] = {{kMegaBackend, Recipe::kBF16, kTol},
+                            {"sm90_fp8_fp8_bf16_mega", Recipe::kFP8Block, 5e-2},
+                            {"sm90_bf16_mxfp4_bf16_mega", Recipe::kW4A16MXFP4, kTol}};
+  for (const Format& f : formats)
   for (const Shape& sh : shapes) {
-    SCOPED_TRACE(sh.name);
-    const MoeConfig c = mega_config(sh.E, sh.K, sh.H, sh.I, 64);
-    TestLayer tl(c, case_seed(std::string("stress w ") + sh.name));
+    SCOPED_TRACE(std::string(f.backend) + " " + sh.name);
+    MoeConfig c = mega_config(sh.E, sh.K, sh.H, sh.I, 64);
+    c.backend = f.backend;
+    c.recipe = f.recipe;
+    CanonicalLayer tl(c, case_seed(std::string("stress w ") + sh.name));
+    EXPECT_EQ(tl.layer->tactic_for(sh.T), "mega") << "the kernel runs";
     const HostInputs in =
         make_inputs(c, sh.T, RouteKind::kZipf, case_seed(std::string("stress in ") + sh.name), sh.neg, sh.bad);
     DeviceInputs d(in);
     Stream s;
     const std::vector<uint16_t> first = run_layer(*tl.layer, d, s.s);
     EXPECT_EQ(count_nan(first), 0);
-    EXPECT_LE(rel_l2(first, run_reference(c, *tl.ref, in)), kTol) << "rel-L2 vs reference";
+    EXPECT_LE(rel_l2(first, run_reference(c, *tl.ref, in)), f.tol) << "rel-L2 vs reference";
     EXPECT_EQ(tl.layer->invalid_id_count(s.s), in.invalid);
     constexpr int kReps = 1000;
     {
