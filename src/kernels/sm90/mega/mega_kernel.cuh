@@ -115,9 +115,10 @@
 //
 // Budget (static_asserts below): 256 threads (8 warps, every warp loads, computes and runs the
 // epilogue: no warp specialisation in this first version), two CTAs per SM (launch bounds, Fmt).
-// Dynamic shared memory (Fmt below): W4A16's 17 KiB decode table, then the ring (bf16 96 KiB,
-// W4A16 84 KiB; + 1 KiB to align it); static: the plan (~9.3 KiB) and one mbarrier per stage.
-// Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 127, no
+// Dynamic shared memory (Fmt below): the aux region (W4A16's 17 KiB decode table; fp8's 0.9 KiB
+// of per-stage scales), then the ring (bf16 and fp8 96 KiB, W4A16 84 KiB; + 1 KiB to align it);
+// static: the plan (~9.3 KiB) and one mbarrier per stage.
+// Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 125, no
 // spill; W4A16 and fp8 128 with 20-36 bytes of spill.
 #include <cuda.h>
 #include <cudaTypedefs.h>
