@@ -119,7 +119,7 @@
 // of per-stage scales), then the ring (bf16 and fp8 96 KiB, W4A16 84 KiB; + 1 KiB to align it);
 // static: the plan (~9.3 KiB) and one mbarrier per stage.
 // Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 125, no
-// spill; W4A16 and fp8 128 with 20-36 bytes of spill.
+// spill; W4A16 128 with 8 bytes of spill, fp8 128 with 16-28.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -308,7 +308,10 @@ struct Item {
   int c1[2];  // first row (within expert e) of each 64-row weight half; rows past the tensor
               // (relu2's or W2's last half block) are zero-filled by TMA and never stored
 };
-constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3, kQuantX = 4;
+constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3;
+
+// fp8_block's 128-wide blocks along a dimension of n (scale blocks, x-quantization items).
+__device__ __forceinline__ int blocks128(int64_t n) { return int((n + 127) / 128); }
 
 // Phase geometry, the same in every CTA.
 struct Phases {
@@ -400,8 +403,8 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   choose_splits(units * p.nb2, int((a.I + kBK - 1) / kBK), int(gridDim.x), slots, min_steps, target, a.split_rounds,
                 p.S2, p.spl2);
   p.T2 = units * p.nb2 * p.S2;
-  p.IB = int((a.I + 127) / 128);
-  p.QX = Fmt<WF>::kFp8 ? int((a.H + 127) / 128) : 0;
+  p.IB = blocks128(a.I);
+  p.QX = Fmt<WF>::kFp8 ? blocks128(a.H) : 0;
   p.total = p.QX + p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
   return p;
 }
@@ -411,13 +414,9 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
   constexpr int kBK = Step<WF>::kBK;
   Item d{};
   d.kind = kNone;
-  if (item < 0 || item >= ph.total) return d;
-  if (Fmt<WF>::kFp8 && item < ph.QX) {
-    d.kind = kQuantX;
-    d.blk = item;
-    return d;
-  }
-  if (Fmt<WF>::kFp8) item -= ph.QX;
+  // Items below QX (fp8's x quantization) are run before the plan is built, never decoded.
+  if (item < ph.QX || item >= ph.total) return d;
+  item -= ph.QX;
   if (item >= ph.T1 + ph.T2) {
     d.kind = kCombine;
     d.blk = item - ph.T1 - ph.T2;
@@ -855,23 +854,28 @@ __device__ __forceinline__ void source_rows(const Item& d, const Plan& pl, const
 // What a GEMM tile's activations wait for: FC2 for its unit's `a` rows (unit_done[u] == every
 // FC1 tile of the unit, fp8: every quantized 128-column block), fp8 FC1 for the quantized
 // x (counters[2] == QX); bf16 / W4A16 FC1 reads x, always ready (p null).
+// has_dep says whether there is one; dep_of (only then) what it is -- computed where it is waited
+// for, so that no pointer stays live across the issue loops (W4A16's register budget).
 struct Dep {
   const int* p;
   int target;
 };
 template <WeightFormat WF>
+__device__ __forceinline__ bool has_dep(const Item& d) {
+  return d.kind == kFC2 || (Fmt<WF>::kFp8 && d.kind == kFC1);
+}
+template <WeightFormat WF>
 __device__ __forceinline__ Dep dep_of(const Item& d, const MegaWorkspace& ws, const Phases& ph) {
   if (d.kind == kFC2) return {ws.unit_done + d.u, Fmt<WF>::kFp8 ? ph.IB : ph.nb1};
-  if (Fmt<WF>::kFp8 && d.kind == kFC1) return {reinterpret_cast<const int*>(ws.counters + 2), ph.QX};
-  return {nullptr, 0};
+  return {reinterpret_cast<const int*>(ws.counters + 2), ph.QX};  // fp8 FC1
 }
 
 // Thread 0: may tile nx's activations be loaded now (acquire)?
 template <WeightFormat WF>
 __device__ __forceinline__ int next_ready(const Item& nx, const MegaWorkspace& ws, const Phases& ph) {
   if (nx.kind != kFC1 && nx.kind != kFC2) return 0;
+  if (!has_dep<WF>(nx)) return 1;
   const Dep dep = dep_of<WF>(nx, ws, ph);
-  if (dep.p == nullptr) return 1;
   if (ld_acquire(dep.p) >= dep.target) {
     __threadfence();  // as cta_wait: the CTA's loads after the barrier see the released rows
     return 1;
@@ -953,8 +957,8 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   };
   // d's activations are ready now for FC1, and for FC2 when the previous tile saw its unit done
   // (it then issued them with the weights of the steps already in flight).
-  const bool has_dep = d.kind == kFC2 || (Fmt<WF>::kFp8 && d.kind == kFC1);  // dep_of's cases
-  const bool acts_early = (!has_dep && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
+  const bool waits = has_dep<WF>(d);
+  const bool acts_early = (!waits && a.early_acts) || (cx.pre > 0 && cx.pre_acts == cx.pre);
   SrcRows<WF> xrow;
   if (acts_early) {
     source_rows(d, pl, a, ws, xrow);
@@ -963,7 +967,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     // Weights first (in flight during the wait), then the activations of the steps in flight
     // as one more group: the first step waits for every group (the ring drains once).
     for (int k = cx.pre; k < P; ++k) issue_rel(k, false, xrow);  // weights only
-    if (has_dep) {
+    if (waits) {
       const Dep dep = dep_of<WF>(d, ws, *cx.ph);
       if (!cta_wait(pl, dep.p, dep.target, a.invalid_count)) return;
     }
@@ -1208,7 +1212,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   if constexpr (F::kFp8) {
     // The x quantization items come first and need no plan: run the ones this CTA claims now,
     // so x is quantized while the plans are built (FC1 tiles wait for them).
-    const int qx = int((a.H + 127) / 128);
+    const int qx = blocks128(a.H);  // Phases::QX
     if (tid == 0) pl.item[0] = first;
     __syncthreads();
     while (pl.item[0] < qx) {
@@ -1231,7 +1235,7 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
   const uint32_t ring = (smem_u32(smem_dyn) + F::kAuxBytes + 1023u) & ~1023u;  // kRingAlign
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
-         0u, 0u, F::kFp8 ? smem_u32(smem_dyn) : 0u, &pl, &p, &ph,
+         0u, 0u, smem_u32(smem_dyn), &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
   if constexpr (F::kPacked) {
     const auto lut = w4a16::Lut<F::kLutCopies>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31);
@@ -1254,8 +1258,6 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     }
     if (d.kind == kCombine) {
       combine_tile(cx, d);
-    } else if (d.kind == kQuantX) {
-      if constexpr (F::kFp8) quantize_x_item(p, d.blk);  // not reached: claimed and run before the plan
     } else {
       static_assert(kMaxN == 16, "units of at most 16 rows: the NT = 1 and 2 tiles");
       if (d.n <= 8)
