@@ -278,13 +278,14 @@ int bench_ep_worker(const Options& opts) {
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   const size_t flush_bytes = size_t(256) << 20;
   DeviceBuffer flush(flush_bytes);
+  const Ceilings ceil = measure_ceilings(s);  // this GPU's copy rate: the local weight-stream floor
   std::ostringstream json;
   json.precision(6);
   json << "[\n";
   bool first = true;
   if (rank == 0)
-    std::printf("%-14s %6s %4s %-40s %10s %10s %10s\n", "model", "T/rank", "ep", "backend", "layer_ms", "exch_ms",
-                "exch_GB/s");
+    std::printf("%-14s %6s %4s %-40s %-12s %10s %10s %10s %10s\n", "model", "T/rank", "ep", "backend", "tactic",
+                "layer_ms", "floor_ms", "exch_ms", "exch_GB/s");
   for (const auto& pname : presets) {
     for (int64_t T : tokens) {
       MoeConfig c = bench_config(pname, false, recipe, opts.get("backend", "auto"), device, T);
@@ -320,6 +321,18 @@ int bench_ep_worker(const Options& opts) {
         off_rows += double(owners.size());
       }
       const double off_bytes = off_rows * double(H) * 2.0;
+      // The weight-stream floor of this rank's experts: the distinct local experts any rank's
+      // tokens route to (every rank's routes are rebuilt from their seeds), read once at the
+      // measured copy rate.
+      std::set<int64_t> touched_local;
+      for (int r = 0; r < R; ++r) {
+        const auto rr = workload::make_routes(T, E, K, routing, seed + uint64_t(T) + 7919u * uint64_t(r));
+        for (int32_t id : rr.ids)
+          if (id >= 0 && id / E_local == rank) touched_local.insert(id);
+      }
+      const double touched_bytes =
+          double(touched_local.size()) * double(formats::canonical_weight_bytes(c)) / double(E);
+      const double floor_ms = touched_bytes / (ceil.copy_gbps * 1e9) * 1e3;
       const Device dev = Device::cuda(device);
       const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
       const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
@@ -354,13 +367,17 @@ int bench_ep_worker(const Options& opts) {
         med[variant] = median(ms);
       }
       const double gbps = off_bytes / (med[1] * 1e-3) / 1e9;
-      std::printf("%-14s %6lld %4d %-40s %10.4f %10.4f %10.1f   (rank %d)\n", pname.c_str(), (long long)T, R,
-                  layer->backend_name().c_str(), med[0], med[1], gbps, rank);
+      const std::string tactic = layer->tactic_for(T);
+      std::printf("%-14s %6lld %4d %-40s %-12s %10.4f %10.4f %10.4f %10.1f   (rank %d)\n", pname.c_str(),
+                  (long long)T, R, layer->backend_name().c_str(), tactic.c_str(), med[0], floor_ms, med[1], gbps,
+                  rank);
       std::fflush(stdout);
       json << (first ? "" : ",\n") << "  {\"model\": \"" << pname << "\", \"recipe\": \"" << recipe_name(recipe)
            << "\", \"backend\": \"" << layer->backend_name() << "\", \"ep_size\": " << R << ", \"ep_rank\": " << rank
            << ", \"tokens_per_rank\": " << T << ", \"tokens\": " << T << ", \"routing\": \""
-           << workload::routing_name(routing) << "\", \"median_ms\": " << med[0]
+           << workload::routing_name(routing) << "\", \"tactic\": \"" << tactic << "\", \"median_ms\": " << med[0]
+           << ", \"floor_ms\": " << floor_ms << ", \"touched_weight_bytes\": " << touched_bytes
+           << ", \"ceiling_copy_gbps\": " << ceil.copy_gbps
            << ", \"exchange_only_ms\": " << med[1] << ", \"off_rank_bytes\": " << off_bytes
            << ", \"exchange_gbps\": " << gbps << ", \"gpu\": \"" << gpu << "\", \"commit\": \"" << commit
            << "\", \"baselines\": []}";

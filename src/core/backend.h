@@ -43,6 +43,19 @@ class Backend {
   virtual int64_t unrouted_count(void* stream) { (void)stream; return 0; }
   // Whether forward() honours ForwardArgs::route_out (the EP owner side needs it).
   virtual bool supports_route_out() const { return false; }
+  // Expert parallelism in one kernel: runs this rank's whole forward -- dispatch, its experts on
+  // what arrives, return and combine -- in the backend's own kernel (the Mega-EP kernel) and
+  // returns true, or returns false without doing anything (the EP layer then runs the exchange
+  // kernels around forward()). `local`: this rank's tokens and output; `exchange`: the layer's
+  // sm90::ep::FusedExchange (kernels/sm90/ep/exchange.h). Both paths speak the same protocol, so
+  // ranks need not agree on which one runs.
+  virtual bool forward_ep_fused(const ForwardArgs& local, const void* exchange) {
+    (void)local;
+    (void)exchange;
+    return false;
+  }
+  // The tactic an expert-parallel forward runs when this backend serves `rows` receive rows.
+  virtual std::string tactic_for_ep(int64_t rows) const { return tactic_for(rows); }
 
   // Tactics (core/tactics.h). The names this backend can run (empty: no choice), and the one a
   // forward of T tokens runs: the forced tactic, else the table's for T's bucket, else the
@@ -52,7 +65,7 @@ class Backend {
   virtual std::string tactic_for(int64_t T) const { (void)T; return ""; }
   virtual void machine_key(TacticKey* key) const { (void)key; }
   // "" clears; else must be one of tactic_names() (InvalidArgument otherwise).
-  void force_tactic(const std::string& name);
+  virtual void force_tactic(const std::string& name);
   void set_tactic_table(const TacticTable& table) { table_ = table; }
 
  protected:

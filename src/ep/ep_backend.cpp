@@ -1,6 +1,9 @@
 // EpBackend: expert parallelism as exchange kernels (kernels/sm90/ep/exchange.h) around the
-// single-GPU backend of this rank's experts. Per forward, on the caller's stream:
+// single-GPU backend of this rank's experts. Per forward, on the caller's stream, either
+//   the inner backend's own one-launch kernel with the exchange inside (the Mega-EP kernel,
+//   Backend::forward_ep_fused: the mega backends when the receive buffer fits it), or
 //   plan -> dispatch -> receive -> inner backend (route_out = y_ret) -> return -> combine.
+// Both speak the same protocol, so ranks may differ in which one runs.
 // The inner backend sees the receive buffer as a batch of R * cap rows (cap = the bucketed
 // max_tokens per rank) whose unused rows carry no route, so its kernels are sized by that bound
 // and need no host knowledge of how many rows arrived (graph-capturable, no host sync).
@@ -163,6 +166,11 @@ class EpBackend final : public Backend {
     const int64_t T = a.num_tokens;
     if (T > cap_)
       throw_invalid("x", "at most " + std::to_string(cap_) + " rows (EP capacity per rank)", std::to_string(T));
+    // The Mega-EP kernel when the inner backend has one that fits (one launch; same protocol).
+    if (!g_exchange_only) {
+      const sm90::ep::FusedExchange fx{p_, static_cast<char*>(win_mem_), push_};
+      if (inner_->forward_ep_fused(a, &fx)) return;
+    }
     const int64_t ldx = a.x.ndim == 2 ? a.x.strides[0] : H_;
     sm90::ep::launch_plan_dispatch(p_, push_, a.topk_ids.data, a.topk_ids.dtype == DType::kI64, a.x.data, ldx, T,
                                    stream);
@@ -182,6 +190,14 @@ class EpBackend final : public Backend {
   }
 
   size_t workspace_bytes() const override { return inner_->workspace_bytes() + layout_.bytes + state_.bytes; }
+
+  // Tactics are the inner backend's, for the R * cap rows it serves.
+  std::vector<std::string> tactic_names() const override { return inner_->tactic_names(); }
+  std::string tactic_for(int64_t T) const override {
+    (void)T;
+    return inner_->tactic_for_ep(int64_t(R_) * cap_);
+  }
+  void force_tactic(const std::string& name) override { inner_->force_tactic(name); }
   size_t weight_bytes() const override { return inner_->weight_bytes(); }
 
   int64_t invalid_id_count(void* stream) override { return read_counter(0, stream); }
@@ -196,6 +212,10 @@ class EpBackend final : public Backend {
     cu::check(kWho, cudaStreamSynchronize(s), "check_errors sync");
     if (e[0] == 0) return;
     const unsigned phase = e[1] >> 16, peer = e[1] & 0xFFFFu;
+    if (phase == sm90::ep::kPhaseExperts)
+      throw CommError("rank " + std::to_string(me_) + ": a dependency inside the Mega-EP kernel did not arrive (an "
+                      "internal error, or the GPU was starved for more than a second); outputs of this forward are "
+                      "not valid");
     const std::string what = phase == sm90::ep::kPhaseDispatch ? "its tokens (dispatch)" : "its expert results (return)";
     if (e[0] & sm90::ep::kErrAborted)
       throw CommError("rank " + std::to_string(me_) + ": the EP group was aborted while waiting for rank " +

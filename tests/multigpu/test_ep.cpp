@@ -232,6 +232,64 @@ TEST_P(EpStyles, BitwiseEqualToOneGpu) {
   EXPECT_EQ(out, mine) << "EP output differs from the one-GPU backend on the concatenated tokens";
 }
 
+// The Mega-EP kernel (one launch per rank: dispatch, experts, return, combine) for every format
+// it has: a receive buffer of R x 8 rows fits it, so the mega backends take it by default.
+// Uneven T per rank, -1 and invalid ids, bitwise repeatable, graph replay equals eager.
+TEST_P(EpStyles, MegaEpKernelMatchesReference) {
+  struct Case {
+    Recipe recipe;
+    int64_t K;
+    double tol;
+    const char* name;
+  };
+  const Case cases[] = {{Recipe::kBF16, 4, 5e-3, "bf16"},
+                        {Recipe::kFP8Block, 8, 1e-2, "fp8_block"},
+                        {Recipe::kW4A16MXFP4, 4, 5e-3, "w4a16_mxfp4"}};
+  for (const Case& k : cases) {
+    const uint64_t seed = case_seed(std::string("ep_mega_") + k.name);
+    MoeConfig c = ep_config(16, k.K, 512, 256, 8, k.recipe, GetParam());
+    EpLayer l(c, seed);
+    const std::string what = std::string(k.name) + " " + GetParam();
+    EXPECT_NE(l.layer->backend_name().find("_mega+ep"), std::string::npos) << l.layer->backend_name();
+    const std::string tactic = l.layer->tactic_for(8);
+    EXPECT_TRUE(tactic == "mega" || tactic == "mega_rounds") << what << ": tactic " << tactic;
+    const int64_t T = g_rank == 0 ? 5 : 8;
+    HostInputs in = rank_inputs(l.cfg, T, seed, g_rank, RouteKind::kZipf, 0.1, 0.05);
+    DeviceInputs d(in);
+    d.device = l.cfg.device;
+    const auto out = run(*l.layer, d);
+    expect_close(out, reference_all(l.cfg, seed, in), k.tol, what);
+    EXPECT_EQ(l.layer->invalid_id_count(), in.invalid) << what;
+    for (int i = 0; i < 2; ++i) EXPECT_EQ(run(*l.layer, d), out) << what << ": repeat " << i;
+    Stream s;
+    CapturedForward g(*l.layer, d, s.s);
+    for (int i = 0; i < 2; ++i) {
+      const auto replayed = g.replay(d, s.s);
+      l.layer->check_errors(s.s);
+      EXPECT_EQ(replayed, out) << what << ": graph replay " << i;
+    }
+  }
+}
+
+// The Mega-EP kernel and the exchange kernels speak one protocol: rank 0 runs the kernel, the
+// others the exchange kernels around their split stages (MEGAMOE_EP_FUSED=0), in both orders.
+TEST_P(EpStyles, MegaEpKernelAndExchangeKernelsInterwork) {
+  const uint64_t seed = case_seed("ep_mixed");
+  for (int fused_rank = 0; fused_rank < 2; ++fused_rank) {
+    setenv("MEGAMOE_EP_FUSED", g_rank == fused_rank ? "1" : "0", 1);
+    MoeConfig c = ep_config(16, 4, 256, 128, 16, Recipe::kBF16, GetParam());
+    EpLayer l(c, seed);
+    unsetenv("MEGAMOE_EP_FUSED");
+    const int64_t T = 9 + 3 * g_rank;
+    HostInputs in = rank_inputs(l.cfg, T, seed + uint64_t(fused_rank), g_rank, RouteKind::kZipf);
+    DeviceInputs d(in);
+    d.device = l.cfg.device;
+    for (int i = 0; i < 2; ++i)
+      expect_close(run(*l.layer, d), reference_all(l.cfg, seed, in), 5e-3,
+                   "fused on rank " + std::to_string(fused_rank) + ", forward " + std::to_string(i));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Ep, EpStyles, ::testing::Values("push", "pull"),
                          [](const auto& info) { return std::string(info.param); });
 
@@ -254,6 +312,7 @@ TEST(EpFault, RankRaisingBeforeTheExchangeIsReported) {
   MoeConfig c = ep_config(8, 2, 256, 128, 32, Recipe::kBF16, "push");
   c.ep_timeout_s = 1.0;
   EpLayer l(c, seed);
+  EXPECT_EQ(l.layer->tactic_for(20), "mega") << "the fault cases are meant to cover the Mega-EP kernel";
   HostInputs in = rank_inputs(l.cfg, 20, seed, g_rank);
   DeviceInputs d(in);
   d.device = l.cfg.device;
@@ -275,6 +334,7 @@ TEST(EpFault, KilledRankIsReportedThenSurvivorsShrink) {
   MoeConfig c = ep_config(8, 2, 256, 128, 32, Recipe::kBF16, "auto");
   c.ep_timeout_s = 2.0;
   auto l = std::make_unique<EpLayer>(c, seed);
+  EXPECT_EQ(l->layer->tactic_for(24), "mega") << "the fault cases are meant to cover the Mega-EP kernel";
   HostInputs in = rank_inputs(l->cfg, 24, seed, g_rank);
   DeviceInputs d(in);
   d.device = l->cfg.device;

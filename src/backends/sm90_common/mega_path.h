@@ -18,9 +18,13 @@
 //     - E_local <= sm90::mega::kMaxExperts (512); H and I multiples of 64 (the kernel's 64-row
 //       weight halves; the fp8_block split pipeline also takes multiples of 16);
 //     - x is 16-byte aligned with a row stride that is a multiple of 8 elements, out 16-byte
-//       aligned (the kernel gathers x rows with 16-byte cp.async); no route_out (the
-//       expert-parallel owner side runs the split stages);
+//       aligned (the kernel gathers x rows with 16-byte cp.async); no route_out (an expert-
+//       parallel layer whose receive buffer is too large for the Mega-EP kernel runs the
+//       exchange kernels around the split stages);
 //     - MEGAMOE_MEGA is not 0 (knob for A/B measurements).
+// Expert parallelism (forward_ep_fused): the Mega-EP kernel runs the whole EP forward when the
+// receive buffer (ep_size x bucketed max_tokens rows) fits the kernel (<= 64 rows, <= 512 routes)
+// and no split tactic is forced; MEGAMOE_EP_FUSED=0 turns it off (A/B).
 // An expert with many routed rows is not a reason to leave the Mega path: the kernel cuts it into
 // units of at most 16 rows (each streams the expert's weights once).
 //
@@ -30,7 +34,7 @@
 // of the split workspace is the one the kernel adds to, so invalid_id_count() covers both paths.
 // Knobs (read at construction): MEGAMOE_MEGA_STAGES, MEGAMOE_MEGA_EARLY,
 // MEGAMOE_MEGA_MIN_SPLIT_STEPS, MEGAMOE_MEGA_SPLIT_TARGET, MEGAMOE_MEGA_SPLIT_ROUNDS (A/B),
-// MEGAMOE_MEGA_TRACE=file.csv (the last launch's timeline,
+// MEGAMOE_MEGA_TRACE=file.csv (the last launch's timeline; "%d" in the name: the device ordinal;
 // written when the layer is destroyed).
 #pragma once
 #include <cuda_runtime.h>
@@ -44,6 +48,7 @@
 #include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/ep/exchange.h"
 #include "kernels/sm90/mega/mega.h"
 
 namespace megamoe::sm90_backend {
@@ -67,6 +72,7 @@ class MegaPath : public Split {
     split_rounds_ = env_int("MEGAMOE_MEGA_SPLIT_ROUNDS", 0) != 0;
     split_target_ = int(std::clamp<int64_t>(env_int("MEGAMOE_MEGA_SPLIT_TARGET", 0), 0, mega::kMaxSplitTarget));
     max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", mega::kMaxRoutes), mega::kMaxRoutes);
+    ep_fused_ = env_int("MEGAMOE_EP_FUSED", 1) != 0;
     if (mega_on && this->EL_ <= mega::kMaxExperts && this->H_ % kMegaDimMultiple == 0 &&
         this->I_ % kMegaDimMultiple == 0) {
       auto g = this->guard();
@@ -76,7 +82,9 @@ class MegaPath : public Split {
       this->check(cudaMemset(mega_buf_.ptr, 0, mega_buf_.bytes), "mega workspace init");
       mega_ws_ = mega::carve_workspace(mega_buf_.ptr, this->H_, this->I_, slots);
       if (const char* t = std::getenv("MEGAMOE_MEGA_TRACE"); t && *t) {
-        trace_path_ = t;
+        trace_path_ = t;  // "%d" becomes the device ordinal (expert-parallel ranks write one each)
+        if (const size_t at = trace_path_.find("%d"); at != std::string::npos)
+          trace_path_.replace(at, 2, std::to_string(c.device));
         trace_buf_.allocate(sizeof(unsigned long long) * size_t(grid_) * mega::kTraceWords, "mega trace");
         this->check(cudaMemset(trace_buf_.ptr, 0, trace_buf_.bytes), "mega trace init");
       }
@@ -96,6 +104,43 @@ class MegaPath : public Split {
   std::string tactic_for(int64_t T) const override {
     if (!mega_for(T)) return Split::tactic_for(T);
     return rounds_for(T) ? kMegaRounds : kMega;
+  }
+  std::string tactic_for_ep(int64_t rows) const override {
+    if (!ep_fused_for(rows)) return Split::tactic_for(rows);
+    return rounds_for(rows) ? kMegaRounds : kMega;
+  }
+
+  // The Mega-EP kernel (mega.h, MegaEp): the whole expert-parallel forward in one launch when
+  // the receive buffer (R x cap rows) fits the kernel, unless a split tactic is forced or
+  // MEGAMOE_EP_FUSED=0. Unlike one GPU, no token threshold: the alternative is the exchange's
+  // kernels around the split pipeline (docs/EP.md, "Mega-EP").
+  bool forward_ep_fused(const ForwardArgs& args, const void* exchange) override {
+    const auto& fx = *static_cast<const sm90::ep::FusedExchange*>(exchange);
+    const int64_t rows = int64_t(fx.p.R) * fx.p.cap;
+    const int64_t ldx = args.x.ndim == 2 ? args.x.strides[0] : this->H_;
+    if (!ep_fused_for(rows) || fx.p.R > sm90::mega::kMaxEpRanks || !cu::aligned(args.x.data, 16) || ldx % 8 != 0 ||
+        !cu::aligned(args.out.data, 16))
+      return false;
+    auto g = this->guard();
+    sm90::mega::MegaArgs m = mega_args(rows);
+    m.x = fx.own + fx.p.L.recv_x;
+    m.ldx = this->H_;
+    m.ids = fx.own + fx.p.L.recv_ids;
+    m.ids_i64 = false;
+    m.invalid_count = fx.p.counters;  // the EP layer's invalid-id word (its invalid_id_count())
+    sm90::mega::MegaEp& e = m.ep;
+    e.on = true;
+    e.push = fx.push;
+    e.xp = fx.p;
+    e.ids = args.topk_ids.data;
+    e.ids_i64 = args.topk_ids.dtype == DType::kI64;
+    e.x = args.x.data;
+    e.ldx = ldx;
+    e.topk_weights = args.topk_weights.template ptr<const float>();
+    e.out = args.out.data;
+    e.T = args.num_tokens;
+    sm90::mega::launch(m, maps_, mega_ws_, grid_, static_cast<cudaStream_t>(args.stream));
+    return true;
   }
 
  protected:
@@ -129,6 +174,15 @@ class MegaPath : public Split {
     return T <= max_tokens_;  // none requested (or a name unknown here): the heuristic
   }
 
+  // EP (forward_ep_fused): the kernel fits `rows` receive rows and no split tactic is forced.
+  bool ep_fused_for(int64_t rows) const {
+    if (!ep_fused_ || grid_ == 0 || rows > sm90::mega::kMaxTokens || rows * this->K_ > max_routes_) return false;
+    const std::string& r = this->requested_tactic(rows);
+    for (const std::string& n : Split::tactic_names())
+      if (r == n) return false;
+    return true;
+  }
+
   // The kernel's split-K rule for T: "mega_rounds" requested, or MEGAMOE_MEGA_SPLIT_ROUNDS set
   // and "mega" not requested.
   bool rounds_for(int64_t T) const {
@@ -141,18 +195,13 @@ class MegaPath : public Split {
            cu::aligned(args.out.data, 16);
   }
 
-  void run_mega(const ForwardArgs& args, const typename Split::ForwardContext& f) {
+  // The launch's arguments that do not depend on where x, ids and out are.
+  sm90::mega::MegaArgs mega_args(int64_t T) const {
     sm90::mega::MegaArgs m;
-    m.x = args.x.data;
-    m.ldx = f.ldx;
-    m.ids = args.topk_ids.data;
-    m.ids_i64 = args.topk_ids.dtype == DType::kI64;
-    m.topk_weights = args.topk_weights.template ptr<const float>();
-    m.out = args.out.data;
     m.b13 = this->b13();
     m.b2 = this->b2();
     m.invalid_count = this->sw_.plan.invalid_count;
-    m.T = f.T;
+    m.T = T;
     m.K = this->K_;
     m.E = this->c_.num_experts;
     m.first_local = this->c_.first_local_expert();
@@ -166,9 +215,20 @@ class MegaPath : public Split {
     m.early_acts = early_acts_;
     m.min_split_steps = min_split_steps_;
     m.split_target = split_target_;
-    m.split_rounds = rounds_for(f.T);
+    m.split_rounds = rounds_for(T);
     m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
     fill_format_args(m);
+    return m;
+  }
+
+  void run_mega(const ForwardArgs& args, const typename Split::ForwardContext& f) {
+    sm90::mega::MegaArgs m = mega_args(f.T);
+    m.x = args.x.data;
+    m.ldx = f.ldx;
+    m.ids = args.topk_ids.data;
+    m.ids_i64 = args.topk_ids.dtype == DType::kI64;
+    m.topk_weights = args.topk_weights.template ptr<const float>();
+    m.out = args.out.data;
     sm90::mega::launch(m, maps_, mega_ws_, grid_, f.stream);
   }
 
@@ -186,14 +246,14 @@ class MegaPath : public Split {
     auto rel = [t0](unsigned long long t) { return t ? static_cast<long long>(t - t0) : -1ll; };
     FILE* f = std::fopen(trace_path_.c_str(), "w");
     if (f == nullptr) return;
-    std::fprintf(f, "cta,item,kind,claimed_ns,first_step_ns,done_ns,entry_ns,plan_ns\n");
+    std::fprintf(f, "cta,item,kind,claimed_ns,first_step_ns,done_ns,entry_ns,plan_ns,ep_received_ns,ep_exit_ns\n");
     for (int b = 0; b < grid_; ++b) {
       const unsigned long long* r = h.data() + size_t(b) * mega::kTraceWords;
       for (int i = 0; i < mega::kTraceItems; ++i) {
         const unsigned long long* e = r + 4 + 4 * i;
         if (e[1] == 0) break;
-        std::fprintf(f, "%d,%llu,%llu,%lld,%lld,%lld,%lld,%lld\n", b, e[0] >> 8, e[0] & 0xff, rel(e[1]), rel(e[2]),
-                     rel(e[3]), rel(r[0]), rel(r[1]));
+        std::fprintf(f, "%d,%llu,%llu,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", b, e[0] >> 8, e[0] & 0xff, rel(e[1]),
+                     rel(e[2]), rel(e[3]), rel(r[0]), rel(r[1]), rel(r[2]), rel(r[3]));
       }
     }
     std::fclose(f);
@@ -212,6 +272,7 @@ class MegaPath : public Split {
   int min_split_steps_ = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B knob; 0: the kernel's default)
   int split_target_ = 0;     // MEGAMOE_MEGA_SPLIT_TARGET (A/B knob; 0: the kernel's default)
   bool split_rounds_ = false;  // MEGAMOE_MEGA_SPLIT_ROUNDS (A/B knob)
+  bool ep_fused_ = true;       // MEGAMOE_EP_FUSED (A/B knob: 0 runs the exchange kernels instead)
 };
 
 }  // namespace megamoe::sm90_backend

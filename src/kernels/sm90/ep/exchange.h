@@ -32,10 +32,17 @@
 
 namespace megamoe::sm90::ep {
 
+// Columns of y per return block: an owner that returns block by block (the Mega-EP kernel: one
+// block per FC2 row block) releases the epoch into return_block_flags[owner][block] as each block
+// lands, so the source's combine of that block need not wait for the whole return.
+constexpr int64_t kReturnBlockCols = 128;
+
 // Byte offsets inside each rank's symmetric window (identical on every rank).
 struct WindowLayout {
   size_t dispatch_flags = 0;  // u64 [R]: epoch stored by source s when its rows for us are ready
   size_t return_flags = 0;    // u64 [R]: epoch stored by owner d when our y rows are ready
+  size_t return_block_flags = 0;  // u64 [R][ceil(H / kReturnBlockCols)]: the same per block of
+                                  // columns (owners running the Mega-EP kernel set both)
   size_t recv_count = 0;      // i32 [R]: push: rows source s stored into our receive region
   size_t send_count = 0;      // i32 [R]: rows we send to owner d (pull: read by d)
   size_t send_list = 0;       // i32 [R][cap]: source token of our j-th row for owner d
@@ -53,6 +60,7 @@ struct WindowLayout {
 // Error word bits (ExchangeState::error[0]); error[1] holds (phase << 16) | peer of the first.
 constexpr unsigned kErrTimeout = 1u, kErrAborted = 2u;
 constexpr unsigned kPhaseDispatch = 1u, kPhaseReturn = 2u;
+constexpr unsigned kPhaseExperts = 3u;  // Mega-EP: a dependency inside the kernel (peer = this rank)
 
 // This rank's exchange state, all device pointers except the scalars.
 struct ExchangeParams {
@@ -73,6 +81,15 @@ struct ExchangeParams {
   const int32_t* replica_slot = nullptr;
   const volatile int* abort_word = nullptr;  // host-mapped: EpGroup::abort() sets it
   unsigned long long timeout_ns = 0;
+};
+
+// What a backend needs to run the exchange inside its own kernel (Backend::forward_ep_fused, the
+// Mega-EP kernel): the exchange state, this rank's window base (peers[me], a host-side copy) and
+// the style.
+struct FusedExchange {
+  ExchangeParams p;
+  char* own = nullptr;
+  bool push = true;
 };
 
 // The stages above (asynchronous on `stream`, graph-capturable, allocation-free). ids [T, K]

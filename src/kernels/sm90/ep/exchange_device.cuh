@@ -23,7 +23,8 @@ namespace megamoe::sm90::ep::dev {
 
 constexpr int kUnroll = 8;             // 16-byte vectors in flight per lane
 constexpr int64_t kChunkVecs = 32 * kUnroll;
-constexpr int kCombineBatch = 4;       // routes whose y vectors combine loads before using any
+constexpr int kCombineBatch = 8;       // routes whose y vectors combine loads before using any (K <= 8 of
+                                       // the common presets: one round of loads per token)
 constexpr int kPlanThreads = 1024;     // the plan is one CTA of this size: T * K routes, R scans over T
 
 __device__ __forceinline__ unsigned long long global_timer() {
@@ -46,14 +47,15 @@ inline __device__ void record_error(const ExchangeParams& p, unsigned bit, unsig
   atomicOr(p.error, bit);
 }
 
-// Waits until *flag >= epoch. False (error recorded) on timeout, on abort, or when another
-// wait of this forward already failed.
+// Waits until *flag >= epoch (or *alt >= epoch when alt is not null). False (error recorded) on
+// timeout, on abort, or when another wait of this forward already failed.
 inline __device__ bool wait_flag(const ExchangeParams& p, const unsigned long long* flag, unsigned long long epoch,
-                          unsigned phase, int peer) {
-  if (ld_acquire_sys(flag) >= epoch) return true;
+                                 unsigned phase, int peer, const unsigned long long* alt = nullptr) {
+  auto arrived = [&] { return ld_acquire_sys(flag) >= epoch || (alt != nullptr && ld_acquire_sys(alt) >= epoch); };
+  if (arrived()) return true;
   const unsigned long long t0 = global_timer();
   for (unsigned spin = 1;; ++spin) {
-    if (ld_acquire_sys(flag) >= epoch) return true;
+    if (arrived()) return true;
     if (failed(p)) return false;
     // The abort word lives in host memory (a PCIe read): polled every 64th spin only.
     if ((spin & 63u) == 0 && *p.abort_word) {
@@ -68,14 +70,21 @@ inline __device__ bool wait_flag(const ExchangeParams& p, const unsigned long lo
   }
 }
 
-// Every CTA waits for the flags of all R peers (threads 0..R-1, then a barrier).
-inline __device__ bool wait_all(const ExchangeParams& p, size_t flags_off, unsigned long long epoch, unsigned phase) {
+// Every CTA waits for the flags of all R peers (threads 0..R-1, then a barrier). With
+// block >= 0: for each owner, its return flag of that column block or its whole return flag.
+inline __device__ bool wait_all(const ExchangeParams& p, size_t flags_off, unsigned long long epoch, unsigned phase,
+                                int block = -1) {
   __shared__ int ok;
   if (threadIdx.x == 0) ok = 1;
   __syncthreads();
   if (int(threadIdx.x) < p.R) {
-    const auto* f = reinterpret_cast<const unsigned long long*>(p.peers[p.me] + flags_off) + threadIdx.x;
-    if (!wait_flag(p, f, epoch, phase, int(threadIdx.x))) ok = 0;
+    const int d = int(threadIdx.x);
+    const auto* f = reinterpret_cast<const unsigned long long*>(p.peers[p.me] + flags_off) + d;
+    const unsigned long long* alt = nullptr;
+    if (block >= 0)
+      alt = reinterpret_cast<const unsigned long long*>(p.peers[p.me] + p.L.return_block_flags) +
+            int64_t(d) * ((p.H + kReturnBlockCols - 1) / kReturnBlockCols) + block;
+    if (!wait_flag(p, f, epoch, phase, d, alt)) ok = 0;
   }
   __syncthreads();
   return ok && !failed(p);
@@ -83,6 +92,13 @@ inline __device__ bool wait_all(const ExchangeParams& p, size_t flags_off, unsig
 
 template <class T>
 __device__ __forceinline__ T* at(char* base, size_t off) { return reinterpret_cast<T*>(base + off); }
+
+// The 128-byte lines of [p, p + bytes) into L2, spread over the CTA's threads (no wait).
+__device__ __forceinline__ void prefetch_l2(const void* p, size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (size_t o = size_t(threadIdx.x) * 128; o < bytes; o += size_t(blockDim.x) * 128)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(c + o));
+}
 
 // One warp copies vectors [c*kChunkVecs, min((c+1)*kChunkVecs, vecs)) of a row.
 __device__ __forceinline__ void warp_copy_chunk(uint4* dst, const uint4* src, int64_t vecs, int64_t c, int lane) {
@@ -213,7 +229,133 @@ inline __device__ void dispatch_signal(const ExchangeParams& p, bool push, unsig
   for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.dispatch_flags) + p.me, epoch);
 }
 
+// ---- dispatch, one CTA per owner -----------------------------------------------------------
+// For a persistent kernel that dispatches at its start (the Mega-EP kernel): CTA d of the first R
+// plans this rank's T tokens for owner d alone, in shared memory, and sends them, so the owners
+// are served in parallel and no CTA waits for another (the split kernels above: one CTA plans
+// for all owners in global memory, then a copy grid; at T = 1 that chain of dependent global
+// round trips took ~20 us). The same window contents as plan + dispatch:
+//   CTA me (the one serving this rank itself) also writes every route's owner and slot
+//   (route_dest / route_slot, which the combine reads: this rank's own dispatch flag, which
+//   every CTA of the kernel acquires, publishes them) and counts invalid ids and unrouted
+//   routes; CTA d writes tok_pos[t * R + d].
+//   Push: x rows, slots and source tokens into d's receive region [me][j], then the row count;
+//   pull: x rows into our send window (a token sent to several owners is copied by each of
+//   their CTAs: the same bytes) and d's list, slots and count.
+// Then a system fence and the epoch into d's dispatch flag [me]. Scratch in shared memory:
+// dest / slot [T * K], row [T] (T * K < 2^15), n (one int). Needs T <= 32 * 32 * blockDim / 32.
+inline __device__ void dispatch_to_owner(const ExchangeParams& p, bool push, const void* ids, bool ids_i64,
+                                         const uint4* x, int64_t ldx_vec, int T, int d, unsigned long long epoch,
+                                         int16_t* dest, int16_t* slot, int16_t* row, int* n) {
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
+  const int K = int(p.K), routes = T * K;
+  char* own = p.peers[p.me];
+  char* dst = p.peers[d];
+  const bool first = d == p.me;
+  // Everything below starts with cold loads that depend on each other (ids -> placement tables;
+  // x rows after the scan): start them all now.
+  prefetch_l2(p.replica_begin, size_t(p.replica_slot - p.replica_begin) * 4 +
+                                   size_t(p.replica_slot - p.replica_rank) * 4);
+  prefetch_l2(x, size_t(T) * size_t(ldx_vec) * 16);
+  unsigned long long invalid = 0, unrouted = 0;
+  for (int r = tid; r < routes; r += blockDim.x) {
+    const int64_t id = ids_i64 ? static_cast<const int64_t*>(ids)[r] : static_cast<const int32_t*>(ids)[r];
+    int32_t o = -1, s = -1;
+    if (id == -1) {
+    } else if (id < 0 || id >= p.E) {
+      ++invalid;
+    } else if (!megamoe::ep::ep_route_target(p.replica_begin, p.replica_rank, p.replica_slot, int32_t(id), p.me,
+                                             r / K, &o, &s)) {
+      ++unrouted;
+      o = -1;
+    }
+    dest[r] = int16_t(o);
+    slot[r] = int16_t(s);
+    if (first) {
+      p.route_dest[r] = o;
+      p.route_slot[r] = s;
+    }
+  }
+  if (first && invalid) atomicAdd(p.counters + 0, invalid);
+  if (first && unrouted) atomicAdd(p.counters + 1, unrouted);
+  __syncthreads();
+  // Row j of token t in d's list: tokens with a route to d, in token order (warp 0, a ballot
+  // per 32 tokens).
+  if (warp == 0) {
+    int rows = 0;
+    for (int base = 0; base < T; base += 32) {
+      const int t = base + lane;
+      bool has = false;
+      if (t < T)
+        for (int k = 0; k < K; ++k) has |= dest[t * K + k] == d;
+      const unsigned b = __ballot_sync(0xffffffffu, has);
+      const int j = has ? rows + __popc(b & ((1u << lane) - 1u)) : -1;
+      if (t < T) {
+        row[t] = int16_t(j);
+        p.tok_pos[int64_t(t) * p.R + d] = j;
+      }
+      rows += __popc(b);
+    }
+    if (lane == 0) *n = rows;
+  }
+  __syncthreads();
+  const int64_t vecs = p.H / 8, cpr = chunks_per_row(vecs);
+  for (int64_t q = warp; q < int64_t(T) * cpr; q += warps) {
+    const int t = int(q / cpr);
+    const int64_t c = q - int64_t(t) * cpr, j = row[t];
+    if (j < 0) continue;
+    if (push) {
+      const int64_t r = int64_t(p.me) * p.cap + j;
+      warp_copy_chunk(at<uint4>(dst, p.L.recv_x) + r * vecs, x + t * ldx_vec, vecs, c, lane);
+      if (c != 0) continue;
+      for (int k = lane; k < K; k += 32) at<int32_t>(dst, p.L.recv_ids)[r * K + k] = dest[t * K + k] == d ? slot[t * K + k] : -1;
+      if (lane == 0) at<int32_t>(dst, p.L.recv_tok)[r] = t;
+    } else {
+      warp_copy_chunk(at<uint4>(own, p.L.send_x) + t * vecs, x + t * ldx_vec, vecs, c, lane);
+      if (c != 0) continue;
+      const int64_t r = int64_t(d) * p.cap + j;
+      for (int k = lane; k < K; k += 32) at<int32_t>(own, p.L.send_slots)[r * K + k] = dest[t * K + k] == d ? slot[t * K + k] : -1;
+      if (lane == 0) at<int32_t>(own, p.L.send_list)[r] = t;
+    }
+  }
+  __syncthreads();
+  if (tid == 0) {
+    if (push)
+      at<int32_t>(dst, p.L.recv_count)[p.me] = *n;
+    else
+      at<int32_t>(own, p.L.send_count)[d] = *n;
+    __threadfence_system();
+    st_release_sys(at<unsigned long long>(dst, p.L.dispatch_flags) + p.me, epoch);
+  }
+}
+
 // ---- receive -----------------------------------------------------------------------------
+// Rows source s sent us this forward (after its dispatch flag was acquired), clamped to cap.
+inline __device__ int received_rows(const ExchangeParams& p, bool push, int s) {
+  const int n = push ? *(volatile int32_t*)(at<int32_t>(p.peers[p.me], p.L.recv_count) + s)
+                     : __ldcg(at<int32_t>(p.peers[s], p.L.send_count) + p.me);
+  return n < 0 ? 0 : (n > p.cap ? int(p.cap) : n);
+}
+
+// Pull: rows [0, n) of source s (x rows and their K slots) from its send window into our receive
+// region s, spread over warps [gwarp, +nwarps).
+inline __device__ void pull_rows(const ExchangeParams& p, int s, int64_t n, int64_t gwarp, int64_t nwarps, int lane) {
+  char* own = p.peers[p.me];
+  const int64_t vecs = p.H / 8, K = p.K, cap = p.cap, cpr = chunks_per_row(vecs);
+  char* src = p.peers[s];
+  const int32_t* list = at<const int32_t>(src, p.L.send_list) + int64_t(p.me) * cap;
+  const int32_t* slots = at<const int32_t>(src, p.L.send_slots) + int64_t(p.me) * cap * K;
+  int32_t* recv_ids = at<int32_t>(own, p.L.recv_ids);
+  for (int64_t q = gwarp; q < n * cpr; q += nwarps) {
+    const int64_t j = q / cpr, c = q - j * cpr;
+    const int64_t row = int64_t(s) * cap + j, t = __ldcg(list + j);
+    warp_copy_chunk(at<uint4>(own, p.L.recv_x) + row * vecs, at<const uint4>(src, p.L.send_x) + t * vecs, vecs, c,
+                    lane);
+    if (c != 0) continue;
+    for (int64_t k = lane; k < K; k += 32) recv_ids[row * K + k] = __ldcg(slots + j * K + k);
+  }
+}
+
 // CTA `cta` of `ctas` (any CTA size that is a multiple of 32): waits for every source's dispatch
 // flag, reads the row counts (CTA 0 records them in p.recv_counts), pull: loads this CTA's share
 // of the rows from the sources' send windows; both: sets the slots of the unused rows to -1.
@@ -221,14 +363,11 @@ inline __device__ void receive_rows(const ExchangeParams& p, bool push, int64_t 
   const unsigned long long epoch = *p.epoch;
   char* own = p.peers[p.me];
   const bool ok = wait_all(p, p.L.dispatch_flags, epoch, kPhaseDispatch);
-  const int64_t vecs = p.H / 8, K = p.K, cap = p.cap, cpr = chunks_per_row(vecs);
+  const int64_t K = p.K, cap = p.cap;
   __shared__ int cnt[64];
   if (int(threadIdx.x) < p.R) {
     const int s = threadIdx.x;
-    int n = 0;
-    if (ok) n = push ? *(volatile int32_t*)(at<int32_t>(own, p.L.recv_count) + s)
-                     : __ldcg(at<int32_t>(p.peers[s], p.L.send_count) + p.me);
-    cnt[s] = n < 0 ? 0 : (n > cap ? int(cap) : n);
+    cnt[s] = ok ? received_rows(p, push, s) : 0;
     if (cta == 0) p.recv_counts[s] = cnt[s];
   }
   __syncthreads();
@@ -236,19 +375,7 @@ inline __device__ void receive_rows(const ExchangeParams& p, bool push, int64_t 
   const int64_t warps = blockDim.x / 32, gwarp = cta * warps + warp, nwarps = ctas * warps;
   int32_t* recv_ids = at<int32_t>(own, p.L.recv_ids);
   for (int s = 0; s < p.R; ++s) {
-    if (!push) {
-      const char* src = p.peers[s];
-      const int32_t* list = at<const int32_t>(const_cast<char*>(src), p.L.send_list) + int64_t(p.me) * cap;
-      const int32_t* slots = at<const int32_t>(const_cast<char*>(src), p.L.send_slots) + int64_t(p.me) * cap * K;
-      for (int64_t q = gwarp; q < cnt[s] * cpr; q += nwarps) {
-        const int64_t j = q / cpr, c = q - j * cpr;
-        const int64_t row = int64_t(s) * cap + j, t = __ldcg(list + j);
-        warp_copy_chunk(at<uint4>(own, p.L.recv_x) + row * vecs,
-                        at<const uint4>(const_cast<char*>(src), p.L.send_x) + t * vecs, vecs, c, lane);
-        if (c != 0) continue;
-        for (int64_t k = lane; k < K; k += 32) recv_ids[row * K + k] = __ldcg(slots + j * K + k);
-      }
-    }
+    if (!push) pull_rows(p, s, cnt[s], gwarp, nwarps, lane);
     // Rows nobody sent this forward carry no route.
     const int64_t first = (int64_t(s) * cap + cnt[s]) * K, last = (int64_t(s) + 1) * cap * K;
     for (int64_t i = first + cta * blockDim.x + threadIdx.x; i < last; i += ctas * blockDim.x)
@@ -279,7 +406,32 @@ inline __device__ void return_copies(const ExchangeParams& p, int64_t gwarp, int
   }
 }
 
+// Where the y row of received route (row, k) goes: push, from another source: that source's
+// return rows [t*K + k]; otherwise this rank's y_ret [row*K + k] (pull: the source reads it there;
+// this rank's own routes: its combine does). For kernels that return route by route (Mega-EP).
+inline __device__ uint4* route_y_dst(const ExchangeParams& p, bool push, int64_t row, int64_t k) {
+  const int64_t vecs = p.H / 8;
+  const int s = int(row / p.cap);
+  if (push && s != p.me) {
+    const int64_t t = __ldcg(at<int32_t>(p.peers[p.me], p.L.recv_tok) + row);
+    return at<uint4>(p.peers[s], p.L.ret) + (t * p.K + k) * vecs;
+  }
+  return at<uint4>(p.peers[p.me], p.L.y_ret) + (row * p.K + k) * vecs;
+}
+
+// After block `block` of every route's y has been stored and fenced: the epoch into every
+// source's return_block_flags[me][block] (threads 0..R-1).
+inline __device__ void return_block_signal(const ExchangeParams& p, int block, unsigned long long epoch) {
+  const int s = int(threadIdx.x);
+  if (s >= p.R || failed(p)) return;
+  const int64_t nb = (p.H + kReturnBlockCols - 1) / kReturnBlockCols;
+  st_release_sys(at<unsigned long long>(p.peers[s], p.L.return_block_flags) + int64_t(p.me) * nb + block, epoch);
+}
+
+// A rank whose dispatch wait failed computed nothing for the sources it did hear from: it releases
+// no return flag, so they report the failure (after their timeout) instead of combining stale rows.
 inline __device__ void return_signal(const ExchangeParams& p, unsigned long long epoch) {
+  if (failed(p)) return;
   for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.return_flags) + p.me, epoch);
 }
 

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/sm90/ep/exchange.h"
 #include "megamoe/config.h"
 
 namespace megamoe::sm90::mega {
@@ -64,7 +65,8 @@ struct MegaWorkspace {
   void* xq = nullptr;            // [kMaxTokens] rows of fp8_row_bytes(H)
   void* aq = nullptr;            // [kMaxRoutes] rows of fp8_row_bytes(I)
   int* ablock_arrive = nullptr;  // [kMaxRoutes, ceil(I/128)]
-  unsigned* counters = nullptr;  // [0] work counter, [1] CTAs exited, [2] x blocks quantized (fp8)
+  unsigned* counters = nullptr;  // [0] work counter, [1] CTAs exited, [2] x blocks quantized (fp8),
+                                 // [3] EP pull: CTAs past the receive, [4] EP: return tiles done
   int slots = 0, hblocks = 0;
 };
 
@@ -80,6 +82,32 @@ MegaWorkspace carve_workspace(void* base, int64_t H, int64_t I, int slots);
 // The persistent grid: co-resident CTAs (occupancy x SMs) of the current device for the kernel
 // of format `fmt`. Host only; sets the kernel's shared-memory attribute.
 int persistent_grid(WeightFormat fmt);
+
+// Expert parallelism inside the kernel (the Mega-EP kernel; protocol in kernels/sm90/ep/exchange.h,
+// docs/EP.md). MegaArgs::x / ids / T are then this rank's receive buffer (R * cap rows of the
+// window, ids = local slots), and these fields are the rank's own tokens:
+//   CTA 0 plans them and dispatches their rows (the exchange's plan and dispatch steps); every
+//   CTA waits for all sources' dispatch flags and builds its route plan from the rows that
+//   arrived (pull: the CTAs first copy them from the sources' send windows, then meet at a
+//   grid barrier); FC1 / FC2 as without EP; then per 128 columns a return tile (after that
+//   block's FC2 tiles) stores each route's y row where its source reads it (route_y_dst), the
+//   last one fences and releases the return flags; the combine tiles wait for every owner's
+//   return flag and combine this rank's tokens (combine_one). The epoch is read at entry and
+//   advanced by the last CTA, so the same windows serve the split EP kernels on another
+//   forward (or on another rank) unchanged.
+struct MegaEp {
+  bool on = false;
+  bool push = true;
+  ep::ExchangeParams xp;               // this rank's exchange state and window pointers
+  const void* ids = nullptr;           // this rank's topk ids [T, K], int32 or int64
+  bool ids_i64 = false;
+  const void* x = nullptr;             // bf16 [T, H], row stride ldx (16-byte aligned rows)
+  int64_t ldx = 0;
+  const float* topk_weights = nullptr;  // [T, K]
+  void* out = nullptr;                 // bf16 [T, H], 16-byte aligned
+  int64_t T = 0;
+};
+constexpr int kMaxEpRanks = 64;
 
 struct MegaArgs {
   const void* x = nullptr;  // bf16 [T, H], row stride ldx elements
@@ -111,10 +139,12 @@ struct MegaArgs {
   // (mega_kernel.cuh, choose_splits) instead of the most.
   bool split_rounds = false;
   // Optional timeline (MEGAMOE_MEGA_TRACE): when non-null, thread 0 of each CTA writes
-  // kTraceWords u64 at trace + cta * kTraceWords: [0] entry time, [1] plan built, then per work
-  // item (at most kTraceItems) {item << 8 | kind, claimed, first step ready, finished} in
+  // kTraceWords u64 at trace + cta * kTraceWords: [0] entry time, [1] plan built, (EP) [2] rows
+  // received and [3] exit, then per work item (at most kTraceItems) {item << 8 | kind, claimed,
+  // first step ready, finished} in
   // %globaltimer nanoseconds. For finding where a launch's time goes; off by default.
   unsigned long long* trace = nullptr;
+  MegaEp ep;  // expert parallelism inside the kernel (off: the one-GPU kernel)
 };
 constexpr int kTraceItems = 63;
 constexpr int kTraceWords = 4 + 4 * kTraceItems;

@@ -44,7 +44,7 @@ MegaWorkspace lay_out(WorkspaceCarver& w, int64_t H, int64_t I, int slots) {
   ws.xq = w.take(size_t(kMaxTokens) * size_t(fp8_row_bytes(H)));
   ws.aq = w.take(size_t(kMaxRoutes) * size_t(fp8_row_bytes(I)));
   ws.ablock_arrive = w.take<int>(sizeof(int) * size_t(kMaxRoutes) * IB);
-  ws.counters = w.take<unsigned>(3 * sizeof(unsigned));
+  ws.counters = w.take<unsigned>(5 * sizeof(unsigned));
   return ws;
 }
 }  // namespace
@@ -178,7 +178,23 @@ void launch(const MegaArgs& args, const WeightMaps& maps, const MegaWorkspace& w
                   std::to_string(args.H) + " / " + std::to_string(args.I));
   if (!cu::aligned(args.x, 16) || args.ldx % 8 != 0)
     throw_invalid("x", "16-byte aligned rows (mega kernel)", "misaligned");
-  if (!cu::aligned(args.out, 16)) throw_invalid("out", "a 16-byte aligned pointer (mega kernel)", "misaligned");
+  if (args.ep.on) {
+    const MegaEp& e = args.ep;
+    if (e.xp.R < 1 || e.xp.R > kMaxEpRanks)
+      throw_invalid("ep_size", "in [1, " + std::to_string(kMaxEpRanks) + "] (Mega-EP kernel)", std::to_string(e.xp.R));
+    if (args.T != int64_t(e.xp.R) * e.xp.cap || args.T > kMaxTokens)
+      throw_invalid("T", "the receive buffer's ep_size x capacity rows, at most " + std::to_string(kMaxTokens) +
+                             " (Mega-EP kernel)", std::to_string(args.T));
+    if (e.T < 0 || e.T > e.xp.cap)
+      throw_invalid("x", "at most " + std::to_string(e.xp.cap) + " rows (EP capacity per rank)", std::to_string(e.T));
+    if (!cu::aligned(e.x, 16) || e.ldx % 8 != 0)
+      throw_invalid("x", "16-byte aligned rows (Mega-EP kernel)", "misaligned");
+    if (!cu::aligned(e.out, 16)) throw_invalid("out", "a 16-byte aligned pointer (Mega-EP kernel)", "misaligned");
+    if (grid < e.xp.R)  // CTA d < R dispatches to owner d
+      throw_invalid("grid", "at least ep_size CTAs (Mega-EP kernel)", std::to_string(grid));
+  } else if (!cu::aligned(args.out, 16)) {
+    throw_invalid("out", "a 16-byte aligned pointer (mega kernel)", "misaligned");
+  }
   if (args.split_target < 0 || args.split_target > kMaxSplitTarget)
     throw_invalid("split_target", "in [0, " + std::to_string(kMaxSplitTarget) + "] (mega kernel)",
                   std::to_string(args.split_target));

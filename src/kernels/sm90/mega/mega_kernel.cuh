@@ -108,6 +108,23 @@
 //                   promoted into the accumulator with sw * sx. Measured against quantizing in
 //                   every step (8 warps x 8 values per 128 K): 2x faster (deepseek-v3 T = 1,
 //                   0.294 -> 0.145 ms).
+//   expert          (MegaArgs::ep, the Mega-EP kernel) the same launch with the exchange inside:
+//   parallelism     CTA d < R first plans this rank's tokens for owner d in shared memory and
+//                   stores their rows into d's window (push; pull: into our send window), fences
+//                   and releases d's dispatch flag (exchange_device.cuh, dispatch_to_owner); every
+//                   CTA then waits for all R dispatch flags (pull: copies the rows in, then a grid
+//                   barrier) and builds its route plan over the receive buffer, rows that did not
+//                   arrive being "no route". FC1 / FC2 as above. The items after FC2 are a return
+//                   tile per 128 columns (waits for the block's FC2 tiles, stores every route's y
+//                   columns where its source reads them, fences, releases the block's return flag
+//                   in every source's window; the last one also the whole return flag) and a
+//                   combine tile per 128 columns of this rank's tokens (waits for that block's flag
+//                   of every owner, then the exchange's fixed-order combine_one). They run after
+//                   the GEMM loop (ep_tail, out of line: calls inside the loop cost the GEMM tiles
+//                   registers). The epoch is read at entry and advanced by the last CTA.
+//                   Measured (2 x H200, docs/EP.md "Mega-EP"): at T = 1 per rank the rows are in
+//                   10-11 us after entry, the return and combine end 8-12 us after the last FC2
+//                   tile.
 //   counter reset   every CTA increments counters[1] when it leaves; the last one (it sees
 //                   gridDim.x - 1) zeroes the work counter, the arrival and done counters and
 //                   counters[1], so the next launch (a graph replay included) starts from zero
@@ -128,6 +145,7 @@
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/vector_io.cuh"
+#include "kernels/sm90/ep/exchange_device.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "kernels/sm90/mega/mega_params.h"
 #include "kernels/sm90/moe/activation_math.cuh"
@@ -166,6 +184,7 @@ static_assert(kWarps * 16 == kTileM, "each warp owns one m16 slice of the tile")
 static_assert(kChunks == 8, "the XOR swizzle (chunk ^ (row & 7)) needs 8 chunks per row");
 static_assert(kCombineThreadsPerToken * kCombineVec == kCombineCols && kThreads % kCombineThreadsPerToken == 0,
               "combine: whole tokens per pass");
+static_assert(kCombineCols == ep::kReturnBlockCols, "EP: a return / combine tile is one return block");
 static_assert(kMaxRoutes <= 32767 && kMaxExperts <= 32767, "plan indices fit int16");
 static_assert(kMaxRoutes % 32 == 0, "the rank loop walks 32 routes at a time");
 
@@ -293,6 +312,8 @@ struct Plan {
   int item[2];                     // [0] current item, [1] the next one (claimed ahead)
   int flag, abort, nx_ready;
   unsigned long long t_first;      // trace: when the current tile's first step was ready
+  unsigned long long epoch;        // EP: this forward's exchange epoch
+  int ep_rows[kMaxEpRanks];        // EP: rows received from each source
 };
 
 // Params (mega_params.h): the weights as 3-D TMA tensors {K (innermost), rows of one expert,
@@ -308,7 +329,7 @@ struct Item {
   int c1[2];  // first row (within expert e) of each 64-row weight half; rows past the tensor
               // (relu2's or W2's last half block) are zero-filled by TMA and never stored
 };
-constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3;
+constexpr int kNone = 0, kFC1 = 1, kFC2 = 2, kCombine = 3, kReturn = 4;
 
 // fp8_block's 128-wide blocks along a dimension of n (scale blocks, x-quantization items).
 __device__ __forceinline__ int blocks128(int64_t n) { return int((n + 127) / 128); }
@@ -405,7 +426,9 @@ __device__ Phases make_phases(const MegaArgs& a, int units, int slots) {
   p.T2 = units * p.nb2 * p.S2;
   p.IB = blocks128(a.I);
   p.QX = Fmt<WF>::kFp8 ? blocks128(a.H) : 0;
-  p.total = p.QX + p.T1 + p.T2 + p.nb2;  // combine: one tile per 128 columns, as FC2's row blocks
+  // combine: one tile per 128 columns, as FC2's row blocks. EP: the GEMM loop's items end here;
+  // a return tile per block and then a combine tile per block follow (ep_tail).
+  p.total = p.QX + p.T1 + p.T2 + (a.ep.on ? 0 : p.nb2);
   return p;
 }
 
@@ -419,7 +442,7 @@ __device__ Item decode(int item, const Phases& ph, const Plan& pl, const MegaArg
   item -= ph.QX;
   if (item >= ph.T1 + ph.T2) {
     d.kind = kCombine;
-    d.blk = item - ph.T1 - ph.T2;
+    d.blk = item - ph.T1 - ph.T2;  // EP: return tiles, then combine tiles (ep_tail decodes them)
     return d;
   }
   const bool fc1 = item < ph.T1;
@@ -1097,6 +1120,111 @@ __device__ void combine_tile(Ctx& cx, const Item& d) {
   }
 }
 
+// ---- expert parallelism inside the kernel (MegaEp in mega.h) -----------------------------
+// Out of line: they run once or twice per CTA and must not weigh on the GEMM tiles' registers
+// (arguments by value or in shared / parameter space: a reference to the loop's Ctx or Item
+// moved them to the stack, 150-480 bytes of spill in every format; a call inside the GEMM loop
+// still cost 12-130 bytes, so the return and combine tiles run after it, in ep_tail).
+
+// Every CTA before its route plan: this forward's epoch; CTA d < R dispatches this rank's tokens
+// to owner d (dispatch_to_owner, scratch in the plan's arrays, rebuilt by build_plan after); then
+// every CTA waits for all sources' dispatch flags and records how many rows each sent; pull: the
+// CTAs copy the rows from the sources' send windows into the receive buffer and meet at a grid
+// barrier (counters[3]) before any plan reads them.
+__device__ __noinline__ void ep_prologue(const Params& p, Plan& pl) {
+  const MegaEp& e = p.a.ep;
+  const ep::ExchangeParams& xp = e.xp;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  // Advanced by the last CTA of this launch, after every CTA has read it here.
+  const unsigned long long epoch = *static_cast<volatile unsigned long long*>(xp.epoch) + 1;
+  if (int(blockIdx.x) < xp.R)
+    ep::dev::dispatch_to_owner(xp, e.push, e.ids, e.ids_i64, static_cast<const uint4*>(e.x), e.ldx / 8, int(e.T),
+                               int(blockIdx.x), epoch, pl.route_e, pl.route_rank, pl.row_route, &pl.units);
+  const bool ok = ep::dev::wait_all(xp, xp.L.dispatch_flags, epoch, ep::kPhaseDispatch);
+  if (tid < xp.R) pl.ep_rows[tid] = ok ? ep::dev::received_rows(xp, e.push, tid) : 0;
+  if (tid == 0) pl.epoch = epoch;
+  __syncthreads();
+  if (e.push) return;
+  const int64_t gwarp = int64_t(blockIdx.x) * kWarps + warp, nwarps = int64_t(gridDim.x) * kWarps;
+  for (int s = 0; s < xp.R; ++s) ep::dev::pull_rows(xp, s, pl.ep_rows[s], gwarp, nwarps, lane);
+  signal(reinterpret_cast<int*>(p.ws.counters + 3));
+  cta_wait(pl, reinterpret_cast<const int*>(p.ws.counters + 3), int(gridDim.x), p.a.invalid_count);
+}
+
+// EP: whether route i of the receive buffer is real (its row arrived this forward).
+__device__ __forceinline__ bool arrived(const Plan& pl, const MegaArgs& a, int i) {
+  if (!a.ep.on) return true;
+  const int row = i / int(a.K), cap = int(a.ep.xp.cap), s = row / cap;
+  return row - s * cap < pl.ep_rows[s];
+}
+
+// EP return tile: once FC2's tiles of 128-row block blk are done, y's columns [128 blk, +128) of
+// every route go where its source reads them (route_y_dst: the source's return rows over NVLink,
+// or this rank's y_ret); the tile fences system-wide and releases the epoch into every source's
+// return flag of block blk (the block is kReturnBlockCols wide), and the last return tile into
+// every source's whole return flag too (what the exchange kernels' combine waits for).
+__device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, int blocks) {
+  const MegaArgs& a = p.a;
+  const MegaWorkspace& ws = p.ws;
+  if (!cta_wait(pl, ws.hblock_done + blk, pl.units, a.invalid_count)) return;
+  const int tid = threadIdx.x;
+  const int64_t col = int64_t(blk) * kCombineCols + (tid % kCombineThreadsPerToken) * kCombineVec;
+  const int routes = int(a.T * a.K), K = int(a.K);
+  const uint16_t* y = static_cast<const uint16_t*>(ws.y);
+  if (col < a.H)
+    for (int i = tid / kCombineThreadsPerToken; i < routes; i += kThreads / kCombineThreadsPerToken) {
+      const int row = pl.route_row[i];
+      if (row < 0) continue;
+      const uint4 v = __ldcg(reinterpret_cast<const uint4*>(y + int64_t(row) * a.H + col));
+      ep::dev::route_y_dst(a.ep.xp, a.ep.push, i / K, i % K)[col / kCombineVec] = v;
+    }
+  __threadfence_system();
+  __syncthreads();
+  ep::dev::return_block_signal(a.ep.xp, blk, pl.epoch);
+  if (tid == 0 && atomicAdd(ws.counters + 4, 1u) == unsigned(blocks) - 1) {
+    __threadfence_system();
+    ep::dev::return_signal(a.ep.xp, pl.epoch);
+  }
+}
+
+// EP combine tile: columns [128 blk, +128) of this rank's tokens, once every owner's return flag
+// of that block (or its whole return flag: an owner running the exchange kernels) holds the epoch (the exchange's combine_one: fixed k order; NaN when the exchange failed).
+__device__ __forceinline__ void ep_combine_tile(const Params& p, const Plan& pl, int blk) {
+  const MegaEp& e = p.a.ep;
+  const bool ok = ep::dev::wait_all(e.xp, e.xp.L.return_flags, pl.epoch, ep::kPhaseReturn, blk);
+  const int tid = threadIdx.x;
+  const int64_t v = int64_t(blk) * kCombineThreadsPerToken + tid % kCombineThreadsPerToken;
+  if (v * kCombineVec >= e.xp.H) return;
+  for (int64_t t = tid / kCombineThreadsPerToken; t < e.T; t += kThreads / kCombineThreadsPerToken)
+    ep::dev::combine_one(e.xp, e.push, ok, e.topk_weights, t, v, static_cast<__nv_bfloat16*>(e.out));
+}
+
+// EP: items [first, first + nb2) are the return tiles, the next nb2 the combine tiles; the GEMM
+// loop hands over at the first of them (the ring is drained by then: a tile prefetches only GEMM
+// tiles) with `cur` claimed. Claims the rest like the loop does. `rec`: the trace's next item
+// record or null (MegaArgs::trace).
+__device__ __noinline__ void ep_tail(const Params& p, Plan& pl, int cur, int first, int nb2, unsigned long long* rec,
+                                     int recs_left) {
+  while (cur < first + 2 * nb2 && pl.abort == 0) {
+    const int blk = cur - first;
+    if (rec && threadIdx.x == 0) {
+      rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(blk < nb2 ? kReturn : kCombine);
+      rec[1] = global_timer();
+      rec[2] = 0;
+    }
+    if (blk < nb2)
+      return_tile(p, pl, blk, nb2);
+    else
+      ep_combine_tile(p, pl, blk - nb2);
+    if (rec && threadIdx.x == 0) rec[3] = global_timer();
+    rec = rec && --recs_left > 0 ? rec + 4 : nullptr;
+    __syncthreads();
+    if (threadIdx.x == 0) pl.item[0] = int(atomicAdd(p.ws.counters, 1u));
+    __syncthreads();
+    cur = pl.item[0];
+  }
+}
+
 // Builds the plan in shared memory (all threads; ends with a barrier).
 template <typename IdT>
 __device__ void build_plan(Plan& pl, const MegaArgs& a) {
@@ -1105,14 +1233,13 @@ __device__ void build_plan(Plan& pl, const MegaArgs& a) {
   const IdT* ids = static_cast<const IdT*>(a.ids);
   if (tid == 0) {
     pl.invalid = 0;
-    pl.abort = 0;
     pl.max_n = 0;
   }
   for (int e = tid; e < EL; e += kThreads) pl.cnt[e] = 0;
   __syncthreads();
   int invalid = 0;
   for (int i = tid; i < routes; i += kThreads) {
-    const int64_t v = int64_t(ids[i]);
+    const int64_t v = arrived(pl, a, i) ? int64_t(__ldcg(ids + i)) : -1;  // .cg: EP rows came from peers
     int e = -1;
     if (v != -1) {
       if (v < 0 || v >= a.E)
@@ -1207,6 +1334,11 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
       ptx::prefetch_tensormap(&p.ts2);
     }
   }
+  if (tid == 0) pl.abort = 0;
+  if (a.ep.on) {
+    ep_prologue(p, pl);  // ends with a barrier
+    if (a.trace && tid == 0) a.trace[size_t(blockIdx.x) * kTraceWords + 2] = global_timer();
+  }
   if constexpr (F::kPacked)  // build_plan's barriers publish the table
     w4a16::Lut<F::kLutCopies>::template fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
   if constexpr (F::kFp8) {
@@ -1272,6 +1404,13 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     __syncthreads();  // pl.item[1] and pl.flag are rewritten next iteration
     cur = next;
   }
+  if (a.ep.on) {
+    unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced : nullptr;
+    ep_tail(p, pl, cur, ph.total, ph.nb2, rec, kTraceItems - traced);
+    if (trace && tid == 0) trace[3] = global_timer();
+    // A dependency of this launch timed out in this CTA (cta_wait): the layer's check_errors says so.
+    if (pl.abort && tid == 0) ep::dev::record_error(a.ep.xp, ep::kErrTimeout, ep::kPhaseExperts, a.ep.xp.me);
+  }
   ptx::cp_async_wait<0>();
   // Weights still in flight (only after an abort: every issued step is otherwise consumed)
   // must land before the CTA's shared memory is released.
@@ -1302,6 +1441,9 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     ws.counters[0] = 0u;
     ws.counters[1] = 0u;
     ws.counters[2] = 0u;
+    ws.counters[3] = 0u;
+    ws.counters[4] = 0u;
+    if (a.ep.on) *a.ep.xp.epoch = pl.epoch;  // every CTA read the previous value at entry
   }
 }
 
