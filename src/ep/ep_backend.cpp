@@ -167,10 +167,8 @@ class EpBackend final : public Backend {
     if (T > cap_)
       throw_invalid("x", "at most " + std::to_string(cap_) + " rows (EP capacity per rank)", std::to_string(T));
     // The Mega-EP kernel when the inner backend has one that fits (one launch; same protocol).
-    if (!g_exchange_only) {
-      const sm90::ep::FusedExchange fx{p_, static_cast<char*>(win_mem_), push_};
-      if (inner_->forward_ep_fused(a, &fx)) return;
-    }
+    const sm90::ep::FusedExchange fx{p_, static_cast<char*>(win_mem_), push_, g_exchange_only};
+    if (inner_->forward_ep_fused(a, &fx)) return;
     const int64_t ldx = a.x.ndim == 2 ? a.x.strides[0] : H_;
     sm90::ep::launch_plan_dispatch(p_, push_, a.topk_ids.data, a.topk_ids.dtype == DType::kI64, a.x.data, ldx, T,
                                    stream);

@@ -139,6 +139,7 @@ class MegaPath : public Split {
     e.topk_weights = args.topk_weights.template ptr<const float>();
     e.out = args.out.data;
     e.T = args.num_tokens;
+    e.skip_experts = fx.skip_experts;
     sm90::mega::launch(m, maps_, mega_ws_, grid_, static_cast<cudaStream_t>(args.stream));
     return true;
   }
@@ -251,7 +252,7 @@ class MegaPath : public Split {
       const unsigned long long* r = h.data() + size_t(b) * mega::kTraceWords;
       for (int i = 0; i < mega::kTraceItems; ++i) {
         const unsigned long long* e = r + 4 + 4 * i;
-        if (e[1] == 0) break;
+        if (e[1] == 0) continue;
         std::fprintf(f, "%d,%llu,%llu,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", b, e[0] >> 8, e[0] & 0xff, rel(e[1]),
                      rel(e[2]), rel(e[3]), rel(r[0]), rel(r[1]), rel(r[2]), rel(r[3]));
       }

@@ -90,6 +90,7 @@ struct FusedExchange {
   ExchangeParams p;
   char* own = nullptr;
   bool push = true;
+  bool skip_experts = false;  // benchmarks: the exchange alone (no route reaches an expert)
 };
 
 // The stages above (asynchronous on `stream`, graph-capturable, allocation-free). ids [T, K]

@@ -106,6 +106,9 @@ struct MegaEp {
   const float* topk_weights = nullptr;  // [T, K]
   void* out = nullptr;                 // bf16 [T, H], 16-byte aligned
   int64_t T = 0;
+  // Benchmarks (`megamoe bench --ep` exchange column): every received row counts as not arrived,
+  // so the launch is dispatch, return (of nothing) and combine (of whatever y is in the window).
+  bool skip_experts = false;
 };
 constexpr int kMaxEpRanks = 64;
 

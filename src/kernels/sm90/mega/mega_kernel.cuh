@@ -311,7 +311,8 @@ struct Plan {
   int units, invalid, max_n;       // max_n: rows of the widest unit
   int item[2];                     // [0] current item, [1] the next one (claimed ahead)
   int flag, abort, nx_ready;
-  unsigned long long t_first;      // trace: when the current tile's first step was ready
+  unsigned long long t_first;      // trace: when the current tile's first step was ready (EP return
+                                   // and combine tiles: when what they wait for had arrived)
   unsigned long long epoch;        // EP: this forward's exchange epoch
   int ep_rows[kMaxEpRanks];        // EP: rows received from each source
 };
@@ -1154,6 +1155,7 @@ __device__ __noinline__ void ep_prologue(const Params& p, Plan& pl) {
 // EP: whether route i of the receive buffer is real (its row arrived this forward).
 __device__ __forceinline__ bool arrived(const Plan& pl, const MegaArgs& a, int i) {
   if (!a.ep.on) return true;
+  if (a.ep.skip_experts) return false;
   const int row = i / int(a.K), cap = int(a.ep.xp.cap), s = row / cap;
   return row - s * cap < pl.ep_rows[s];
 }
@@ -1168,6 +1170,7 @@ __device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, 
   const MegaWorkspace& ws = p.ws;
   if (!cta_wait(pl, ws.hblock_done + blk, pl.units, a.invalid_count)) return;
   const int tid = threadIdx.x;
+  if (a.trace && tid == 0) pl.t_first = global_timer();
   const int64_t col = int64_t(blk) * kCombineCols + (tid % kCombineThreadsPerToken) * kCombineVec;
   const int routes = int(a.T * a.K), K = int(a.K);
   const uint16_t* y = static_cast<const uint16_t*>(ws.y);
@@ -1189,10 +1192,11 @@ __device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, 
 
 // EP combine tile: columns [128 blk, +128) of this rank's tokens, once every owner's return flag
 // of that block (or its whole return flag: an owner running the exchange kernels) holds the epoch (the exchange's combine_one: fixed k order; NaN when the exchange failed).
-__device__ __forceinline__ void ep_combine_tile(const Params& p, const Plan& pl, int blk) {
+__device__ __forceinline__ void ep_combine_tile(const Params& p, Plan& pl, int blk) {
   const MegaEp& e = p.a.ep;
   const bool ok = ep::dev::wait_all(e.xp, e.xp.L.return_flags, pl.epoch, ep::kPhaseReturn, blk);
   const int tid = threadIdx.x;
+  if (p.a.trace && tid == 0) pl.t_first = global_timer();
   const int64_t v = int64_t(blk) * kCombineThreadsPerToken + tid % kCombineThreadsPerToken;
   if (v * kCombineVec >= e.xp.H) return;
   for (int64_t t = tid / kCombineThreadsPerToken; t < e.T; t += kThreads / kCombineThreadsPerToken)
@@ -1210,13 +1214,16 @@ __device__ __noinline__ void ep_tail(const Params& p, Plan& pl, int cur, int fir
     if (rec && threadIdx.x == 0) {
       rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(blk < nb2 ? kReturn : kCombine);
       rec[1] = global_timer();
-      rec[2] = 0;
+      pl.t_first = 0;
     }
     if (blk < nb2)
       return_tile(p, pl, blk, nb2);
     else
       ep_combine_tile(p, pl, blk - nb2);
-    if (rec && threadIdx.x == 0) rec[3] = global_timer();
+    if (rec && threadIdx.x == 0) {
+      rec[2] = pl.t_first;
+      rec[3] = global_timer();
+    }
     rec = rec && --recs_left > 0 ? rec + 4 : nullptr;
     __syncthreads();
     if (threadIdx.x == 0) pl.item[0] = int(atomicAdd(p.ws.counters, 1u));
