@@ -128,6 +128,23 @@ inline __device__ bool last_cta(unsigned* done) {
   return last && threadIdx.x == 0;
 }
 
+// Route r = t*K + k of this rank's ids: its owner rank and local slot there (the placement
+// rule, ep/placement.h), or -1 / -1 for -1 ids, invalid ids and experts nobody holds (counted).
+inline __device__ void route_target(const ExchangeParams& p, const void* ids, bool ids_i64, int64_t r, int32_t* owner,
+                                    int32_t* slot, unsigned long long* invalid, unsigned long long* unrouted) {
+  const int64_t id = ids_i64 ? static_cast<const int64_t*>(ids)[r] : static_cast<const int32_t*>(ids)[r];
+  *owner = -1;
+  *slot = -1;
+  if (id == -1) return;
+  if (id < 0 || id >= p.E) {
+    ++*invalid;
+  } else if (!megamoe::ep::ep_route_target(p.replica_begin, p.replica_rank, p.replica_slot, int32_t(id), p.me,
+                                           r / p.K, owner, slot)) {
+    ++*unrouted;
+    *owner = -1;
+  }
+}
+
 // ---- plan --------------------------------------------------------------------------------
 inline __device__ void plan_body(const ExchangeParams& p, const void* ids, bool ids_i64, int64_t T) {
   using Scan = cub::BlockScan<int, kPlanThreads>;
@@ -138,16 +155,8 @@ inline __device__ void plan_body(const ExchangeParams& p, const void* ids, bool 
   const int64_t K = p.K, routes = T * K;
   unsigned long long invalid = 0, unrouted = 0;
   for (int64_t r = threadIdx.x; r < routes; r += blockDim.x) {
-    const int64_t id = ids_i64 ? static_cast<const int64_t*>(ids)[r] : static_cast<const int32_t*>(ids)[r];
-    int32_t d = -1, slot = -1;
-    if (id == -1) {
-    } else if (id < 0 || id >= p.E) {
-      ++invalid;
-    } else if (!megamoe::ep::ep_route_target(p.replica_begin, p.replica_rank, p.replica_slot, int32_t(id), p.me,
-                                             r / K, &d, &slot)) {
-      ++unrouted;
-      d = -1;
-    }
+    int32_t d, slot;
+    route_target(p, ids, ids_i64, r, &d, &slot, &invalid, &unrouted);
     p.route_dest[r] = d;
     p.route_slot[r] = slot;
   }
@@ -259,16 +268,8 @@ inline __device__ void dispatch_to_owner(const ExchangeParams& p, bool push, con
   prefetch_l2(x, size_t(T) * size_t(ldx_vec) * 16);
   unsigned long long invalid = 0, unrouted = 0;
   for (int r = tid; r < routes; r += blockDim.x) {
-    const int64_t id = ids_i64 ? static_cast<const int64_t*>(ids)[r] : static_cast<const int32_t*>(ids)[r];
-    int32_t o = -1, s = -1;
-    if (id == -1) {
-    } else if (id < 0 || id >= p.E) {
-      ++invalid;
-    } else if (!megamoe::ep::ep_route_target(p.replica_begin, p.replica_rank, p.replica_slot, int32_t(id), p.me,
-                                             r / K, &o, &s)) {
-      ++unrouted;
-      o = -1;
-    }
+    int32_t o, s;
+    route_target(p, ids, ids_i64, r, &o, &s, &invalid, &unrouted);
     dest[r] = int16_t(o);
     slot[r] = int16_t(s);
     if (first) {
