@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kThreads) combine_kernel(ExchangeParams p, boo
   const int64_t vecs = p.H / 8;
   const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (idx >= T * vecs) return;
-  combine_one(p, push, ok, topk_weights, idx / vecs, idx % vecs, epoch, out);
+  combine_one(p, push, ok, topk_weights, idx / vecs, idx % vecs, out);
 }
 
 // Small batches: one CTA returns, signals, waits and combines (one kernel boundary less).
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(kPlanThreads) return_combine_kernel(ExchangePa
   const bool ok = wait_all(p, p.L.return_flags, epoch, kPhaseReturn);
   const int64_t vecs = p.H / 8;
   for (int64_t idx = threadIdx.x; idx < T * vecs; idx += kPlanThreads)
-    combine_one(p, push, ok, topk_weights, idx / vecs, idx % vecs, epoch, out);
+    combine_one(p, push, ok, topk_weights, idx / vecs, idx % vecs, out);
 }
 
 #if defined(MEGAMOE_WITH_NCCL)
@@ -128,8 +128,6 @@ WindowLayout WindowLayout::make(int R, int64_t cap, int64_t K, int64_t H) {
   L.recv_tok = take(4 * r * c);
   L.y_ret = take(2 * r * c * k * h);
   L.ret = take(2 * c * k * h);
-  L.ret_mode = take(8 * r);
-  L.ret_ll = take(int64_t(R) * cap <= kMaxLlRows ? 4 * c * k * h : 0);
   L.bytes = o;
   return L;
 }

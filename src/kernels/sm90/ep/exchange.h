@@ -36,9 +36,6 @@ namespace megamoe::sm90::ep {
 // block per FC2 row block) releases the epoch into return_block_flags[owner][block] as each block
 // lands, so the source's combine of that block need not wait for the whole return.
 constexpr int64_t kReturnBlockCols = 128;
-// Receive buffers of at most this many rows (R * cap: the Mega-EP kernel's, mega.h kMaxTokens)
-// get LL return words (WindowLayout::ret_ll).
-constexpr int64_t kMaxLlRows = 64;
 
 // Byte offsets inside each rank's symmetric window (identical on every rank).
 struct WindowLayout {
@@ -56,11 +53,6 @@ struct WindowLayout {
   size_t recv_tok = 0;        // i32 [R*cap]: push: the source token of each received row
   size_t y_ret = 0;           // bf16 [R*cap*K][H]: the experts' y per received route
   size_t ret = 0;             // bf16 [cap*K][H]: push: y rows returned to us, route t*K + k
-  size_t ret_mode = 0;        // u64 [R]: push: the epoch owner d stored here (before its return
-                              // flag) when it returned our y rows as LL words instead of rows
-  size_t ret_ll = 0;          // u64 [cap*K][H/2]: push, owners running the Mega-EP kernel: our y
-                              // rows as LL words (bf16 pair | epoch << 32); only when R * cap <=
-                              // kMaxLlRows (else not allocated, 0 bytes)
   size_t bytes = 0;
   static WindowLayout make(int R, int64_t cap, int64_t K, int64_t H);
 };

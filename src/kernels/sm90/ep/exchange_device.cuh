@@ -407,10 +407,17 @@ inline __device__ void return_copies(const ExchangeParams& p, int64_t gwarp, int
   }
 }
 
-// Pull: where the y row of received route (row, k) waits for its source: this rank's y_ret
-// [row*K + k]. For kernels that return route by route (Mega-EP; push goes by route_ll_dst).
-inline __device__ uint4* route_y_ret(const ExchangeParams& p, int64_t row, int64_t k) {
-  return at<uint4>(p.peers[p.me], p.L.y_ret) + (row * p.K + k) * (p.H / 8);
+// Where the y row of received route (row, k) goes: push, from another source: that source's
+// return rows [t*K + k]; otherwise this rank's y_ret [row*K + k] (pull: the source reads it there;
+// this rank's own routes: its combine does). For kernels that return route by route (Mega-EP).
+inline __device__ uint4* route_y_dst(const ExchangeParams& p, bool push, int64_t row, int64_t k) {
+  const int64_t vecs = p.H / 8;
+  const int s = int(row / p.cap);
+  if (push && s != p.me) {
+    const int64_t t = __ldcg(at<int32_t>(p.peers[p.me], p.L.recv_tok) + row);
+    return at<uint4>(p.peers[s], p.L.ret) + (t * p.K + k) * vecs;
+  }
+  return at<uint4>(p.peers[p.me], p.L.y_ret) + (row * p.K + k) * vecs;
 }
 
 // After block `block` of every route's y has been stored and fenced: the epoch into every
@@ -424,49 +431,9 @@ inline __device__ void return_block_signal(const ExchangeParams& p, int block, u
 
 // A rank whose dispatch wait failed computed nothing for the sources it did hear from: it releases
 // no return flag, so they report the failure (after their timeout) instead of combining stale rows.
-// ll: this forward's y went back as LL words (push, Mega-EP): ret_mode[me] = epoch in every
-// source's window first, so that a source combining after the flag reads the words, not rows.
-inline __device__ void return_signal(const ExchangeParams& p, unsigned long long epoch, bool ll = false) {
+inline __device__ void return_signal(const ExchangeParams& p, unsigned long long epoch) {
   if (failed(p)) return;
-  if (ll) {
-    for (int d = 0; d < p.R; ++d) *reinterpret_cast<volatile unsigned long long*>(at<unsigned long long>(p.peers[d], p.L.ret_mode) + p.me) = epoch;
-    __threadfence_system();
-  }
   for (int d = 0; d < p.R; ++d) st_release_sys(at<unsigned long long>(p.peers[d], p.L.return_flags) + p.me, epoch);
-}
-
-// ---- LL return words -------------------------------------------------------------------------
-// The Mega-EP kernel returns y (push) as 8-byte words, a bf16 pair and the low 32 bits of the
-// epoch: an 8-byte store arrives whole or not at all, so the source knows from a word's tag alone
-// that it is this forward's -- no fence and no flag between the owner's store and the source's
-// combine (NCCL's LL protocol; twice the bytes, which decode sizes do not notice). Measured
-// before it (two H200s, T = 1): the return's fence, flag and the combine's wait took 8-12 us
-// after the last FC2 tile.
-__device__ __forceinline__ unsigned long long ll_word(uint32_t v, uint32_t tag) {
-  return (static_cast<unsigned long long>(tag) << 32) | v;
-}
-// 8 bf16 columns (v) as four words at dst (16-byte aligned).
-__device__ __forceinline__ void ll_store8(unsigned long long* dst, uint4 v, uint32_t tag) {
-  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(dst), "l"(ll_word(v.x, tag)), "l"(ll_word(v.y, tag))
-               : "memory");
-  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(dst + 2), "l"(ll_word(v.z, tag)),
-               "l"(ll_word(v.w, tag))
-               : "memory");
-}
-// True when all four words of 8 columns at src carry `tag`; v: their values.
-__device__ __forceinline__ bool ll_load8(const unsigned long long* src, uint32_t tag, uint4& v) {
-  unsigned long long a, b, c, d;
-  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(src) : "memory");
-  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(c), "=l"(d) : "l"(src + 2) : "memory");
-  v = make_uint4(uint32_t(a), uint32_t(b), uint32_t(c), uint32_t(d));
-  return uint32_t(a >> 32) == tag && uint32_t(b >> 32) == tag && uint32_t(c >> 32) == tag && uint32_t(d >> 32) == tag;
-}
-// Where the LL words of received route (row, k) go: its source's ret_ll [t*K + k] (this rank's
-// own window when the source is this rank).
-inline __device__ unsigned long long* route_ll_dst(const ExchangeParams& p, int64_t row, int64_t k) {
-  const int s = int(row / p.cap);
-  const int64_t t = __ldcg(at<int32_t>(p.peers[p.me], p.L.recv_tok) + row);
-  return at<unsigned long long>(p.peers[s], p.L.ret_ll) + (t * p.K + k) * (p.H / 2);
 }
 
 // ---- combine -----------------------------------------------------------------------------
@@ -475,9 +442,8 @@ inline __device__ unsigned long long* route_ll_dst(const ExchangeParams& p, int6
 // Columns [8v, 8v+8) of token t. y of route (t, k) owned by rank d: push and d != me: the
 // return rows; otherwise (pull, or this rank's own experts) the owner's y_ret, over NVLink
 // when d != me.
-// Push, an owner that ran the Mega-EP kernel (ret_mode[d] == epoch): its LL words instead.
 inline __device__ void combine_one(const ExchangeParams& p, bool push, bool ok, const float* topk_weights, int64_t t,
-                                   int64_t v, unsigned long long epoch, __nv_bfloat16* out) {
+                            int64_t v, __nv_bfloat16* out) {
   const int64_t vecs = p.H / 8, K = p.K;
   float acc[8];
 #pragma unroll
@@ -498,11 +464,6 @@ inline __device__ void combine_one(const ExchangeParams& p, bool push, bool ok, 
         if (!use[q]) continue;
         const uint4* src;
         if (push && d != p.me) {
-          if (__ldcg(at<unsigned long long>(p.peers[p.me], p.L.ret_mode) + d) == epoch) {
-            ll_load8(at<unsigned long long>(p.peers[p.me], p.L.ret_ll) + (t * K + k) * (p.H / 2) + v * 4,
-                     uint32_t(epoch), raw[q]);  // fenced before the owner's flag: the tags match
-            continue;
-          }
           src = at<const uint4>(p.peers[p.me], p.L.ret) + (t * K + k) * vecs;
         } else {
           const int64_t row = int64_t(p.me) * p.cap + p.tok_pos[t * p.R + d];
@@ -517,78 +478,6 @@ inline __device__ void combine_one(const ExchangeParams& p, bool push, bool ok, 
       }
     }
   }
-  vec::store_bf16x8(out + t * p.H + v * 8, acc);
-}
-
-// combine_one for a source running the Mega-EP kernel (push): every route's y comes as LL words
-// into this rank's ret_ll (its own routes too), polled until their tags hold this forward's
-// epoch -- no flag wait. An owner that ran the exchange kernels instead writes rows and releases
-// its whole return flag without ret_mode: seen every 16th spin, its routes are read from `ret`.
-// Bounded like wait_flag (timeout, abort word, an earlier failure): NaN then.
-inline __device__ void combine_one_ll(const ExchangeParams& p, const float* topk_weights, int64_t t, int64_t v,
-                                      unsigned long long epoch, __nv_bfloat16* out) {
-  const int64_t vecs = p.H / 8, K = p.K;
-  const uint32_t tag = uint32_t(epoch);
-  char* own = p.peers[p.me];
-  bool ok = !failed(p);
-  float acc[8];
-#pragma unroll
-  for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
-  for (int64_t k0 = 0; ok && k0 < K; k0 += kCombineBatch) {
-    uint4 raw[kCombineBatch];
-    float w[kCombineBatch];
-    unsigned pending = 0, used = 0;
-#pragma unroll
-    for (int q = 0; q < kCombineBatch; ++q) {
-      const int64_t k = k0 + q;
-      w[q] = 0.0f;
-      if (k < K && p.route_dest[t * K + k] >= 0) {
-        used |= 1u << q;
-        w[q] = topk_weights[t * K + k];
-      }
-    }
-    pending = used;
-    const unsigned long long t0 = global_timer();
-    for (unsigned spin = 1; pending; ++spin) {
-#pragma unroll
-      for (int q = 0; q < kCombineBatch; ++q)
-        if ((pending >> q) & 1u) {
-          const unsigned long long* src = at<unsigned long long>(own, p.L.ret_ll) + (t * K + k0 + q) * (p.H / 2) + v * 4;
-          if (ll_load8(src, tag, raw[q])) pending &= ~(1u << q);
-        }
-      if (!pending || (spin & 15u) != 0) continue;
-      int late = -1;
-#pragma unroll
-      for (int q = 0; q < kCombineBatch; ++q)
-        if ((pending >> q) & 1u) {
-          const int d = p.route_dest[t * K + k0 + q];
-          late = d;
-          if (ld_acquire_sys(at<unsigned long long>(own, p.L.return_flags) + d) >= epoch &&
-              __ldcg(at<unsigned long long>(own, p.L.ret_mode) + d) != epoch) {
-            raw[q] = __ldcg(at<const uint4>(own, p.L.ret) + (t * K + k0 + q) * vecs + v);
-            pending &= ~(1u << q);
-          }
-        }
-      if (!pending) break;
-      if (failed(p)) {
-        ok = false;
-      } else if ((spin & 63u) == 0 && *p.abort_word) {
-        record_error(p, kErrAborted, kPhaseReturn, late);
-        ok = false;
-      } else if (global_timer() - t0 > p.timeout_ns) {
-        record_error(p, kErrTimeout, kPhaseReturn, late);
-        ok = false;
-      }
-      if (!ok) break;
-    }
-    if (!ok) break;
-#pragma unroll
-    for (int q = 0; q < kCombineBatch; ++q)
-      if ((used >> q) & 1u) vec::accumulate_weighted_bf16x8(acc, raw[q], w[q]);
-  }
-  if (!ok)
-#pragma unroll
-    for (int j = 0; j < 8; ++j) acc[j] = __int_as_float(0x7fc00000);
   vec::store_bf16x8(out + t * p.H + v * 8, acc);
 }
 

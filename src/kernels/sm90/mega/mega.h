@@ -90,10 +90,9 @@ int persistent_grid(WeightFormat fmt);
 //   CTA waits for all sources' dispatch flags and builds its route plan from the rows that
 //   arrived (pull: the CTAs first copy them from the sources' send windows, then meet at a
 //   grid barrier); FC1 / FC2 as without EP; then per 128 columns a return tile (after that
-//   block's FC2 tiles) sends each route's y columns back (push: LL words into the source's
-//   window; pull: y_ret and a per-block flag), the last one fences and releases the return
-//   flags; the combine tiles combine this rank's tokens (push: polling the LL words,
-//   combine_one_ll; pull: after the owners' block flags, combine_one). The epoch is read at entry and
+//   block's FC2 tiles) stores each route's y row where its source reads it (route_y_dst), the
+//   last one fences and releases the return flags; the combine tiles wait for every owner's
+//   return flag and combine this rank's tokens (combine_one). The epoch is read at entry and
 //   advanced by the last CTA, so the same windows serve the split EP kernels on another
 //   forward (or on another rank) unchanged.
 struct MegaEp {

@@ -115,17 +115,16 @@
 //                   CTA then waits for all R dispatch flags (pull: copies the rows in, then a grid
 //                   barrier) and builds its route plan over the receive buffer, rows that did not
 //                   arrive being "no route". FC1 / FC2 as above. The items after FC2 are a return
-//                   tile per 128 columns (waits for the block's FC2 tiles; push: stores every
-//                   route's y columns as LL words -- bf16 pair | epoch -- into its source's window;
-//                   pull: into y_ret, then the block's return flag; the last one also the whole
-//                   return flag) and a combine tile per 128 columns of this rank's tokens (push:
-//                   polls each route's LL words, no flag; pull: waits for that block's flag of
-//                   every owner; then the exchange's fixed-order arithmetic). They run after
+//                   tile per 128 columns (waits for the block's FC2 tiles, stores every route's y
+//                   columns where its source reads them, fences, releases the block's return flag
+//                   in every source's window; the last one also the whole return flag) and a
+//                   combine tile per 128 columns of this rank's tokens (waits for that block's flag
+//                   of every owner, then the exchange's fixed-order combine_one). They run after
 //                   the GEMM loop (ep_tail, out of line: calls inside the loop cost the GEMM tiles
 //                   registers). The epoch is read at entry and advanced by the last CTA.
 //                   Measured (2 x H200, docs/EP.md "Mega-EP"): at T = 1 per rank the rows are in
-//                   10-11 us after entry; with a fence and flags the return and combine ended 8-12
-//                   us after the last FC2 tile (hence the LL words).
+//                   10-11 us after entry, the return and combine end 8-12 us after the last FC2
+//                   tile.
 //   counter reset   every CTA increments counters[1] when it leaves; the last one (it sees
 //                   gridDim.x - 1) zeroes the work counter, the arrival and done counters and
 //                   counters[1], so the next launch (a graph replay included) starts from zero
@@ -186,7 +185,6 @@ static_assert(kChunks == 8, "the XOR swizzle (chunk ^ (row & 7)) needs 8 chunks 
 static_assert(kCombineThreadsPerToken * kCombineVec == kCombineCols && kThreads % kCombineThreadsPerToken == 0,
               "combine: whole tokens per pass");
 static_assert(kCombineCols == ep::kReturnBlockCols, "EP: a return / combine tile is one return block");
-static_assert(kMaxTokens <= ep::kMaxLlRows, "EP: every receive buffer the kernel serves has LL return words");
 static_assert(kMaxRoutes <= 32767 && kMaxExperts <= 32767, "plan indices fit int16");
 static_assert(kMaxRoutes % 32 == 0, "the rank loop walks 32 routes at a time");
 
@@ -1163,16 +1161,13 @@ __device__ __forceinline__ bool arrived(const Plan& pl, const MegaArgs& a, int i
 }
 
 // EP return tile: once FC2's tiles of 128-row block blk are done, y's columns [128 blk, +128) of
-// every route go back. Push: as LL words into the source's ret_ll (route_ll_dst; this rank's own
-// window for its own routes), which the source's combine polls without a flag. Pull: into this
-// rank's y_ret (the source reads them over NVLink), then the tile releases that block's return
-// flag in every source's window (kReturnBlockCols wide). Both: a system fence, and the last
-// return tile releases every source's whole return flag (push: after ret_mode = epoch), which
-// is what a source running the exchange kernels waits for.
+// every route go where its source reads them (route_y_dst: the source's return rows over NVLink,
+// or this rank's y_ret); the tile fences system-wide and releases the epoch into every source's
+// return flag of block blk (the block is kReturnBlockCols wide), and the last return tile into
+// every source's whole return flag too (what the exchange kernels' combine waits for).
 __device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, int blocks) {
   const MegaArgs& a = p.a;
   const MegaWorkspace& ws = p.ws;
-  const ep::ExchangeParams& xp = a.ep.xp;
   if (!cta_wait(pl, ws.hblock_done + blk, pl.units, a.invalid_count)) return;
   const int tid = threadIdx.x;
   if (a.trace && tid == 0) pl.t_first = global_timer();
@@ -1184,39 +1179,28 @@ __device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, 
       const int row = pl.route_row[i];
       if (row < 0) continue;
       const uint4 v = __ldcg(reinterpret_cast<const uint4*>(y + int64_t(row) * a.H + col));
-      if (a.ep.push)
-        ep::dev::ll_store8(ep::dev::route_ll_dst(xp, i / K, i % K) + col / 2, v, uint32_t(pl.epoch));
-      else
-        ep::dev::route_y_ret(xp, i / K, i % K)[col / kCombineVec] = v;
+      ep::dev::route_y_dst(a.ep.xp, a.ep.push, i / K, i % K)[col / kCombineVec] = v;
     }
   __threadfence_system();
   __syncthreads();
-  if (!a.ep.push) ep::dev::return_block_signal(xp, blk, pl.epoch);
+  ep::dev::return_block_signal(a.ep.xp, blk, pl.epoch);
   if (tid == 0 && atomicAdd(ws.counters + 4, 1u) == unsigned(blocks) - 1) {
     __threadfence_system();
-    // Exchange-only benchmark runs send no words: their sources read the (stale) rows instead.
-    ep::dev::return_signal(xp, pl.epoch, a.ep.push && !a.ep.skip_experts);
+    ep::dev::return_signal(a.ep.xp, pl.epoch);
   }
 }
 
-// EP combine tile: columns [128 blk, +128) of this rank's tokens with the exchange's fixed-order
-// arithmetic. Push: combine_one_ll (each route's LL words as they land); pull: once every owner's
-// return flag of that block (or its whole return flag: an owner running the exchange kernels)
-// holds the epoch, combine_one. NaN when the exchange failed.
+// EP combine tile: columns [128 blk, +128) of this rank's tokens, once every owner's return flag
+// of that block (or its whole return flag: an owner running the exchange kernels) holds the epoch (the exchange's combine_one: fixed k order; NaN when the exchange failed).
 __device__ __forceinline__ void ep_combine_tile(const Params& p, Plan& pl, int blk) {
   const MegaEp& e = p.a.ep;
-  const bool ok = e.push || ep::dev::wait_all(e.xp, e.xp.L.return_flags, pl.epoch, ep::kPhaseReturn, blk);
+  const bool ok = ep::dev::wait_all(e.xp, e.xp.L.return_flags, pl.epoch, ep::kPhaseReturn, blk);
   const int tid = threadIdx.x;
   if (p.a.trace && tid == 0) pl.t_first = global_timer();
   const int64_t v = int64_t(blk) * kCombineThreadsPerToken + tid % kCombineThreadsPerToken;
   if (v * kCombineVec >= e.xp.H) return;
-  auto* out = static_cast<__nv_bfloat16*>(e.out);
-  for (int64_t t = tid / kCombineThreadsPerToken; t < e.T; t += kThreads / kCombineThreadsPerToken) {
-    if (e.push)
-      ep::dev::combine_one_ll(e.xp, e.topk_weights, t, v, pl.epoch, out);
-    else
-      ep::dev::combine_one(e.xp, false, ok, e.topk_weights, t, v, pl.epoch, out);
-  }
+  for (int64_t t = tid / kCombineThreadsPerToken; t < e.T; t += kThreads / kCombineThreadsPerToken)
+    ep::dev::combine_one(e.xp, e.push, ok, e.topk_weights, t, v, static_cast<__nv_bfloat16*>(e.out));
 }
 
 // EP: items [first, first + nb2) are the return tiles, the next nb2 the combine tiles; the GEMM
