@@ -305,19 +305,14 @@ inline __device__ void dispatch_to_owner(const ExchangeParams& p, bool push, con
     const int t = int(q / cpr);
     const int64_t c = q - int64_t(t) * cpr, j = row[t];
     if (j < 0) continue;
-    if (push) {
-      const int64_t r = int64_t(p.me) * p.cap + j;
-      warp_copy_chunk(at<uint4>(dst, p.L.recv_x) + r * vecs, x + t * ldx_vec, vecs, c, lane);
-      if (c != 0) continue;
-      for (int k = lane; k < K; k += 32) at<int32_t>(dst, p.L.recv_ids)[r * K + k] = dest[t * K + k] == d ? slot[t * K + k] : -1;
-      if (lane == 0) at<int32_t>(dst, p.L.recv_tok)[r] = t;
-    } else {
-      warp_copy_chunk(at<uint4>(own, p.L.send_x) + t * vecs, x + t * ldx_vec, vecs, c, lane);
-      if (c != 0) continue;
-      const int64_t r = int64_t(d) * p.cap + j;
-      for (int k = lane; k < K; k += 32) at<int32_t>(own, p.L.send_slots)[r * K + k] = dest[t * K + k] == d ? slot[t * K + k] : -1;
-      if (lane == 0) at<int32_t>(own, p.L.send_list)[r] = t;
-    }
+    // Push: row me*cap + j of d's receive region; pull: row d*cap + j of our send list (x by token).
+    const int64_t r = (push ? int64_t(p.me) : int64_t(d)) * p.cap + j;
+    warp_copy_chunk(push ? at<uint4>(dst, p.L.recv_x) + r * vecs : at<uint4>(own, p.L.send_x) + t * vecs,
+                    x + t * ldx_vec, vecs, c, lane);
+    if (c != 0) continue;
+    int32_t* slots_out = push ? at<int32_t>(dst, p.L.recv_ids) : at<int32_t>(own, p.L.send_slots);
+    for (int k = lane; k < K; k += 32) slots_out[r * K + k] = dest[t * K + k] == d ? slot[t * K + k] : -1;
+    if (lane == 0) (push ? at<int32_t>(dst, p.L.recv_tok) : at<int32_t>(own, p.L.send_list))[r] = t;
   }
   __syncthreads();
   if (tid == 0) {

@@ -86,13 +86,14 @@ int persistent_grid(WeightFormat fmt);
 // Expert parallelism inside the kernel (the Mega-EP kernel; protocol in kernels/sm90/ep/exchange.h,
 // docs/EP.md). MegaArgs::x / ids / T are then this rank's receive buffer (R * cap rows of the
 // window, ids = local slots), and these fields are the rank's own tokens:
-//   CTA 0 plans them and dispatches their rows (the exchange's plan and dispatch steps); every
-//   CTA waits for all sources' dispatch flags and builds its route plan from the rows that
+//   CTA d < R plans them for owner d and dispatches their rows (dispatch_to_owner); every CTA
+//   waits for all sources' dispatch flags and builds its route plan from the rows that
 //   arrived (pull: the CTAs first copy them from the sources' send windows, then meet at a
 //   grid barrier); FC1 / FC2 as without EP; then per 128 columns a return tile (after that
-//   block's FC2 tiles) stores each route's y row where its source reads it (route_y_dst), the
-//   last one fences and releases the return flags; the combine tiles wait for every owner's
-//   return flag and combine this rank's tokens (combine_one). The epoch is read at entry and
+//   block's FC2 tiles) stores each route's y row where its source reads it (route_y_dst) and
+//   releases that block's return flag, the last one also the whole return flag; the combine
+//   tile of a block waits for that block's flag of every owner and combines this rank's
+//   tokens (combine_one). The epoch is read at entry and
 //   advanced by the last CTA, so the same windows serve the split EP kernels on another
 //   forward (or on another rank) unchanged.
 struct MegaEp {

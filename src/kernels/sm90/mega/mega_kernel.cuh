@@ -1191,7 +1191,8 @@ __device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, 
 }
 
 // EP combine tile: columns [128 blk, +128) of this rank's tokens, once every owner's return flag
-// of that block (or its whole return flag: an owner running the exchange kernels) holds the epoch (the exchange's combine_one: fixed k order; NaN when the exchange failed).
+// of that block (or its whole return flag: an owner running the exchange kernels) holds the
+// epoch (the exchange's combine_one: fixed k order; NaN when the exchange failed).
 __device__ __forceinline__ void ep_combine_tile(const Params& p, Plan& pl, int blk) {
   const MegaEp& e = p.a.ep;
   const bool ok = ep::dev::wait_all(e.xp, e.xp.L.return_flags, pl.epoch, ep::kPhaseReturn, blk);
