@@ -8,10 +8,12 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "formats/codecs.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
+#include "megamoe/errors.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {
@@ -45,7 +47,15 @@ TEST(W4A16, GemmTacticsMatchCpu) {
     const int64_t blk = sm90::fp4_scale_block(fmt);
     SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
     std::vector<uint8_t> sc(size_t(G * N * K / blk));
-    for (auto& b : sc) b = nv ? uint8_t(0x08 + rng() % 0x70) : uint8_t(100 + rng() % 40);  // e4m3 / e8m0 2^-27..2^12
+    // e4m3: every code but NaN (zero, negative and subnormal scales included); e8m0 2^-27..2^12
+    // (codes above 128: the per-expert power of two in alpha).
+    for (auto& b : sc) {
+      if (nv) {
+        do b = uint8_t(rng()); while ((b & 0x7F) == 0x7F);
+      } else {
+        b = uint8_t(100 + rng() % 40);
+      }
+    }
     std::vector<float> alpha(static_cast<size_t>(G));
     for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = nv ? 0.5f + 0.25f * float(g) : 1.0f;
     // CPU: D[m, n] = alpha * sum_k a[m, k] * e2m1(w) * scale, in float64.
@@ -65,16 +75,19 @@ TEST(W4A16, GemmTacticsMatchCpu) {
           ref[size_t(m * N + n)] = acc * alpha[size_t(g)];
         }
       }
-    std::vector<uint8_t> tiles;
-    sm90::w4a16_scale_tiles(sc.data(), G, N, K, fmt, tiles);
+    const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? alpha.data() : nullptr, G, N, K, fmt, "scales");
+    EXPECT_EQ(ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
+    EXPECT_FALSE(ps.alpha_is_one);
+    std::vector<uint8_t> wf = w;
+    sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
     DevBuf<uint16_t> da(a.size());
-    DevBuf<uint8_t> dw(w.size()), ds(tiles.size());
-    DevBuf<float> dal(alpha.size()), dd(size_t(M * N));
+    DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
+    DevBuf<float> dal(ps.alpha.size()), dd(size_t(M * N));
     DevBuf<int32_t> doff(offs.size());
     CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dw.p, w.data(), w.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(ds.p, tiles.data(), tiles.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dal.p, alpha.data(), alpha.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
     sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
     for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
@@ -84,7 +97,7 @@ TEST(W4A16, GemmTacticsMatchCpu) {
       ga.A = da.p;
       ga.W = dw.p;
       ga.scales = ds.p;
-      ga.alpha = nv ? dal.p : nullptr;
+      ga.alpha = dal.p;
       ga.offsets = doff.p;
       ga.D = dd.p;
       ga.N = N;
@@ -109,6 +122,117 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLarge);
+}
+
+// The register decode is exact: with A the identity (row m of expert g is the unit vector e_m)
+// every output is one product, D[m, n] = alpha * dequant(W[g])[n, m], which must equal the
+// CPU's e2m1 * scale bit for bit, for every code and both tactics. Expert 0's e8m0 codes span
+// 12..137 (alpha 2^9; the decoded weights stay fp32-normal, so the MMA's handling of subnormal
+// products does not enter), expert 1's 100..140; nvfp4 uses every non-NaN e4m3 code (zero,
+// negative and subnormal scales: the code fix-up) with global scale 1.
+TEST(W4A16, DecodeIsExact) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const int64_t N = 192, K = 320, G = 2, M = G * K;
+  std::vector<int32_t> offs = {0, int32_t(K), int32_t(2 * K)};
+  std::vector<uint16_t> a(size_t(M * K), 0);
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t m = 0; m < K; ++m) a[size_t((g * K + m) * K + m)] = formats::float_to_bf16_bits(1.0f);
+  std::mt19937_64 rng(case_seed("decode exact"));
+  std::vector<uint8_t> w(size_t(G * N * K / 2));
+  for (auto& b : w) b = uint8_t(rng());
+  for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
+    const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
+    const int64_t blk = sm90::fp4_scale_block(fmt), per_row = K / blk;
+    SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
+    std::vector<uint8_t> sc(size_t(G * N * per_row));
+    for (size_t i = 0; i < sc.size(); ++i) {
+      const bool e0 = i < sc.size() / 2;
+      if (nv) {
+        sc[i] = uint8_t(i % 256);
+        if ((sc[i] & 0x7F) == 0x7F) sc[i] = 0x38;  // NaN codes: 1.0 instead
+      } else {
+        sc[i] = e0 ? uint8_t(12 + rng() % 126) : uint8_t(100 + rng() % 41);
+      }
+    }
+    if (!nv) {  // pin both ends of each expert's range
+      sc[0] = 12;
+      sc[1] = 137;
+      sc[sc.size() - 1] = 140;
+    }
+    const std::vector<float> ones(size_t(G), 1.0f);
+    const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? ones.data() : nullptr, G, N, K, fmt, "scales");
+    std::vector<uint8_t> wf = w;
+    sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
+    DevBuf<uint16_t> da(a.size());
+    DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
+    DevBuf<float> dal(ps.alpha.size()), dd(size_t(M * N));
+    DevBuf<int32_t> doff(offs.size());
+    CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
+    sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+    for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+      SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
+      CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));
+      sm90::W4A16GemmArgs ga;
+      ga.A = da.p;
+      ga.W = dw.p;
+      ga.scales = ds.p;
+      ga.alpha = ps.alpha_is_one ? nullptr : dal.p;
+      ga.offsets = doff.p;
+      ga.D = dd.p;
+      ga.N = N;
+      ga.K = K;
+      ga.num_groups = int(G);
+      ga.tactic = t;
+      sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<float> d(size_t(M * N));
+      CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+      int64_t mismatches = 0;
+      for (int64_t g = 0; g < G; ++g)
+        for (int64_t n = 0; n < N; ++n)
+          for (int64_t k = 0; k < K; ++k) {
+            const uint8_t code = formats::unpack_e2m1(w[size_t((g * N + n) * K / 2 + k / 2)], int(k & 1));
+            const uint8_t s = sc[size_t((g * N + n) * per_row + k / blk)];
+            const float want = formats::e2m1_to_float(code) * (nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
+            const float got = d[size_t((g * K + k) * N + n)];
+            if (!(got == want) && mismatches++ < 5)
+              ADD_FAILURE() << "expert " << g << " row " << n << " k " << k << ": code " << int(code) << " scale "
+                            << int(s) << ": got " << got << ", want " << want;
+          }
+      EXPECT_EQ(mismatches, 0);
+    }
+  }
+}
+
+// Scales the kernels cannot apply exactly are refused when the weights are prepared, with the
+// argument, the expert and the code in the message.
+TEST(W4A16, PrepareScalesRejectsNaNAndWideRanges) {
+  const int64_t N = 64, K = 64;
+  std::vector<uint8_t> mx(size_t(N * K / 32), 120), nv(size_t(N * K / 16), 0x38);
+  const float one = 1.0f;
+  mx[3] = 255;
+  EXPECT_THROW(sm90::w4a16_prepare_scales(mx.data(), nullptr, 1, N, K, sm90::Fp4Scale::kMxfp4, "w13_scale"),
+               InvalidArgument);
+  mx[3] = 130;
+  mx[4] = 1;  // 1..130 spans 129
+  try {
+    sm90::w4a16_prepare_scales(mx.data(), nullptr, 1, N, K, sm90::Fp4Scale::kMxfp4, "w13_scale");
+    ADD_FAILURE() << "a span of 129 e8m0 codes was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("w13_scale"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expert 0"), std::string::npos) << e.what();
+  }
+  mx[4] = 2;  // 2..130: alpha 4
+  const auto ok = sm90::w4a16_prepare_scales(mx.data(), nullptr, 1, N, K, sm90::Fp4Scale::kMxfp4, "w13_scale");
+  EXPECT_EQ(ok.alpha[0], 4.0f);
+  nv[5] = 0xFF;
+  EXPECT_THROW(sm90::w4a16_prepare_scales(nv.data(), &one, 1, N, K, sm90::Fp4Scale::kNvfp4, "w2_scale"),
+               InvalidArgument);
 }
 
 }  // namespace

@@ -46,10 +46,8 @@ class Sm90MegaW4A16 final : public sm90_backend::MegaPath<sm90_backend::Sm90Spli
                                               this->EL_, this->H_, this->I_, this->act_.activation);
   }
   void fill_format_args(sm90::mega::MegaArgs& m) const override {
-    if constexpr (F == Fp4Scale::kNvfp4) {
-      m.alpha13 = this->g13_.template as<const float>();
-      m.alpha2 = this->g2_.template as<const float>();
-    }
+    m.alpha13 = this->g13_.template as<const float>();  // null when every alpha is 1
+    m.alpha2 = this->g2_.template as<const float>();
   }
 };
 

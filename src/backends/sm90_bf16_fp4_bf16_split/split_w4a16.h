@@ -13,9 +13,10 @@
 //   combine (kernels/sm90/moe/combine.cu)          y + b2 -> bf16 -> fixed-order weighted sum -> out
 // Numerics equal the CPU reference's: h = alpha13*acc + b13 (the GEMM writes alpha13*acc, the
 // activation adds b13), y = bf16(alpha2*acc2 + b2) (combine adds b2 and rounds).
-// Weights: packed codes copied ([E, N, K/2]) and put in the GEMM's fragment order on the device;
-// scales regrouped once into "scale tiles" (grouped_gemm_w4a16.h); global scales copied to a
-// device f32 [E] array (nvfp4). The GEMM picks its tactic (mma.sync for decode-like T, wgmma
+// Weights: packed codes copied ([E, N, K/2]) and put in the GEMM's fragment order (with the
+// register decode's bit placement) on the device; scales regrouped once into "scale tiles" of
+// factor bytes, with a per-expert alpha (nvfp4's global scale x 2^9; mxfp4 1 unless an expert's
+// codes exceed 128) (grouped_gemm_w4a16.h, w4a16_prepare_scales). The GEMM picks its tactic (mma.sync for decode-like T, wgmma
 // for prefill-like T) from T*K and the expert count.
 // Shared with every sm90 backend (sm90_common/sm90_backend_base.h): dimensions, device guard,
 // workspace (SplitWorkspace: plan + max(x_perm + h, y) + a), weight upload and its one
@@ -84,25 +85,34 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   }
 
   void upload_weights(const MoeWeights& w) override {
-    upload_tensor(w.w13, w13_, "w13");
-    upload_tensor(w.w2, w2_, "w2");
-    // In place, on our copy, in upload order.
-    sm90::w4a16_prepare_weights(w13_.as<uint8_t>(), w13_.bytes, upload_stream());
-    sm90::w4a16_prepare_weights(w2_.as<uint8_t>(), w2_.bytes, upload_stream());
-    upload_scales(w.w13_scale, N13_, H_, s13_, "w13_scale");
-    upload_scales(w.w2_scale, H_, I_, s2_, "w2_scale");
-    if constexpr (F == Fp4Scale::kNvfp4) {
-      upload_tensor(w.w13_global_scale, g13_, "w13_global_scale");
-      upload_tensor(w.w2_global_scale, g2_, "w2_global_scale");
-    }
+    upload_matrix(w.w13, w.w13_scale, w.w13_global_scale, N13_, H_, w13_, s13_, g13_, "w13");
+    upload_matrix(w.w2, w.w2_scale, w.w2_global_scale, H_, I_, w2_, s2_, g2_, "w2");
   }
 
-  void upload_scales(const TensorView& t, int64_t N, int64_t K, DeviceBuffer& dst,
-                     const std::string& name) {
-    const std::vector<uint8_t> canon = stage_to_host(t, name);
-    std::vector<uint8_t> tiles;
-    sm90::w4a16_scale_tiles(canon.data(), EL_, N, K, F, tiles);
-    upload_bytes(tiles.data(), tiles.size(), dst, name);
+  // One weight matrix [EL, N, K]: the scales become factor bytes and alpha
+  // (w4a16_prepare_scales); the packed codes are copied (through the host only when some nvfp4
+  // block scale is zero or negative: w4a16_fix_codes) and prepared in place on our copy.
+  void upload_matrix(const TensorView& codes, const TensorView& scales, const TensorView& global, int64_t N,
+                     int64_t K, DeviceBuffer& wdst, DeviceBuffer& sdst, DeviceBuffer& adst, const std::string& name) {
+    const std::string sname = name + "_scale";
+    const std::vector<uint8_t> canon = stage_to_host(scales, sname);
+    std::vector<float> gs;
+    if constexpr (F == Fp4Scale::kNvfp4) gs = to_host_f32(global, name + "_global_scale");
+    const sm90::W4A16Scales ps =
+        sm90::w4a16_prepare_scales(canon.data(), gs.empty() ? nullptr : gs.data(), EL_, N, K, F, sname.c_str());
+    if (ps.fix_codes) {
+      std::vector<uint8_t> host = stage_to_host(codes, name);
+      sm90::w4a16_fix_codes(host.data(), canon.data(), EL_, N, K, F);
+      upload_bytes(host.data(), host.size(), wdst, name);
+    } else {
+      upload_tensor(codes, wdst, name);
+    }
+    sm90::w4a16_prepare_weights(wdst.as<uint8_t>(), wdst.bytes, upload_stream());
+    upload_bytes(ps.tiles.data(), ps.tiles.size(), sdst, sname);
+    if (ps.alpha_is_one)
+      adst.release();  // the kernels read a null alpha as 1
+    else
+      upload_bytes(ps.alpha.data(), ps.alpha.size() * sizeof(float), adst, name + " alpha");
   }
 
   void run_stages(const ForwardArgs& args, const ForwardContext& f) override {
@@ -137,7 +147,8 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     combine_or_route_rows(args, f, sw_.y, /*y_is_bf16=*/false, pdl);
   }
 
-  // Packed codes in fragment order [E_local, N, K/2], scale tiles, nvfp4 global scales f32 [E_local].
+  // Packed codes in fragment order [E_local, N, K/2], scale tiles of factor bytes, alpha f32
+  // [E_local] (empty when every alpha is 1).
   DeviceBuffer w13_, w2_, s13_, s2_, g13_, g2_;
 };
 

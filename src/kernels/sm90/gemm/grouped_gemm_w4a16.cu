@@ -6,9 +6,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -31,8 +33,20 @@ constexpr int64_t kSplitMaxCtasPerSm = 2;
 constexpr int kPrepareThreads = 256;
 constexpr size_t kStepBytes = 32;  // one weight row's packed codes of a 64-wide K step
 
-// Fragment order (grouped_gemm_w4a16_common.cuh): within each 32-byte K step, byte 8t+2s+h
-// takes canonical byte 8s+t+4h (t = lane % 4, s = k16 block, h = low / high k8 half).
+// The bit of a prepared word that the decode (grouped_gemm_w4a16_common.cuh, decode_pairs) reads
+// for bit p (of kPairMask) of pair j: pairs 0-2 rotate the word right by pair_rot(j), pair 3
+// takes bits 6 and 22 from a rotation by kPair3RotB and the rest from kPair3RotA.
+__device__ __forceinline__ int prepared_bit(int j, int p) {
+  using namespace w4a16;
+  const int rot = j < 3 ? pair_rot(j) : (((kPair3MaskB >> p) & 1u) ? kPair3RotB : kPair3RotA);
+  return (p + rot) & 31;
+}
+
+// Fragment order: within each 32-byte K step, byte 8t+2s+h takes canonical byte 8s+t+4h (t =
+// lane % 4, s = k16 block, h = low / high k8 half). Then, in each 32-bit word, the nibbles of
+// byte j (elements 2i low, 2i+1 high) move to where decode_pairs reads pair j: code bit b (0
+// mantissa, 1-2 exponent, 3 sign) of the low / high element is the pair's bf16 bit 6, 7, 8, 15
+// of the low / high half.
 __global__ void fragment_order_kernel(uint8_t* __restrict__ W, size_t steps) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= steps) return;
@@ -49,8 +63,33 @@ __global__ void fragment_order_kernel(uint8_t* __restrict__ W, size_t steps) {
         const int src = 8 * s + t + 4 * h, dst = 8 * t + 2 * s + h;
         out[dst >> 2] |= ((in[src >> 2] >> (8 * (src & 3))) & 0xFFu) << (8 * (dst & 3));
       }
+#pragma unroll
+  for (int q = 0; q < 8; ++q) {
+    uint32_t placed = 0;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int bit = 0; bit < 4; ++bit) {
+          const uint32_t v = (out[q] >> (8 * j + 4 * h + bit)) & 1u;
+          const int pos = bit == 3 ? 15 : 6 + bit;  // bf16 bit of e2m1 code bit `bit` (kPairMask)
+          placed |= v << prepared_bit(j, pos + 16 * h);
+        }
+    out[q] = placed;
+  }
   p[0] = make_uint4(out[0], out[1], out[2], out[3]);
   p[1] = make_uint4(out[4], out[5], out[6], out[7]);
+}
+
+// e4m3 code -> the nvfp4 factor byte of its magnitude (grouped_gemm_w4a16_common.cuh,
+// ScaleFactor): ((exponent + 9) << 3) | the 3 mantissa bits after the leading one. Subnormal
+// codes (m * 2^-9) are normalised. Nonzero, non-NaN magnitudes only.
+uint8_t nvfp4_factor_byte(uint8_t code) {
+  const int e = (code >> 3) & 15, m = code & 7;
+  if (e > 0) return uint8_t(((e - 7 + 9) << 3) | m);
+  const int lead = m >= 4 ? 2 : (m >= 2 ? 1 : 0);  // m * 2^-9 = 1.xxx * 2^(lead - 9)
+  return uint8_t((lead << 3) | ((m << (3 - lead)) & 7));
 }
 
 }  // namespace
@@ -96,15 +135,68 @@ void w4a16_prepare_weights(uint8_t* W, size_t bytes, cudaStream_t stream) {
   cu::check_launch("w4a16", "w4a16 weight preparation launch");
 }
 
-void w4a16_scale_tiles(const uint8_t* canonical, int64_t G, int64_t N, int64_t K, Fp4Scale fmt,
-                       std::vector<uint8_t>& tiles) {
+W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_scale, int64_t G, int64_t N,
+                                 int64_t K, Fp4Scale fmt, const char* name) {
+  const bool nv = fmt == Fp4Scale::kNvfp4;
   const int64_t spb = fp4_scales_per64(fmt), per_row = K / fp4_scale_block(fmt), KT = K / 64;
-  tiles.assign(size_t(G * N * per_row), 0);
-  for (int64_t g = 0; g < G; ++g)
-    for (int64_t n = 0; n < N; ++n) {
-      const uint8_t* src = canonical + (g * N + n) * per_row;
+  const int64_t per_expert = N * per_row;
+  W4A16Scales r;
+  r.tiles.assign(size_t(G * per_expert), 0);
+  r.alpha.assign(size_t(G), 1.0f);
+  auto bad = [&](int64_t g, int v, const char* why) {
+    throw_invalid(name, std::string("block scales the sm90 W4A16 kernels can apply exactly (") + why + ")",
+                  "expert " + std::to_string(g) + ": code " + std::to_string(v));
+  };
+  for (int64_t g = 0; g < G; ++g) {
+    const uint8_t* src = canonical + g * per_expert;
+    int shift = 0;  // mxfp4: factor byte = code - shift, alpha = 2^shift
+    if (!nv) {
+      int lo = 255, hi = 0;
+      for (int64_t i = 0; i < per_expert; ++i) {
+        lo = std::min<int>(lo, src[i]);
+        hi = std::max<int>(hi, src[i]);
+      }
+      if (hi == 255) bad(g, 255, "e8m0 255 is NaN");
+      shift = std::max(0, hi - 128);  // factor 2^(byte - 1) must stay a bf16 value: byte <= 128
+      if (lo < shift) bad(g, lo, "an expert's e8m0 codes may span at most 128");
+      r.alpha[size_t(g)] = std::ldexp(1.0f, shift);
+    } else {
+      const float gs = global_scale ? global_scale[g] : 1.0f;
+      r.alpha[size_t(g)] = gs * 512.0f;  // the factor bytes carry |scale| * 2^-9
+      if (std::isfinite(gs) && !std::isfinite(r.alpha[size_t(g)]))
+        throw_invalid(name, "global scales below 2^118 (the kernels apply them times 2^9)",
+                      "expert " + std::to_string(g) + ": " + std::to_string(gs));
+    }
+    if (r.alpha[size_t(g)] != 1.0f) r.alpha_is_one = false;
+    for (int64_t n = 0; n < N; ++n)
       for (int64_t kt = 0; kt < KT; ++kt)
-        for (int64_t j = 0; j < spb; ++j) tiles[size_t(((g * KT + kt) * N + n) * spb + j)] = src[kt * spb + j];
+        for (int64_t j = 0; j < spb; ++j) {
+          const uint8_t c = src[n * per_row + kt * spb + j];
+          uint8_t b;
+          if (!nv) {
+            b = uint8_t(c - shift);
+          } else {
+            if ((c & 0x7F) == 0x7F) bad(g, c, "e4m3 0x7F / 0xFF is NaN");
+            if ((c & 0x7F) == 0 || (c & 0x80)) r.fix_codes = true;  // zero / negative: w4a16_fix_codes
+            b = (c & 0x7F) == 0 ? uint8_t(0) : nvfp4_factor_byte(uint8_t(c & 0x7F));
+          }
+          r.tiles[size_t(((g * KT + kt) * N + n) * spb + j)] = b;
+        }
+  }
+  return r;
+}
+
+void w4a16_fix_codes(uint8_t* packed, const uint8_t* canonical_scales, int64_t G, int64_t N, int64_t K,
+                     Fp4Scale fmt) {
+  if (fmt != Fp4Scale::kNvfp4) return;
+  const int64_t blk = fp4_scale_block(fmt), per_row = K / blk;
+  for (int64_t r = 0; r < G * N; ++r)
+    for (int64_t j = 0; j < per_row; ++j) {
+      const uint8_t c = canonical_scales[r * per_row + j];
+      const bool zero = (c & 0x7F) == 0, neg = (c & 0x80) != 0;
+      if (!zero && !neg) continue;
+      uint8_t* bytes = packed + r * (K / 2) + j * (blk / 2);
+      for (int64_t i = 0; i < blk / 2; ++i) bytes[i] = zero ? uint8_t(0) : uint8_t(bytes[i] ^ 0x88u);  // both signs
     }
 }
 

@@ -16,11 +16,15 @@
 // Weight layouts (prepared once by the backend):
 //   W      u8 [G, N, K/2]   packed e2m1 "fragment order": the canonical bytes (element 2j in
 //          the low nibble of byte j) with the 32 bytes of every 64-wide K step permuted by
-//          w4a16_prepare_weights so that the 8 bytes one MMA thread needs are contiguous
-//   scales u8 [G, K/64, N, kScalesPer64]  "scale tiles": the canonical [G, N, K/block] codes
-//          regrouped so one 64-wide K step of 128 rows is one contiguous, 16-byte aligned run
-//          (kMxfp4: e8m0 codes, 2 per row per K step; kNvfp4: e4m3 codes, 4 per row per K step)
-//   alpha  f32 [G] (nvfp4 global scale) applied after accumulation; null = 1 (mxfp4)
+//          w4a16_prepare_weights so that the 8 bytes one MMA thread needs are contiguous, and the
+//          32 bits of every word placed so that shifts and masks give bf16 pairs (the decode in
+//          grouped_gemm_w4a16_common.cuh)
+//   scales u8 [G, K/64, N, kScalesPer64]  "scale tiles" of "factor bytes": the canonical
+//          [G, N, K/block] codes regrouped so one 64-wide K step of 128 rows is one contiguous,
+//          16-byte aligned run, each code re-encoded by w4a16_prepare_scales into a byte that one
+//          IMAD turns into the bf16 multiplier (2 per row per K step for kMxfp4, 4 for kNvfp4)
+//   alpha  f32 [G] applied after accumulation (w4a16_prepare_scales: nvfp4's global scale times
+//          2^9, mxfp4's 2^k for experts whose codes exceed 128); null = 1
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -57,12 +61,30 @@ W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups);
 void launch_grouped_gemm_w4a16(const W4A16GemmArgs& args, Fp4Scale fmt, int64_t total_rows_upper_bound,
                                cudaStream_t stream);
 
-// Canonical packed codes -> fragment order, in place on the device (bytes % 32 == 0: whole
-// 64-wide K steps). Asynchronous on `stream`.
+// Canonical packed codes -> fragment order with the decode's bit placement, in place on the
+// device (bytes % 32 == 0: whole 64-wide K steps). Asynchronous on `stream`.
 void w4a16_prepare_weights(uint8_t* W, size_t bytes, cudaStream_t stream);
 
-// Host helper: canonical scales [G, N, K/block] (contiguous, host) -> scale tiles.
-void w4a16_scale_tiles(const uint8_t* canonical, int64_t G, int64_t N, int64_t K, Fp4Scale fmt,
-                       std::vector<uint8_t>& tiles);
+// Host: canonical block-scale codes [G, N, K/block] (contiguous) and, for nvfp4, the per-expert
+// global scales [G] -> the scale tiles of factor bytes and the per-expert alpha the kernels
+// apply after accumulation. The products the kernels form are exactly e2m1 * scale (times a
+// power of two that alpha undoes), so results equal the dequantize-then-multiply definition.
+// Throws InvalidArgument (naming `name`, the expert, and the code) for NaN scale codes (e8m0
+// 0xFF, e4m3 0x7F / 0xFF) and for an mxfp4 expert whose codes span more than 128 (2^128: no
+// common power of two keeps every product a bf16 value).
+struct W4A16Scales {
+  std::vector<uint8_t> tiles;   // [G, K/64, N, kScalesPer64] factor bytes
+  std::vector<float> alpha;     // [G]
+  bool alpha_is_one = true;     // every alpha is 1: the kernels may take a null alpha
+  bool fix_codes = false;       // nvfp4: some scale is zero or negative: run w4a16_fix_codes
+};
+W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_scale, int64_t G, int64_t N,
+                                 int64_t K, Fp4Scale fmt, const char* name);
+
+// Host, canonical packed codes [G, N, K/2] (before w4a16_prepare_weights): the codes of every
+// nvfp4 block whose scale is zero become +0, those whose scale is negative change sign, so that
+// the factor bytes (|scale|, never zero) give the same products. No-op for mxfp4.
+void w4a16_fix_codes(uint8_t* packed, const uint8_t* canonical_scales, int64_t G, int64_t N, int64_t K,
+                     Fp4Scale fmt);
 
 }  // namespace megamoe::sm90

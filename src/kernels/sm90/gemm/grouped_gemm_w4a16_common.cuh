@@ -7,7 +7,8 @@
 // {row gq+8, k 2tig+8..+9}. A packed byte holds the pair (2j, 2j+1), so for the four k16
 // blocks s of a 64-wide K step a lane needs bytes 8s+tig and 8s+tig+4 of each of its rows:
 // fragment order stores those 8 bytes contiguously at 8*tig (byte 8tig+2s+h <- 8s+tig+4h), one
-// 8-byte shared-memory load per row per K step.
+// 8-byte shared-memory load per row per K step; inside each 32-bit word the 32 code bits are
+// then placed for the register decode (decode_pairs below).
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -30,10 +31,6 @@ constexpr int kMaxDynamicSmem = 227 * 1024;  // sm_90's largest opt-in shared me
 static_assert(kSmemRowBytes == kBK * 2, "one activation row of a K step is 128 bytes (8 chunks)");
 static_assert(kBN * kPackedRowBytes == kThreads * kChunkBytes, "one weight chunk per thread per K step");
 static_assert(kBN == (kThreads / 32) * 16, "8 warps x 16 weight rows (mma.sync m16, wgmma's A rows per warp)");
-// Shared bytes of a Lut<Copies>: the pair table, then the scale table.
-template <int Copies>
-constexpr int lut_bytes() { return 256 * Copies * 4 + 256 * 4; }
-
 template <Fp4Scale F>
 struct ScaleCfg {
   static constexpr int kPerRow = F == Fp4Scale::kMxfp4 ? 2 : 4;  // scale codes per row per K step
@@ -45,128 +42,91 @@ using ptx::cp_async_commit;
 using ptx::cp_async_wait;
 using ptx::pdl_wait_then_release;
 
-// bf16 bits of the e2m1 code c (0..15).
-__device__ __forceinline__ uint32_t e2m1_bf16_bits(uint32_t c) {
-  const uint32_t m = c & 7;
-  // m >= 2: exponent (m>>1)-1, mantissa bit m&1: bits = ((m>>1)+126)<<7 | (m&1)<<6 = 0x3F00 + (m<<6)
-  const uint32_t mag = m == 0 ? 0u : (m == 1 ? 0x3F00u : (0x3F00u + (m << 6)));
-  return mag | ((c & 8) << 12);
+// The decode, in registers (no table). w4a16_prepare_weights places the bits of each 32-bit word
+// of fragment-order bytes (four bf16 pairs: A-fragment registers j = 0..3 of byte j) so that:
+//   pair j = (word rotated right by pair_rot(j)) & kPairMask          j = 0, 1, 2
+//   pair 3 = (rotr(word, 6) & kPair3MaskA) | (rotr(word, 14) & kPair3MaskB)
+// kPairMask keeps, in each bf16 half, bit 15 (the e2m1 sign) and bits 8..6 (its two exponent bits
+// and its mantissa bit): the bf16 with those bits is exactly e2m1 * 2^-126 for every code (the
+// codes with exponent 0 land on bf16 subnormals, as they should). No rotation tiles the word with
+// that mask (checked exhaustively), so pair 3 takes its bits from two rotations: 9 ALU
+// instructions per 4 pairs, against a PRMT, an address and a shared-memory load per pair for the
+// old table. The prepare kernel (grouped_gemm_w4a16.cu) uses the same constants.
+constexpr uint32_t kPairMask = 0x81C081C0u;
+__host__ __device__ constexpr int pair_rot(int j) { return j == 0 ? 0 : (j == 1 ? 4 : 10); }  // j < 3
+constexpr uint32_t kPair3MaskB = 0x00400040u;               // bits 6 and 22 (mantissa): from rotr 14
+constexpr uint32_t kPair3MaskA = kPairMask & ~kPair3MaskB;  // the other six: from rotr 6
+constexpr int kPair3RotA = 6, kPair3RotB = 14;
+
+__device__ __forceinline__ void decode_pairs(uint32_t w, uint32_t& p0, uint32_t& p1, uint32_t& p2, uint32_t& p3) {
+  p0 = w & kPairMask;
+  p1 = __funnelshift_r(w, w, pair_rot(1)) & kPairMask;
+  p2 = __funnelshift_r(w, w, pair_rot(2)) & kPairMask;
+  p3 = (__funnelshift_r(w, w, kPair3RotA) & kPair3MaskA) | (__funnelshift_r(w, w, kPair3RotB) & kPair3MaskB);
 }
 
-// Byte -> bf16x2 lookup table in shared memory, Copies copies interleaved so that entry e of
-// copy c sits at word Copies*e + c: lane l reads copy l % Copies. 32 copies (32 KB): every lane
-// has its own bank, one wavefront per lookup whatever the bytes; 16 copies (16 KB): lanes l and
-// l+16 share a bank, two wavefronts per lookup in practice; one table would serialize random
-// bytes ~3.5x. The lookups are most of the small tactic's shared-memory traffic.
-// A lookup is two integer instructions (PRMT pulls the byte, LEA scales it by the 64-byte entry
-// stride onto the lane's copy) and one LDS: the decode is most of the small tactic's work.
+// The block scale J of a row's factor bytes (w4a16_prepare_scales) as the bf16 pair that turns a
+// decoded pair (e2m1 * 2^-126) into e2m1 * scale / alpha-shift: both halves get the bf16 bits
+// byte * kMul + kAdd, i.e. one PRMT (the byte into both halves) and one IMAD.
+//   mxfp4: byte b = e8m0 code - k (k per expert, alpha = 2^k): bits (b + 126) << 7 = 2^(b - 1)
+//   nvfp4: byte b = (exponent + 9) << 3 | 3 mantissa bits of |e4m3|: bits = |scale| * 2^117
+//          (exponent field 235 + (b >> 3)); alpha = global scale * 2^9
+// The products are exact: e2m1 * 2^(b-127) (b <= 128) and e2m1 * |e4m3| * 2^-9 (6 significant
+// bits, above 2^-19) are bf16 values, and the multiply of a subnormal by a power of two or an
+// e4m3 value rounds nothing.
 template <Fp4Scale F>
-__device__ __forceinline__ __nv_bfloat162 scale_bf16x2(uint32_t code);
-
-template <int Copies>
-struct Lut {
-  static constexpr int kCopies = Copies;
-  uint32_t lane_addr;   // shared-memory address of the lane's copy of entry 0
-  uint32_t scale_addr;  // shared-memory address of the scale table (bf16x2 of each scale code)
-  template <Fp4Scale F>
-  __device__ __forceinline__ static void fill(uint32_t* lut, int tid, int nthreads) {
-    for (int i = tid; i < 256 * Copies; i += nthreads) {
-      const uint32_t e = uint32_t(i) / Copies;
-      lut[i] = e2m1_bf16_bits(e & 15) | (e2m1_bf16_bits(e >> 4) << 16);
-    }
-    for (int i = tid; i < 256; i += nthreads) {
-      const __nv_bfloat162 v = scale_bf16x2<F>(uint32_t(i));
-      lut[256 * Copies + i] = *reinterpret_cast<const uint32_t*>(&v);
-    }
-  }
-  __device__ __forceinline__ static Lut for_lane(const uint32_t* lut, int lane) {
-    uint32_t a = uint32_t(__cvta_generic_to_shared(lut + (lane % Copies)));
-    uint32_t s = uint32_t(__cvta_generic_to_shared(lut + 256 * Copies));
-    // Opaque to the compiler, which otherwise re-derives (16 * byte + lane) * 4 + base per
-    // lookup (four instructions instead of one IMAD).
-    asm volatile("mov.b32 %0, %0;" : "+r"(a));
-    asm volatile("mov.b32 %0, %0;" : "+r"(s));
-    return Lut{a, s};
-  }
-  // The pair of byte J (0..3) of `word`. Not volatile: the address depends on the weight word,
-  // which is read after the barrier that follows fill().
-  template <int J>
-  __device__ __forceinline__ uint32_t at(uint32_t word) const {
-    const uint32_t idx = __byte_perm(word, 0u, 0x4440u + J);
-    uint32_t v;
-    asm("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(lane_addr + idx * (4 * Copies)));  // entry stride
-    return v;
-  }
-  // The scale of code byte J of `codes` as a bf16 pair (a table: e8m0 / e4m3 special cases
-  // cost five instructions in registers).
-  template <int J>
-  __device__ __forceinline__ __nv_bfloat162 scale(uint32_t codes) const {
-    const uint32_t idx = __byte_perm(codes, 0u, 0x4440u + J);
-    uint32_t v;
-    asm("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(scale_addr + (idx << 2)));
-    return *reinterpret_cast<const __nv_bfloat162*>(&v);
-  }
+struct ScaleFactor {
+  static constexpr uint32_t kMul = F == Fp4Scale::kMxfp4 ? 128u : 16u;
+  static constexpr uint32_t kAdd = F == Fp4Scale::kMxfp4 ? (126u << 7) * 0x10001u : (235u << 7) * 0x10001u;
 };
-
-// The block scale as a bf16 pair (both halves equal).
-template <Fp4Scale F>
-__device__ __forceinline__ __nv_bfloat162 scale_bf16x2(uint32_t code) {  // used to fill Lut
-  uint32_t bits;
-  if constexpr (F == Fp4Scale::kMxfp4) {
-    // e8m0: 2^(code-127); 0 -> 2^-127 (a bf16 subnormal), 255 -> NaN.
-    bits = code == 0 ? 0x0040u : (code == 255 ? 0x7FC0u : (code << 7));
-  } else {
-    __nv_fp8_e4m3 v;
-    v.__x = static_cast<__nv_fp8_storage_t>(code);
-    bits = __bfloat16_as_ushort(__float2bfloat16_rn(static_cast<float>(v)));  // exact
-  }
-  bits |= bits << 16;
-  return *reinterpret_cast<const __nv_bfloat162*>(&bits);
+template <Fp4Scale F, int J>
+__device__ __forceinline__ uint32_t scale_factor(uint32_t codes) {
+  const uint32_t dup = __byte_perm(codes, 0u, 0x4040u + J + (J << 8));  // byte J in bytes 0 and 2
+  return dup * ScaleFactor<F>::kMul + ScaleFactor<F>::kAdd;
 }
 
-__device__ __forceinline__ uint32_t scaled(uint32_t pair, __nv_bfloat162 s) {
-  const __nv_bfloat162 r = __hmul2(*reinterpret_cast<const __nv_bfloat162*>(&pair), s);  // exact
+__device__ __forceinline__ uint32_t scaled(uint32_t pair, uint32_t factor) {
+  const __nv_bfloat162 r = __hmul2(*reinterpret_cast<const __nv_bfloat162*>(&pair),
+                                   *reinterpret_cast<const __nv_bfloat162*>(&factor));  // exact
   return *reinterpret_cast<const uint32_t*>(&r);
 }
 
-// A fragments of one warp for one 64-wide K step: rows gq (wa, scale codes ca) and gq+8 (wb,
-// cb); wa/wb are the lane's 8 fragment-order bytes, ca/cb the row's scale codes of the step
-// (kPerRow bytes, little-endian). af[s] feeds the MMA of k16 block s.
-template <Fp4Scale F, class L>
-__device__ __forceinline__ void decode_step(const L& lut, uint2 wa, uint2 wb, uint32_t ca, uint32_t cb,
-                                            uint32_t (&af)[4][4]) {
-  __nv_bfloat162 sa[4], sb[4];  // per k16 block (mxfp4: one code per two blocks)
+// A fragments of one warp for one 64-wide K step: rows gq (wa, factor bytes ca) and gq+8 (wb,
+// cb); wa/wb are the lane's 8 fragment-order bytes (prepared bits), ca/cb the row's factor bytes
+// of the step (kPerRow bytes, little-endian). af[s] feeds the MMA of k16 block s.
+template <Fp4Scale F>
+__device__ __forceinline__ void decode_step(uint2 wa, uint2 wb, uint32_t ca, uint32_t cb, uint32_t (&af)[4][4]) {
+  uint32_t sa[4], sb[4];  // per k16 block (mxfp4: one factor per two blocks)
   if constexpr (F == Fp4Scale::kMxfp4) {
-    sa[0] = sa[1] = lut.template scale<0>(ca);
-    sa[2] = sa[3] = lut.template scale<1>(ca);
-    sb[0] = sb[1] = lut.template scale<0>(cb);
-    sb[2] = sb[3] = lut.template scale<1>(cb);
+    sa[0] = sa[1] = scale_factor<F, 0>(ca);
+    sa[2] = sa[3] = scale_factor<F, 1>(ca);
+    sb[0] = sb[1] = scale_factor<F, 0>(cb);
+    sb[2] = sb[3] = scale_factor<F, 1>(cb);
   } else {
-    sa[0] = lut.template scale<0>(ca);
-    sa[1] = lut.template scale<1>(ca);
-    sa[2] = lut.template scale<2>(ca);
-    sa[3] = lut.template scale<3>(ca);
-    sb[0] = lut.template scale<0>(cb);
-    sb[1] = lut.template scale<1>(cb);
-    sb[2] = lut.template scale<2>(cb);
-    sb[3] = lut.template scale<3>(cb);
+    sa[0] = scale_factor<F, 0>(ca);
+    sa[1] = scale_factor<F, 1>(ca);
+    sa[2] = scale_factor<F, 2>(ca);
+    sa[3] = scale_factor<F, 3>(ca);
+    sb[0] = scale_factor<F, 0>(cb);
+    sb[1] = scale_factor<F, 1>(cb);
+    sb[2] = scale_factor<F, 2>(cb);
+    sb[3] = scale_factor<F, 3>(cb);
   }
-  af[0][0] = scaled(lut.template at<0>(wa.x), sa[0]);
-  af[0][1] = scaled(lut.template at<0>(wb.x), sb[0]);
-  af[0][2] = scaled(lut.template at<1>(wa.x), sa[0]);
-  af[0][3] = scaled(lut.template at<1>(wb.x), sb[0]);
-  af[1][0] = scaled(lut.template at<2>(wa.x), sa[1]);
-  af[1][1] = scaled(lut.template at<2>(wb.x), sb[1]);
-  af[1][2] = scaled(lut.template at<3>(wa.x), sa[1]);
-  af[1][3] = scaled(lut.template at<3>(wb.x), sb[1]);
-  af[2][0] = scaled(lut.template at<0>(wa.y), sa[2]);
-  af[2][1] = scaled(lut.template at<0>(wb.y), sb[2]);
-  af[2][2] = scaled(lut.template at<1>(wa.y), sa[2]);
-  af[2][3] = scaled(lut.template at<1>(wb.y), sb[2]);
-  af[3][0] = scaled(lut.template at<2>(wa.y), sa[3]);
-  af[3][1] = scaled(lut.template at<2>(wb.y), sb[3]);
-  af[3][2] = scaled(lut.template at<3>(wa.y), sa[3]);
-  af[3][3] = scaled(lut.template at<3>(wb.y), sb[3]);
+  // Pair j of word x feeds k16 block j / 2 (word y: block 2 + j / 2), register 2 (j % 2) for
+  // row gq (wa) and 2 (j % 2) + 1 for row gq + 8 (wb): the fragment order's byte j.
+  uint32_t p[4];
+  decode_pairs(wa.x, p[0], p[1], p[2], p[3]);
+  af[0][0] = scaled(p[0], sa[0]); af[0][2] = scaled(p[1], sa[0]);
+  af[1][0] = scaled(p[2], sa[1]); af[1][2] = scaled(p[3], sa[1]);
+  decode_pairs(wb.x, p[0], p[1], p[2], p[3]);
+  af[0][1] = scaled(p[0], sb[0]); af[0][3] = scaled(p[1], sb[0]);
+  af[1][1] = scaled(p[2], sb[1]); af[1][3] = scaled(p[3], sb[1]);
+  decode_pairs(wa.y, p[0], p[1], p[2], p[3]);
+  af[2][0] = scaled(p[0], sa[2]); af[2][2] = scaled(p[1], sa[2]);
+  af[3][0] = scaled(p[2], sa[3]); af[3][2] = scaled(p[3], sa[3]);
+  decode_pairs(wb.y, p[0], p[1], p[2], p[3]);
+  af[2][1] = scaled(p[0], sb[2]); af[2][3] = scaled(p[1], sb[2]);
+  af[3][1] = scaled(p[2], sb[3]); af[3][3] = scaled(p[3], sb[3]);
 }
 
 // Scale codes of a row for one K step from a scale tile in shared memory.

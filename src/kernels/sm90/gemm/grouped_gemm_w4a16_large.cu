@@ -13,8 +13,8 @@
 //                   a wgmma descriptor reads (8-row groups 1024 bytes apart = SBO)
 //   [16384, 20480)  packed weights 128 rows x 32 bytes (fragment order)
 //   [20480, ...)    scale tile of the step (256 / 512 bytes)
-// then the 17 KB decode tables. 4 stages = 84 KB + 16 KB: two CTAs per SM (2 x 101 KB), so one
-// CTA's decode overlaps the other's MMAs; 128 registers per thread at most.
+// 4 stages = 84 KB: two CTAs per SM (2 x 85 KB), so one CTA's decode overlaps the other's MMAs;
+// 128 registers per thread at most.
 // Step: wait for the stage (cp.async groups + __syncthreads), refill the slot the previous step
 // used, decode the warp's A fragments for the 4 k16 blocks, 4 wgmma (one per k16 block, the B
 // descriptor advanced 32 bytes along K), commit, wait: the next decode overwrites A.
@@ -30,14 +30,12 @@ namespace {
 using namespace w4a16;
 
 constexpr int kBT = 128, kNT = kBT / 8, kStages = 4;
-using LargeLut = Lut<16>;  // 16 KB: two CTAs per SM still fit; one decode per 128 tokens of MMA
-constexpr int kLutBytes = lut_bytes<16>();
 constexpr int kXBytes = kBT * kBK * 2;  // 16384
 constexpr int kWBytes = kBN * kBK / 2;  // 4096
 constexpr int kStageBytes = 21 * 1024;  // X + W + scales (<= 512 B), rounded up to 1024
 constexpr int kSwizzleAtomBytes = 1024;  // SW128: 8 rows x 128 B; each stage starts on this boundary
-constexpr int kSmem = kSwizzleAtomBytes /* alignment slack */ + kStages * kStageBytes + kLutBytes;
-// Budget (see the top of the file): 1 + 4 x 21 + 17 KB = 102 KB, two CTAs per SM (__launch_bounds__
+constexpr int kSmem = kSwizzleAtomBytes /* alignment slack */ + kStages * kStageBytes;
+// Budget (see the top of the file): 1 + 4 x 21 = 85 KB, two CTAs per SM (__launch_bounds__
 // minimum 2) within the SM's 228 KB.
 static_assert(kXBytes + kWBytes + ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes <= kStageBytes &&
                   kXBytes + kWBytes + ScaleCfg<Fp4Scale::kMxfp4>::kTileBytes <= kStageBytes,
@@ -85,11 +83,9 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   const uint32_t raw_addr = uint32_t(__cvta_generic_to_shared(smem_raw));
   uint8_t* smem = smem_raw + ((1024 - (raw_addr & 1023)) & 1023);  // stages 1024-byte aligned (swizzle atom)
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
-  uint32_t* lut_words = reinterpret_cast<uint32_t*>(smem + kStages * kStageBytes);
   const int tid = threadIdx.x;
-  LargeLut::fill<F>(lut_words, tid, kThreads);
   pdl_wait_then_release();
-  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its __syncthreads cover the table
+  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);
   if (g < 0) return;
   const int n0 = blockIdx.x * kBN;
   const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
@@ -97,7 +93,6 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   const int KT = K / kBK;
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tig = lane & 3;
   const int wr = warp * 16;
-  const LargeLut lut = LargeLut::for_lane(lut_words, lane);
   const size_t wrow = size_t(K) / 2;
   const uint8_t* Wg = W + size_t(g) * size_t(N) * wrow;
   const uint8_t* Sg = S + size_t(g) * size_t(KT) * size_t(N) * ScaleCfg<F>::kPerRow;
@@ -156,7 +151,7 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
       const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * kPackedRowBytes + tig * 8);
       const uint8_t* ss = st + kXBytes + kWBytes;
       uint32_t af[4][4];
-      decode_step<F>(lut, wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
+      decode_step<F>(wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
       const uint64_t desc = sw128_desc(sbase + uint32_t(slot * kStageBytes));
       wgmma_fence();
       fence_acc(acc);

@@ -9,16 +9,16 @@
 // fewer than two CTAs (decode: 8 experts x 32 tiles of FC1 on 132 SMs) K is split in two
 // (gridDim.z = 2, fp32 atomic adds into a zeroed D): twice the warps to hide latency with.
 //
-// Shared memory (per CTA): the byte -> bf16x2 table (32 KB, 32 interleaved copies: Lut) and
-// kStages stages of {packed weights 2 x (128 x 32 B) = 8 KB, activations 2 x (16 x 64 bf16) =
+// Shared memory (per CTA): kStages stages of {packed weights 2 x (128 x 32 B) = 8 KB, activations 2 x (16 x 64 bf16) =
 // 4 KB with 16-byte chunks XOR-swizzled by (row & 7), scale tiles 2 x 256 / 512 B}. kStages = 4
 // keeps 3 x 8 KB of weights in flight per CTA (~50-75 KB per SM at two or three CTAs), what HBM
 // latency x bandwidth needs.
 //
 // At decode sizes the kernel is bound by instruction issue, not by HBM: per 64-wide sub-step a
-// thread decodes 16 bf16 pairs at 4 instructions each (PRMT, IMAD, LDS, HMUL2) for at most 8
-// tokens of MMA work, so everything else in the loop is kept to the minimum (pointers advanced,
-// fragment offsets precomputed).
+// thread decodes 16 bf16 pairs (decode_step: ~2.25 ALU instructions per pair, one HMUL2 with
+// the block's factor, one PRMT + IMAD per factor) for at most 8 tokens of MMA work, so
+// everything else in the loop is kept to the minimum (pointers advanced, fragment offsets
+// precomputed).
 // Epilogue: D = alpha[g] * acc (fp32), rows and columns bounds-checked.
 #include <string>
 
@@ -31,8 +31,6 @@ namespace {
 using namespace w4a16;
 
 constexpr int kBT = 16, kNT = kBT / 8, kStages = 4, kSub = 2;
-using SmallLut = Lut<32>;  // conflict-free lookups: smem bandwidth, not HBM, bounds this kernel at T = 1
-constexpr int kLutBytes = lut_bytes<32>();
 constexpr int kWBytes = kBN * kBK / 2;  // 4096 per sub-step
 constexpr int kXBytes = kBT * kBK * 2;  // 2048 per sub-step
 
@@ -41,8 +39,8 @@ struct SmallCfg {
   static constexpr int kSBytes = ScaleCfg<F>::kTileBytes;  // per sub-step
   static constexpr int kWOff = 0, kXOff = kSub * kWBytes, kSOff = kXOff + kSub * kXBytes;
   static constexpr int kStage = kSOff + kSub * kSBytes;
-  static constexpr int kSmem = kLutBytes + kStages * kStage;
-  // Budget: 33 KB table + 4 stages of 12.5 (mxfp4) / 13 KB (nvfp4) = 83 / 85 KB: two CTAs per SM.
+  static constexpr int kSmem = kStages * kStage;
+  // Budget: 4 stages of 12.5 (mxfp4) / 13 KB (nvfp4) = 50 / 52 KB: up to four CTAs per SM.
   static_assert(kSmem <= kMaxDynamicSmem, "small tactic: shared-memory budget");
   static_assert(kSBytes / kChunkBytes <= kThreads, "scale tile: at most one chunk per thread");
 };
@@ -63,11 +61,9 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
   extern __shared__ __align__(128) uint8_t smem[];
   __shared__ int scratch[9];
-  uint32_t* lut_words = reinterpret_cast<uint32_t*>(smem);
   const int tid = threadIdx.x;
-  SmallLut::fill<F>(lut_words, tid, kThreads);  // before the PDL wait (a no-op unless launched with PDL)
   pdl_wait_then_release();
-  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its __syncthreads cover the table
+  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);
   if (g < 0) return;
   const int n0 = blockIdx.x * kBN;
   const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
@@ -81,7 +77,6 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
   const int KS = split ? min(KS_all - ks0, (KS_all + 1) / 2) : KS_all;
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tig = lane & 3;
   const int wr = warp * 16;
-  const SmallLut lut = SmallLut::for_lane(lut_words, lane);
   const size_t wrow = size_t(K) / 2;
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
 
@@ -103,7 +98,7 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
   const bool x_thr = tid < kBT * 8;
   const int x_row = (tid >> 3) % kBT, x_c = tid & 7;
   const uint32_t x_dst = uint32_t(C::kXOff + x_row * kSmemRowBytes + ((x_c ^ (x_row & 7)) * kChunkBytes));
-  const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem + kLutBytes));
+  const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
 
   // Per-thread shared offsets inside a stage (constant over the loop): the two weight rows'
   // fragment bytes, the two rows' scale codes, and the activation B fragments of token row gq
@@ -163,7 +158,7 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
         if (nk < KS) load_stage(nk % kStages);
         cp_async_commit();
       }
-      const uint8_t* st = smem + kLutBytes + (ks % kStages) * C::kStage;
+      const uint8_t* st = smem + (ks % kStages) * C::kStage;
 #pragma unroll
       for (int u = 0; u < kSub; ++u) {
         const uint8_t* su = st + u * kWBytes;  // weights of sub-step u
@@ -179,7 +174,7 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
           cb = *reinterpret_cast<const uint32_t*>(ss + sb_off);
         }
         uint32_t af[4][4];
-        decode_step<F>(lut, wa, wb, ca, cb, af);
+        decode_step<F>(wa, wb, ca, cb, af);
         const uint8_t* xu = st + u * kXBytes;
 #pragma unroll
         for (int j = 0; j < kNT; ++j) {

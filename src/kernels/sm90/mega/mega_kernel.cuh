@@ -90,12 +90,13 @@
 //                   box of the rows' scale codes for the step's four 64-wide sub-steps (from the
 //                   split backend's scale tiles), on the same mbarrier. Each warp decodes its A
 //                   fragments in registers with the split W4A16 GEMM's decoder
-//                   (grouped_gemm_w4a16_common.cuh: byte -> bf16x2 table in shared memory,
-//                   exact) and feeds the same mma.sync as bf16; nvfp4's per-expert alpha
-//                   multiplies the accumulators before the bias, as the split path's GEMM does.
-//                   The decode is latency-bound at 8 warps per SM (ncu: 35% of issue slots
-//                   busy), so W4A16 runs two CTAs per SM: units of at most 16 rows (NT <= 2),
-//                   the 16-copy table (17 KiB), an 84 KiB ring and 128 registers per thread.
+//                   (grouped_gemm_w4a16_common.cuh: shifts and masks of the prepared bits, one
+//                   HMUL2 by the block's factor, exact) and feeds the same mma.sync as bf16; the
+//                   per-expert alpha (nvfp4's global scale) multiplies the accumulators before
+//                   the bias, as the split path's GEMM does. The decode is latency-bound at 8
+//                   warps per SM (ncu: 35% of issue slots busy), so W4A16 runs two CTAs per SM:
+//                   units of at most 16 rows (NT <= 2), a 100 KiB ring and 128 registers per
+//                   thread.
 //   fp8             the same skeleton with e4m3 weights (Fmt<kFp8>): a step is 128 K, one
 //                   128x128 scale block -- the bf16 step's 16 KiB and TMA boxes -- and the
 //                   activations are e4m3 rows of the workspace (xq / aq: codes, then the row's
@@ -132,8 +133,8 @@
 //
 // Budget (static_asserts below): 256 threads (8 warps, every warp loads, computes and runs the
 // epilogue: no warp specialisation in this first version), two CTAs per SM (launch bounds, Fmt).
-// Dynamic shared memory (Fmt below): the aux region (W4A16's 17 KiB decode table; fp8's 0.9 KiB
-// of per-stage scales), then the ring (bf16 and fp8 96 KiB, W4A16 84 KiB; + 1 KiB to align it);
+// Dynamic shared memory (Fmt below): the aux region (fp8's 0.9 KiB of per-stage scales), then the
+// ring (bf16 and fp8 96 KiB, W4A16 100 KiB; + 1 KiB to align it);
 // static: the plan (~9.3 KiB) and one mbarrier per stage.
 // Registers: 128 per thread (two CTAs per SM), NT <= 2 accumulators; -Xptxas -v: bf16 125, no
 // spill; W4A16 128 with 8 bytes of spill, fp8 128 with 16-28.
@@ -191,7 +192,7 @@ static_assert(kMaxRoutes % 32 == 0, "the rank loop walks 32 routes at a time");
 constexpr unsigned kFull = 0xffffffffu;
 
 // What differs between the weight formats: the bytes of a step's weights (the stage's first
-// part; the activations follow), the decode table, and the ring that is left.
+// part; the activations follow), the aux buffers, and the ring that is left.
 template <WeightFormat WF>
 struct Fmt;
 template <>
@@ -258,11 +259,11 @@ struct FmtFp4 {
   // Two CTAs per SM (16 warps): with one CTA of 8 warps the decode was latency-bound (ncu,
   // H200, deepseek-v3 T = 1: 35% of issue slots busy, 5.4 cycles per issued instruction per
   // warp). What two CTAs fit in 228 KiB: units of at most kMaxN = 16 rows (NT <= 2: the
-  // accumulators and a 25 KiB stage), the 16-copy table (17 KiB) and a 84 KiB ring (3-4 stages).
+  // accumulators and a 25-26 KiB stage) and a 100 KiB ring (3-4 stages; the decode needs no
+  // table since the register decode of grouped_gemm_w4a16_common.cuh).
   static constexpr int kMinBlocks = 2;
-  static constexpr int kLutCopies = 16;
-  static constexpr int kAuxBytes = w4a16::lut_bytes<kLutCopies>();  // the table: 17 KiB
-  static constexpr int kRingBytes = 84 * 1024;
+  static constexpr int kAuxBytes = 0;
+  static constexpr int kRingBytes = 100 * 1024;
 };
 template <>
 struct Fmt<WeightFormat::kMxfp4> : FmtFp4<Fp4Scale::kMxfp4> {};
@@ -284,7 +285,7 @@ struct Step {
 };
 
 template <WeightFormat WF>
-constexpr int dyn_smem_bytes() {  // aux (table / fp8 buffers), then the ring aligned inside the allocation
+constexpr int dyn_smem_bytes() {  // aux (fp8 buffers), then the ring aligned inside the allocation
   return Fmt<WF>::kAuxBytes + kRingAlign + Fmt<WF>::kRingBytes;
 }
 template <WeightFormat WF>
@@ -295,7 +296,7 @@ constexpr bool fits() {
 }
 static_assert(fits<WeightFormat::kBf16>() && fits<WeightFormat::kMxfp4>() && fits<WeightFormat::kNvfp4>() &&
                   fits<WeightFormat::kFp8>(),
-              "ring: >= 2 steps in flight at npad 16; table + ring + plan within the 227 KiB of a CTA; "
+              "ring: >= 2 steps in flight at npad 16; aux + ring + plan within the 227 KiB of a CTA; "
               "stages stay 1024-byte aligned (the 128-byte swizzle of the TMA boxes)");
 
 // The route plan of one launch, rebuilt by every CTA (static shared memory).
@@ -676,10 +677,9 @@ __device__ __forceinline__ void compute_step_fp8(uint32_t wbase, uint32_t xs, ui
 // The W4A16 step: per 64-wide K sub-step, the lane's 8 fragment-order bytes of its two rows
 // (half-0 row 8 warp + gq and half-1 row 8 warp + gq: the A fragment's rows gq and gq + 8) and
 // their scale codes, decoded to the A fragments of four k16 blocks; then the bf16 step's B
-// fragments and MMAs. Two sub-steps go together so that their table lookups overlap.
+// fragments and MMAs. Two sub-steps go together so that their decodes overlap.
 template <WeightFormat WF, int NT>
-__device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lut<Fmt<WF>::kLutCopies>& lut,
-                                                 float (&acc)[NT][4]) {
+__device__ __forceinline__ void compute_step_fp4(uint32_t wbase, float (&acc)[NT][4]) {
   using F = Fmt<WF>;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   constexpr int npad = NT * 8;
@@ -703,7 +703,7 @@ __device__ __forceinline__ void compute_step_fp4(uint32_t wbase, const w4a16::Lu
   };
   auto decode_mma = [&](int part, uint2 wa, uint2 wb, uint32_t ca, uint32_t cb) {
     uint32_t af[4][4];
-    w4a16::decode_step<F::kScale>(lut, wa, wb, ca, cb, af);
+    w4a16::decode_step<F::kScale>(wa, wb, ca, cb, af);
     const uint32_t xbase = wbase + F::kWBytes + part * npad * kRowBytes;
 #pragma unroll
     for (int kp = 0; kp < kBox / 32; ++kp) mma_32k<NT>(xbase, kp, af[2 * kp], af[2 * kp + 1], acc);
@@ -745,7 +745,6 @@ struct Ctx {
   uint32_t bar0;    // shared address of stage 0's full barrier (one 8-byte mbarrier per stage)
   int stages;       // ring depth of this launch (see kRingBytes)
   int stage_bytes;  // a step's weights (Fmt::kWBytes) + npad_max activation rows
-  uint32_t lut_lane, lut_scale;  // W4A16: this lane's view of the decode table (w4a16::Lut)
   uint32_t aux;                  // shared address of the aux region (fp8: Fmt<kFp8>'s buffers)
   Plan* pl;
   const Params* p;
@@ -1025,7 +1024,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
     if (recheck) nx_ready = pl.nx_ready;
     issue_rel(j + P, true, xrow);
     if constexpr (Fmt<WF>::kPacked)
-      compute_step_fp4<WF, NT>(cx.addr(cx.cslot), w4a16::Lut<Fmt<WF>::kLutCopies>{cx.lut_lane, cx.lut_scale}, acc);
+      compute_step_fp4<WF, NT>(cx.addr(cx.cslot), acc);
     else if constexpr (Fmt<WF>::kFp8)
       compute_step_fp8<NT>(cx.addr(cx.cslot), cx.xs(cx.cslot), cx.wsc(cx.cslot), acc);
     else
@@ -1347,8 +1346,6 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
     ep_prologue(p, pl);  // ends with a barrier
     if (a.trace && tid == 0) a.trace[size_t(blockIdx.x) * kTraceWords + 2] = global_timer();
   }
-  if constexpr (F::kPacked)  // build_plan's barriers publish the table
-    w4a16::Lut<F::kLutCopies>::template fill<F::kScale>(reinterpret_cast<uint32_t*>(smem_dyn), tid, kThreads);
   if constexpr (F::kFp8) {
     // The x quantization items come first and need no plan: run the ones this CTA claims now,
     // so x is quantized while the plans are built (FC1 tiles wait for them).
@@ -1375,13 +1372,8 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   const int fit = min(kMaxStages, F::kRingBytes / stage_bytes);
   const uint32_t ring = (smem_u32(smem_dyn) + F::kAuxBytes + 1023u) & ~1023u;  // kRingAlign
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
-         0u, 0u, smem_u32(smem_dyn), &pl, &p, &ph,
+         smem_u32(smem_dyn), &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
-  if constexpr (F::kPacked) {
-    const auto lut = w4a16::Lut<F::kLutCopies>::for_lane(reinterpret_cast<const uint32_t*>(smem_dyn), tid & 31);
-    cx.lut_lane = lut.lane_addr;
-    cx.lut_scale = lut.scale_addr;
-  }
   __syncthreads();  // pl.item[0]
   int cur = pl.item[0];
   while (cur < ph.total && pl.abort == 0) {
