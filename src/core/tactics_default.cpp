@@ -6,7 +6,9 @@
 //   biases (as `megamoe bench` runs them), the mega backends of each recipe on an NVIDIA H200,
 //   T = 1..64: the `megamoe tune` runs of 2026-11-30 (bench/results/2026-11-30_2cc67cf_tune_*,
 //   docs/BENCHMARKS.md "Tactic tables"): per bucket the winner of "mega", "mega_rounds" and the
-//   split pipeline's tactics. Larger T uses each backend's heuristic.
+//   split pipeline's tactics. The w4a16_mxfp4 / w4a16_nvfp4 entries were re-measured on
+//   2026-12-01 after the register decode (bench/results/2026-12-01_56c4379_tune_w4a16_*).
+//   Larger T uses each backend's heuristic.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -571,54 +573,54 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_rounds",
     "2": "mega_rounds",
-    "4": "mega",
-    "8": "split_small",
-    "16": "split_small",
-    "32": "split_small",
-    "64": "split_small"
+    "4": "mega_rounds",
+    "8": "mega_rounds",
+    "16": "mega_rounds",
+    "32": "mega",
+    "64": "mega"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.131648,
-     "mega_rounds": 0.123296,
-     "split_small": 0.129312,
-     "split_large": 0.196032
+     "mega": 0.108096,
+     "mega_rounds": 0.096832,
+     "split_small": 0.119264,
+     "split_large": 0.189568
     },
     "2": {
-     "mega": 0.210304,
-     "mega_rounds": 0.2008,
-     "split_small": 0.21536,
-     "split_large": 0.357728
+     "mega": 0.165056,
+     "mega_rounds": 0.154624,
+     "split_small": 0.196416,
+     "split_large": 0.342624
     },
     "4": {
-     "mega": 0.395488,
-     "mega_rounds": 0.396032,
-     "split_small": 0.403328,
-     "split_large": 0.68304
+     "mega": 0.299136,
+     "mega_rounds": 0.297824,
+     "split_small": 0.351904,
+     "split_large": 0.65648
     },
     "8": {
-     "mega": 0.696896,
-     "mega_rounds": 0.698944,
-     "split_small": 0.692928,
-     "split_large": 1.20432
+     "mega": 0.519104,
+     "mega_rounds": 0.519008,
+     "split_small": 0.584192,
+     "split_large": 1.13248
     },
     "16": {
-     "mega": 1.22205,
-     "mega_rounds": 1.21984,
-     "split_small": 1.2047,
-     "split_large": 2.15907
+     "mega": 0.904384,
+     "mega_rounds": 0.898144,
+     "split_small": 0.993504,
+     "split_large": 1.95677
     },
     "32": {
-     "mega": 1.98195,
-     "mega_rounds": 1.97786,
-     "split_small": 1.97152,
-     "split_large": 3.40797
+     "mega": 1.4544,
+     "mega_rounds": 1.45642,
+     "split_small": 1.58957,
+     "split_large": 3.18803
     },
     "64": {
-     "mega": 2.6152,
-     "mega_rounds": 2.6201,
-     "split_small": 2.55018,
-     "split_large": 4.5272
+     "mega": 1.97181,
+     "mega_rounds": 1.97552,
+     "split_small": 2.12045,
+     "split_large": 4.26704
     }
    }
   },
@@ -642,50 +644,50 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "mega",
-    "64": "mega"
+    "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.043296,
-     "mega_rounds": 0.044064,
-     "split_small": 0.040512,
-     "split_large": 0.055168
+     "mega": 0.037536,
+     "mega_rounds": 0.037312,
+     "split_small": 0.037184,
+     "split_large": 0.050976
     },
     "2": {
-     "mega": 0.045632,
-     "mega_rounds": 0.052736,
-     "split_small": 0.055904,
-     "split_large": 0.069824
+     "mega": 0.042304,
+     "mega_rounds": 0.044768,
+     "split_small": 0.048672,
+     "split_large": 0.06592
     },
     "4": {
-     "mega": 0.071104,
-     "mega_rounds": 0.07216,
-     "split_small": 0.073792,
-     "split_large": 0.1104
+     "mega": 0.062176,
+     "mega_rounds": 0.062528,
+     "split_small": 0.066912,
+     "split_large": 0.099392
     },
     "8": {
-     "mega": 0.09504,
-     "mega_rounds": 0.09568,
-     "split_small": 0.109376,
-     "split_large": 0.168576
+     "mega": 0.07872,
+     "mega_rounds": 0.078816,
+     "split_small": 0.0904,
+     "split_large": 0.150528
     },
     "16": {
-     "mega": 0.1368,
-     "mega_rounds": 0.137376,
-     "split_small": 0.155712,
-     "split_large": 0.24
+     "mega": 0.113504,
+     "mega_rounds": 0.113664,
+     "split_small": 0.123072,
+     "split_large": 0.215232
     },
     "32": {
-     "mega": 0.188416,
-     "mega_rounds": 0.189216,
-     "split_small": 0.198432,
-     "split_large": 0.326688
+     "mega": 0.152544,
+     "mega_rounds": 0.153088,
+     "split_small": 0.156192,
+     "split_large": 0.290208
     },
     "64": {
-     "mega": 0.214688,
-     "mega_rounds": 0.21552,
-     "split_small": 0.218528,
-     "split_large": 0.352032
+     "mega": 0.174432,
+     "mega_rounds": 0.174752,
+     "split_small": 0.170336,
+     "split_large": 0.3144
     }
    }
   },
@@ -703,9 +705,9 @@ const char* shipped_tactics_json() {
    "hidden": 4096,
    "intermediate": 14336,
    "tactics": {
-    "1": "mega",
+    "1": "mega_rounds",
     "2": "mega_rounds",
-    "4": "mega",
+    "4": "mega_rounds",
     "8": "mega_rounds",
     "16": "mega_rounds",
     "32": "mega",
@@ -713,46 +715,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.12864,
-     "mega_rounds": 0.135072,
-     "split_small": 0.138688,
-     "split_large": 0.304128
+     "mega": 0.108768,
+     "mega_rounds": 0.104128,
+     "split_small": 0.128992,
+     "split_large": 0.28192
     },
     "2": {
-     "mega": 0.174464,
-     "mega_rounds": 0.17232,
-     "split_small": 0.19456,
-     "split_large": 0.368992
+     "mega": 0.139776,
+     "mega_rounds": 0.131264,
+     "split_small": 0.17472,
+     "split_large": 0.341536
     },
     "4": {
-     "mega": 0.358464,
-     "mega_rounds": 0.42816,
-     "split_small": 0.368224,
-     "split_large": 0.61168
+     "mega": 0.276256,
+     "mega_rounds": 0.26944,
+     "split_small": 0.327488,
+     "split_large": 0.58848
     },
     "8": {
-     "mega": 0.409888,
-     "mega_rounds": 0.401056,
-     "split_small": 0.40624,
-     "split_large": 0.676064
+     "mega": 0.306432,
+     "mega_rounds": 0.298272,
+     "split_small": 0.360608,
+     "split_large": 0.647072
     },
     "16": {
-     "mega": 0.410816,
-     "mega_rounds": 0.404224,
-     "split_small": 0.407136,
-     "split_large": 0.676512
+     "mega": 0.30768,
+     "mega_rounds": 0.29904,
+     "split_small": 0.363808,
+     "split_large": 0.648064
     },
     "32": {
-     "mega": 0.44112,
-     "mega_rounds": 0.476256,
-     "split_small": 0.448864,
-     "split_large": 0.67008
+     "mega": 0.332768,
+     "mega_rounds": 0.356032,
+     "split_small": 0.390368,
+     "split_large": 0.6472
     },
     "64": {
-     "mega": 0.603744,
-     "mega_rounds": 0.605344,
-     "split_small": 0.628864,
-     "split_large": 0.6712
+     "mega": 0.463968,
+     "mega_rounds": 0.464768,
+     "split_small": 0.556704,
+     "split_large": 0.648736
     }
    }
   },
@@ -773,53 +775,53 @@ const char* shipped_tactics_json() {
     "1": "split_small",
     "2": "mega",
     "4": "mega",
-    "8": "split_small",
-    "16": "split_small",
-    "32": "split_small",
+    "8": "mega",
+    "16": "mega",
+    "32": "mega",
     "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.065376,
-     "mega_rounds": 0.076,
-     "split_small": 0.063904,
-     "split_large": 0.098624
+     "mega": 0.059072,
+     "mega_rounds": 0.061376,
+     "split_small": 0.055808,
+     "split_large": 0.09136
     },
     "2": {
-     "mega": 0.084416,
-     "mega_rounds": 0.087072,
-     "split_small": 0.089536,
-     "split_large": 0.14352
+     "mega": 0.075648,
+     "mega_rounds": 0.077056,
+     "split_small": 0.07936,
+     "split_large": 0.132096
     },
     "4": {
-     "mega": 0.143616,
-     "mega_rounds": 0.144128,
-     "split_small": 0.143776,
-     "split_large": 0.247616
+     "mega": 0.114336,
+     "mega_rounds": 0.115104,
+     "split_small": 0.125824,
+     "split_large": 0.218432
     },
     "8": {
-     "mega": 0.254208,
-     "mega_rounds": 0.254144,
-     "split_small": 0.24608,
-     "split_large": 0.41696
+     "mega": 0.185856,
+     "mega_rounds": 0.186144,
+     "split_small": 0.2064,
+     "split_large": 0.38336
     },
     "16": {
-     "mega": 0.404928,
-     "mega_rounds": 0.404448,
-     "split_small": 0.377952,
-     "split_large": 0.652224
+     "mega": 0.301792,
+     "mega_rounds": 0.301888,
+     "split_small": 0.309216,
+     "split_large": 0.595168
     },
     "32": {
-     "mega": 0.578272,
-     "mega_rounds": 0.584608,
-     "split_small": 0.571008,
-     "split_large": 0.964544
+     "mega": 0.44304,
+     "mega_rounds": 0.44352,
+     "split_small": 0.444448,
+     "split_large": 0.88592
     },
     "64": {
-     "mega": 0.83408,
-     "mega_rounds": 0.834368,
-     "split_small": 0.784384,
-     "split_large": 1.35619
+     "mega": 0.637664,
+     "mega_rounds": 0.63808,
+     "split_small": 0.620224,
+     "split_large": 1.2463
     }
    }
   },
@@ -839,54 +841,54 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_rounds",
     "2": "mega_rounds",
-    "4": "mega_rounds",
-    "8": "mega_rounds",
+    "4": "mega",
+    "8": "mega",
     "16": "mega_rounds",
-    "32": "mega_rounds",
+    "32": "mega",
     "64": "mega"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.132064,
-     "mega_rounds": 0.12752,
-     "split_small": 0.137568,
-     "split_large": 0.22544
+     "mega": 0.111072,
+     "mega_rounds": 0.102272,
+     "split_small": 0.123552,
+     "split_large": 0.193344
     },
     "2": {
-     "mega": 0.216096,
-     "mega_rounds": 0.208128,
-     "split_small": 0.232448,
-     "split_large": 0.411072
+     "mega": 0.167616,
+     "mega_rounds": 0.163488,
+     "split_small": 0.20352,
+     "split_large": 0.35024
     },
     "4": {
-     "mega": 0.410592,
-     "mega_rounds": 0.410528,
-     "split_small": 0.435456,
-     "split_large": 0.78736
+     "mega": 0.317632,
+     "mega_rounds": 0.31824,
+     "split_small": 0.366112,
+     "split_large": 0.67024
     },
     "8": {
-     "mega": 0.72704,
-     "mega_rounds": 0.726688,
-     "split_small": 0.745792,
-     "split_large": 1.3688
+     "mega": 0.546656,
+     "mega_rounds": 0.547392,
+     "split_small": 0.6096,
+     "split_large": 1.15757
     },
     "16": {
-     "mega": 1.26384,
-     "mega_rounds": 1.26378,
-     "split_small": 1.30157,
-     "split_large": 2.4023
+     "mega": 0.937472,
+     "mega_rounds": 0.937344,
+     "split_small": 1.03229,
+     "split_large": 1.99606
     },
     "32": {
-     "mega": 2.04006,
-     "mega_rounds": 2.03917,
-     "split_small": 2.1113,
-     "split_large": 3.85507
+     "mega": 1.52176,
+     "mega_rounds": 1.52246,
+     "split_small": 1.6511,
+     "split_large": 3.26141
     },
     "64": {
-     "mega": 2.71002,
-     "mega_rounds": 2.71181,
-     "split_small": 2.75869,
-     "split_large": 5.1224
+     "mega": 2.0625,
+     "mega_rounds": 2.0665,
+     "split_small": 2.20592,
+     "split_large": 4.31907
     }
    }
   },
@@ -904,56 +906,56 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "split_small",
+    "1": "mega",
     "2": "mega",
     "4": "mega",
     "8": "mega",
     "16": "mega",
     "32": "mega",
-    "64": "mega"
+    "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.044288,
-     "mega_rounds": 0.04448,
-     "split_small": 0.041376,
-     "split_large": 0.0568
+     "mega": 0.037856,
+     "mega_rounds": 0.037952,
+     "split_small": 0.038272,
+     "split_large": 0.051488
     },
     "2": {
-     "mega": 0.04592,
-     "mega_rounds": 0.054208,
-     "split_small": 0.058048,
-     "split_large": 0.075712
+     "mega": 0.043008,
+     "mega_rounds": 0.045536,
+     "split_small": 0.049792,
+     "split_large": 0.0656
     },
     "4": {
-     "mega": 0.070624,
-     "mega_rounds": 0.071136,
-     "split_small": 0.082432,
-     "split_large": 0.130144
+     "mega": 0.062976,
+     "mega_rounds": 0.063808,
+     "split_small": 0.068928,
+     "split_large": 0.099968
     },
     "8": {
-     "mega": 0.096896,
-     "mega_rounds": 0.097408,
-     "split_small": 0.114592,
-     "split_large": 0.192736
+     "mega": 0.081184,
+     "mega_rounds": 0.081408,
+     "split_small": 0.093664,
+     "split_large": 0.151232
     },
     "16": {
-     "mega": 0.13904,
-     "mega_rounds": 0.13952,
-     "split_small": 0.16368,
-     "split_large": 0.262208
+     "mega": 0.116576,
+     "mega_rounds": 0.1168,
+     "split_small": 0.127328,
+     "split_large": 0.216416
     },
     "32": {
-     "mega": 0.190464,
-     "mega_rounds": 0.19168,
-     "split_small": 0.211072,
-     "split_large": 0.354208
+     "mega": 0.157664,
+     "mega_rounds": 0.157856,
+     "split_small": 0.162496,
+     "split_large": 0.29168
     },
     "64": {
-     "mega": 0.217952,
-     "mega_rounds": 0.218496,
-     "split_small": 0.231392,
-     "split_large": 0.386784
+     "mega": 0.179936,
+     "mega_rounds": 0.18016,
+     "split_small": 0.178784,
+     "split_large": 0.320768
     }
    }
   },
@@ -981,46 +983,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.128864,
-     "mega_rounds": 0.136448,
-     "split_small": 0.14912,
-     "split_large": 0.336
+     "mega": 0.110368,
+     "mega_rounds": 0.111744,
+     "split_small": 0.133472,
+     "split_large": 0.288064
     },
     "2": {
-     "mega": 0.177568,
-     "mega_rounds": 0.176288,
-     "split_small": 0.20768,
-     "split_large": 0.407264
+     "mega": 0.148448,
+     "mega_rounds": 0.138144,
+     "split_small": 0.18256,
+     "split_large": 0.348672
     },
     "4": {
-     "mega": 0.366752,
-     "mega_rounds": 0.447296,
-     "split_small": 0.395136,
-     "split_large": 0.708256
+     "mega": 0.272576,
+     "mega_rounds": 0.285632,
+     "split_small": 0.339744,
+     "split_large": 0.600832
     },
     "8": {
-     "mega": 0.424896,
-     "mega_rounds": 0.473408,
-     "split_small": 0.433856,
-     "split_large": 0.77984
+     "mega": 0.327232,
+     "mega_rounds": 0.340832,
+     "split_small": 0.374144,
+     "split_large": 0.660032
     },
     "16": {
-     "mega": 0.425888,
-     "mega_rounds": 0.482208,
-     "split_small": 0.436192,
-     "split_large": 0.782976
+     "mega": 0.332832,
+     "mega_rounds": 0.341408,
+     "split_small": 0.376672,
+     "split_large": 0.660096
     },
     "32": {
-     "mega": 0.45728,
-     "mega_rounds": 0.5048,
-     "split_small": 0.483456,
-     "split_large": 0.778592
+     "mega": 0.354272,
+     "mega_rounds": 0.36032,
+     "split_small": 0.4048,
+     "split_large": 0.661056
     },
     "64": {
-     "mega": 0.633888,
-     "mega_rounds": 0.634944,
-     "split_small": 0.672544,
-     "split_large": 0.783712
+     "mega": 0.504704,
+     "mega_rounds": 0.505984,
+     "split_small": 0.583168,
+     "split_large": 0.66416
     }
    }
   },
@@ -1038,56 +1040,56 @@ const char* shipped_tactics_json() {
    "hidden": 2880,
    "intermediate": 2880,
    "tactics": {
-    "1": "mega",
+    "1": "split_small",
     "2": "mega",
-    "4": "mega_rounds",
+    "4": "mega",
     "8": "mega_rounds",
-    "16": "split_small",
-    "32": "mega",
+    "16": "mega_rounds",
+    "32": "mega_rounds",
     "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.065472,
-     "mega_rounds": 0.076672,
-     "split_small": 0.067904,
-     "split_large": 0.10784
+     "mega": 0.06288,
+     "mega_rounds": 0.06256,
+     "split_small": 0.05776,
+     "split_large": 0.09344
     },
     "2": {
-     "mega": 0.083456,
-     "mega_rounds": 0.086272,
-     "split_small": 0.095072,
-     "split_large": 0.158592
+     "mega": 0.075968,
+     "mega_rounds": 0.077088,
+     "split_small": 0.082496,
+     "split_large": 0.134784
     },
     "4": {
-     "mega": 0.146912,
-     "mega_rounds": 0.146784,
-     "split_small": 0.154752,
-     "split_large": 0.28
+     "mega": 0.119808,
+     "mega_rounds": 0.119904,
+     "split_small": 0.131168,
+     "split_large": 0.22352
     },
     "8": {
-     "mega": 0.263232,
-     "mega_rounds": 0.262944,
-     "split_small": 0.265088,
-     "split_large": 0.468128
+     "mega": 0.195616,
+     "mega_rounds": 0.195552,
+     "split_small": 0.216992,
+     "split_large": 0.39216
     },
     "16": {
-     "mega": 0.411104,
-     "mega_rounds": 0.411552,
-     "split_small": 0.409056,
-     "split_large": 0.731264
+     "mega": 0.323968,
+     "mega_rounds": 0.320192,
+     "split_small": 0.325504,
+     "split_large": 0.608288
     },
     "32": {
-     "mega": 0.611232,
-     "mega_rounds": 0.613248,
-     "split_small": 0.616768,
-     "split_large": 1.088
+     "mega": 0.46128,
+     "mega_rounds": 0.460832,
+     "split_small": 0.470176,
+     "split_large": 0.904928
     },
     "64": {
-     "mega": 0.863744,
-     "mega_rounds": 0.863936,
-     "split_small": 0.849376,
-     "split_large": 1.52125
+     "mega": 0.660064,
+     "mega_rounds": 0.66048,
+     "split_small": 0.656224,
+     "split_large": 1.27418
     }
    }
   }
