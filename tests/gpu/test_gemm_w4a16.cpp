@@ -20,104 +20,108 @@ namespace megamoe::gputest {
 namespace {
 
 // The GEMM alone, each tactic forced, against a float64 dequantize-and-multiply on the CPU:
-// ragged experts (0, 1, 15, 17, 130 and 300 rows: partial 16- and 128-token passes), a partial
-// 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free extreme scales,
-// both scale formats, nvfp4 alpha per expert. fp32 accumulation of exact bf16 products: 1e-5.
+// ragged experts (0, 1, 15, 17, 130 and 300 rows, and 0-9 rows: partial 16-, 32- and 128-token
+// passes), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
+// extreme scales, both scale formats, nvfp4 alpha per expert. fp32 accumulation of exact bf16
+// products: 1e-5.
 TEST(W4A16, GemmTacticsMatchCpu) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  const int64_t N = 192, K = 320;
-  const std::vector<int32_t> rows = {0, 1, 15, 17, 130, 300};
-  const int64_t G = int64_t(rows.size());
-  std::vector<int32_t> offs(size_t(G + 1), 0);
-  for (int64_t g = 0; g < G; ++g) offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
-  const int64_t M = offs.back();
-  std::mt19937_64 rng(case_seed("gemm tactics"));
-  std::vector<uint16_t> a(size_t(M * K));
-  std::vector<float> af(a.size());
-  std::normal_distribution<float> nd(0.0f, 1.0f);
-  for (size_t i = 0; i < a.size(); ++i) {
-    a[i] = formats::float_to_bf16_bits(nd(rng));
-    af[i] = formats::bf16_bits_to_float(a[i]);
-  }
-  std::vector<uint8_t> w(size_t(G * N * K / 2));
-  for (auto& b : w) b = uint8_t(rng());
-  for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
-    const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
-    const int64_t blk = sm90::fp4_scale_block(fmt);
-    SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
-    std::vector<uint8_t> sc(size_t(G * N * K / blk));
-    // e4m3: every code but NaN (zero, negative and subnormal scales included); e8m0 2^-27..2^12
-    // (codes above 128: the per-expert power of two in alpha).
-    for (auto& b : sc) {
-      if (nv) {
-        do b = uint8_t(rng()); while ((b & 0x7F) == 0x7F);
-      } else {
-        b = uint8_t(100 + rng() % 40);
-      }
+  // Mean 77 rows per expert (the small tactic's 32-token passes) and mean 4 (16-token passes).
+  for (const std::vector<int32_t>& rows : {std::vector<int32_t>{0, 1, 15, 17, 130, 300}, {0, 1, 7, 2, 5, 9}}) {
+    SCOPED_TRACE("rows " + std::to_string(rows[2]) + "...");
+    const int64_t N = 192, K = 320;
+    const int64_t G = int64_t(rows.size());
+    std::vector<int32_t> offs(size_t(G + 1), 0);
+    for (int64_t g = 0; g < G; ++g) offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
+    const int64_t M = offs.back();
+    std::mt19937_64 rng(case_seed("gemm tactics"));
+    std::vector<uint16_t> a(size_t(M * K));
+    std::vector<float> af(a.size());
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    for (size_t i = 0; i < a.size(); ++i) {
+      a[i] = formats::float_to_bf16_bits(nd(rng));
+      af[i] = formats::bf16_bits_to_float(a[i]);
     }
-    std::vector<float> alpha(static_cast<size_t>(G));
-    for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = nv ? 0.5f + 0.25f * float(g) : 1.0f;
-    // CPU: D[m, n] = alpha * sum_k a[m, k] * e2m1(w) * scale, in float64.
-    std::vector<double> ref(size_t(M * N));
-    for (int64_t g = 0; g < G; ++g)
-      for (int64_t n = 0; n < N; ++n) {
-        std::vector<double> wr(static_cast<size_t>(K));
-        for (int64_t k = 0; k < K; ++k) {
-          const uint8_t code = formats::unpack_e2m1(w[size_t((g * N + n) * K / 2 + k / 2)], int(k & 1));
-          const uint8_t s = sc[size_t((g * N + n) * (K / blk) + k / blk)];
-          wr[size_t(k)] = double(formats::e2m1_to_float(code)) *
-                          double(nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
-        }
-        for (int32_t m = offs[size_t(g)]; m < offs[size_t(g + 1)]; ++m) {
-          double acc = 0;
-          for (int64_t k = 0; k < K; ++k) acc += double(af[size_t(m * K + k)]) * wr[size_t(k)];
-          ref[size_t(m * N + n)] = acc * alpha[size_t(g)];
+    std::vector<uint8_t> w(size_t(G * N * K / 2));
+    for (auto& b : w) b = uint8_t(rng());
+    for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
+      const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
+      const int64_t blk = sm90::fp4_scale_block(fmt);
+      SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
+      std::vector<uint8_t> sc(size_t(G * N * K / blk));
+      // e4m3: every code but NaN (zero, negative and subnormal scales included); e8m0 2^-27..2^12
+      // (codes above 128: the per-expert power of two in alpha).
+      for (auto& b : sc) {
+        if (nv) {
+          do b = uint8_t(rng()); while ((b & 0x7F) == 0x7F);
+        } else {
+          b = uint8_t(100 + rng() % 40);
         }
       }
-    const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? alpha.data() : nullptr, G, N, K, fmt, "scales");
-    EXPECT_EQ(ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
-    EXPECT_FALSE(ps.alpha_is_one);
-    std::vector<uint8_t> wf = w;
-    sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
-    DevBuf<uint16_t> da(a.size());
-    DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
-    DevBuf<float> dal(ps.alpha.size()), dd(size_t(M * N));
-    DevBuf<int32_t> doff(offs.size());
-    CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
-    sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
-    for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
-      SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
-      CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));  // NaN poison: every element must be written
-      sm90::W4A16GemmArgs ga;
-      ga.A = da.p;
-      ga.W = dw.p;
-      ga.scales = ds.p;
-      ga.alpha = dal.p;
-      ga.offsets = doff.p;
-      ga.D = dd.p;
-      ga.N = N;
-      ga.K = K;
-      ga.num_groups = int(G);
-      ga.tactic = t;
-      sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      std::vector<float> d(size_t(M * N));
-      CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
-      double num = 0, den = 0;
-      int64_t bad = 0;
-      for (size_t i = 0; i < d.size(); ++i) {
-        if (!std::isfinite(d[i])) ++bad;
-        num += (double(d[i]) - ref[i]) * (double(d[i]) - ref[i]);
-        den += ref[i] * ref[i];
+      std::vector<float> alpha(static_cast<size_t>(G));
+      for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = nv ? 0.5f + 0.25f * float(g) : 1.0f;
+      // CPU: D[m, n] = alpha * sum_k a[m, k] * e2m1(w) * scale, in float64.
+      std::vector<double> ref(size_t(M * N));
+      for (int64_t g = 0; g < G; ++g)
+        for (int64_t n = 0; n < N; ++n) {
+          std::vector<double> wr(static_cast<size_t>(K));
+          for (int64_t k = 0; k < K; ++k) {
+            const uint8_t code = formats::unpack_e2m1(w[size_t((g * N + n) * K / 2 + k / 2)], int(k & 1));
+            const uint8_t s = sc[size_t((g * N + n) * (K / blk) + k / blk)];
+            wr[size_t(k)] = double(formats::e2m1_to_float(code)) *
+                            double(nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
+          }
+          for (int32_t m = offs[size_t(g)]; m < offs[size_t(g + 1)]; ++m) {
+            double acc = 0;
+            for (int64_t k = 0; k < K; ++k) acc += double(af[size_t(m * K + k)]) * wr[size_t(k)];
+            ref[size_t(m * N + n)] = acc * alpha[size_t(g)];
+          }
+        }
+      const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? alpha.data() : nullptr, G, N, K, fmt, "scales");
+      EXPECT_EQ(ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
+      EXPECT_FALSE(ps.alpha_is_one);
+      std::vector<uint8_t> wf = w;
+      sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
+      DevBuf<uint16_t> da(a.size());
+      DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
+      DevBuf<float> dal(ps.alpha.size()), dd(size_t(M * N));
+      DevBuf<int32_t> doff(offs.size());
+      CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
+      sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+      for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+        SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
+        CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));  // NaN poison: every element must be written
+        sm90::W4A16GemmArgs ga;
+        ga.A = da.p;
+        ga.W = dw.p;
+        ga.scales = ds.p;
+        ga.alpha = dal.p;
+        ga.offsets = doff.p;
+        ga.D = dd.p;
+        ga.N = N;
+        ga.K = K;
+        ga.num_groups = int(G);
+        ga.tactic = t;
+        sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<float> d(size_t(M * N));
+        CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        int64_t bad = 0;
+        for (size_t i = 0; i < d.size(); ++i) {
+          if (!std::isfinite(d[i])) ++bad;
+          num += (double(d[i]) - ref[i]) * (double(d[i]) - ref[i]);
+          den += ref[i] * ref[i];
+        }
+        EXPECT_EQ(bad, 0) << "non-finite (unwritten) outputs";
+        EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
+        EXPECT_GT(den, 0.0);
       }
-      EXPECT_EQ(bad, 0) << "non-finite (unwritten) outputs";
-      EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
-      EXPECT_GT(den, 0.0);
     }
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);

@@ -15,16 +15,17 @@
 
 namespace megamoe::sm90 {
 
-cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, int splits, cudaStream_t stream);
+cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
+                               cudaStream_t stream);
 cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream);
 
 namespace {
 
-// The large tactic pays off once an expert has more rows than one 16-token pass of the small
+// The large tactic pays off once experts have more rows than one 32-token pass of the small
 // tactic: each further pass re-decodes the whole weight tile, while a 128-token wgmma pass
-// decodes it once. Measured on the H200 (deepseek-v3, mxfp4, bench/results 2026-11-29 w4a16):
-// mean 16 rows per expert: small 5.17 ms; mean 32: small 8.34 ms (two passes) vs large 6.08 ms
-// at mean 64. The switch sits between one and two small passes.
+// decodes it once. Measured on the H200 with the register decode (mxfp4, 2026-12-01, every
+// preset): at a mean of 16 rows per expert the small tactic takes 0.69-0.76x the large one's
+// time, at 32 rows 1.11-1.16x (deepseek-v3 T = 1024: 5.83 against 5.01 ms).
 constexpr int64_t kLargeMinMeanRows = 24;
 // The small tactic splits K in two when its grid has at most this many CTAs per SM (of the
 // device, queried): fewer than two per SM leaves too few warps to cover the decode's latency
@@ -121,7 +122,7 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
     e = cudaSuccess;
     if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
       e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);
-    if (e == cudaSuccess) e = launch_w4a16_small(a, fmt, int(grid_y), splits, stream);
+    if (e == cudaSuccess) e = launch_w4a16_small(a, fmt, total_rows_upper_bound, int(grid_y), splits, stream);
   }
   cu::check("w4a16", e, "w4a16 grouped GEMM launch");
 }
