@@ -213,15 +213,95 @@ TEST(W4A16, DecodeIsExact) {
   }
 }
 
+// A NaN block scale poisons exactly what dequantize-then-multiply poisons: the weight row's
+// output column (every token of the expert), nothing else. Both formats, both tactics.
+TEST(W4A16, NaNScalePoisonsOnlyItsRow) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const int64_t N = 128, K = 128, M = 20, n_nan = 5;
+  std::mt19937_64 rng(case_seed("nan scale"));
+  std::vector<uint16_t> a(size_t(M * K));
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (auto& v : a) v = formats::float_to_bf16_bits(nd(rng));
+  std::vector<uint8_t> w(size_t(N * K / 2));
+  for (auto& b : w) b = uint8_t(rng());
+  const std::vector<int32_t> offs = {0, int32_t(M)};
+  for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
+    const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
+    const int64_t blk = sm90::fp4_scale_block(fmt), per_row = K / blk;
+    SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
+    std::vector<uint8_t> sc(size_t(N * per_row));
+    for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x20) : uint8_t(115 + rng() % 15);
+    sc[size_t(n_nan * per_row + 1)] = 0xFF;  // e4m3 -NaN / e8m0 NaN
+    const float one = 1.0f;
+    const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? &one : nullptr, 1, N, K, fmt, "scales");
+    EXPECT_TRUE(ps.fix_codes);
+    std::vector<uint8_t> wf = w;
+    sm90::w4a16_fix_codes(wf.data(), sc.data(), 1, N, K, fmt);
+    DevBuf<uint16_t> da(a.size());
+    DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
+    DevBuf<float> dal(1), dd(size_t(M * N));
+    DevBuf<int32_t> doff(offs.size());
+    CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
+    sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+    for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+      SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
+      CUDA_CHECK(cudaMemset(dd.p, 0, dd.n * 4));
+      sm90::W4A16GemmArgs ga;
+      ga.A = da.p;
+      ga.W = dw.p;
+      ga.scales = ds.p;
+      ga.alpha = dal.p;
+      ga.offsets = doff.p;
+      ga.D = dd.p;
+      ga.N = N;
+      ga.K = K;
+      ga.num_groups = 1;
+      ga.tactic = t;
+      sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<float> d(size_t(M * N));
+      CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+      int64_t wrong = 0;
+      double num = 0, den = 0;
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          const float got = d[size_t(m * N + n)];
+          if (n == n_nan) {
+            wrong += !std::isnan(got);
+            continue;
+          }
+          double ref = 0;
+          for (int64_t k = 0; k < K; ++k) {
+            const uint8_t code = formats::unpack_e2m1(w[size_t(n * K / 2 + k / 2)], int(k & 1));
+            const uint8_t s = sc[size_t(n * per_row + k / blk)];
+            ref += double(formats::bf16_bits_to_float(a[size_t(m * K + k)])) * double(formats::e2m1_to_float(code)) *
+                   double(nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
+          }
+          wrong += !std::isfinite(got);
+          num += (double(got) - ref) * (double(got) - ref);
+          den += ref * ref;
+        }
+      EXPECT_EQ(wrong, 0) << "column " << n_nan << " must be NaN in every row, every other element finite";
+      EXPECT_LE(std::sqrt(num / den), 1e-5);
+    }
+  }
+}
+
 // Scales the kernels cannot apply exactly are refused when the weights are prepared, with the
-// argument, the expert and the code in the message.
-TEST(W4A16, PrepareScalesRejectsNaNAndWideRanges) {
+// argument, the expert and the code in the message; NaN codes are accepted (they poison).
+TEST(W4A16, PrepareScalesRefusesWideRanges) {
   const int64_t N = 64, K = 64;
   std::vector<uint8_t> mx(size_t(N * K / 32), 120), nv(size_t(N * K / 16), 0x38);
   const float one = 1.0f;
-  mx[3] = 255;
-  EXPECT_THROW(sm90::w4a16_prepare_scales(mx.data(), nullptr, 1, N, K, sm90::Fp4Scale::kMxfp4, "w13_scale"),
-               InvalidArgument);
+  mx[3] = 255;  // NaN: not part of the range
+  const auto with_nan = sm90::w4a16_prepare_scales(mx.data(), nullptr, 1, N, K, sm90::Fp4Scale::kMxfp4, "w13_scale");
+  EXPECT_TRUE(with_nan.fix_codes);
+  EXPECT_TRUE(with_nan.alpha_is_one);
   mx[3] = 130;
   mx[4] = 1;  // 1..130 spans 129
   try {
@@ -234,9 +314,9 @@ TEST(W4A16, PrepareScalesRejectsNaNAndWideRanges) {
   mx[4] = 2;  // 2..130: alpha 4
   const auto ok = sm90::w4a16_prepare_scales(mx.data(), nullptr, 1, N, K, sm90::Fp4Scale::kMxfp4, "w13_scale");
   EXPECT_EQ(ok.alpha[0], 4.0f);
-  nv[5] = 0xFF;
-  EXPECT_THROW(sm90::w4a16_prepare_scales(nv.data(), &one, 1, N, K, sm90::Fp4Scale::kNvfp4, "w2_scale"),
-               InvalidArgument);
+  EXPECT_FALSE(ok.fix_codes);
+  nv[5] = 0x7F;
+  EXPECT_TRUE(sm90::w4a16_prepare_scales(nv.data(), &one, 1, N, K, sm90::Fp4Scale::kNvfp4, "w2_scale").fix_codes);
 }
 
 }  // namespace

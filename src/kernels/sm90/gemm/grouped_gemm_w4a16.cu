@@ -83,6 +83,21 @@ __global__ void fragment_order_kernel(uint8_t* __restrict__ W, size_t steps) {
   p[1] = make_uint4(out[4], out[5], out[6], out[7]);
 }
 
+constexpr uint8_t kE8m0NaN = 255;
+// Factor bytes that decode to +inf (grouped_gemm_w4a16_common.cuh, ScaleFactor: bits 0x7F80):
+// a NaN block scale becomes an infinite factor over +0 codes, so every product of the block is
+// inf * 0 = NaN, as dequantize-then-multiply gives (the finite factor bytes stop at 128 / 143).
+constexpr uint8_t kInfFactorMx = 129, kInfFactorNv = 160;
+
+// What w4a16_fix_codes does to the codes of a block with scale code c: NaN scales (both formats)
+// and zero nvfp4 scales zero them, negative nvfp4 scales flip their signs.
+enum class BlockFix { kNone, kZero, kNegate };
+BlockFix block_fix(Fp4Scale fmt, uint8_t c) {
+  if (fmt == Fp4Scale::kMxfp4) return c == kE8m0NaN ? BlockFix::kZero : BlockFix::kNone;
+  if ((c & 0x7F) == 0x7F || (c & 0x7F) == 0) return BlockFix::kZero;
+  return (c & 0x80) ? BlockFix::kNegate : BlockFix::kNone;
+}
+
 // e4m3 code -> the nvfp4 factor byte of its magnitude (grouped_gemm_w4a16_common.cuh,
 // ScaleFactor): ((exponent + 9) << 3) | the 3 mantissa bits after the leading one. Subnormal
 // codes (m * 2^-9) are normalised. Nonzero, non-NaN magnitudes only.
@@ -152,12 +167,12 @@ W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_s
     const uint8_t* src = canonical + g * per_expert;
     int shift = 0;  // mxfp4: factor byte = code - shift, alpha = 2^shift
     if (!nv) {
-      int lo = 255, hi = 0;
+      int lo = 255, hi = 0;  // over the non-NaN codes
       for (int64_t i = 0; i < per_expert; ++i) {
+        if (src[i] == kE8m0NaN) continue;
         lo = std::min<int>(lo, src[i]);
         hi = std::max<int>(hi, src[i]);
       }
-      if (hi == 255) bad(g, 255, "e8m0 255 is NaN");
       shift = std::max(0, hi - 128);  // factor 2^(byte - 1) must stay a bf16 value: byte <= 128
       if (lo < shift) bad(g, lo, "an expert's e8m0 codes may span at most 128");
       r.alpha[size_t(g)] = std::ldexp(1.0f, shift);
@@ -175,12 +190,13 @@ W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_s
           const uint8_t c = src[n * per_row + kt * spb + j];
           uint8_t b;
           if (!nv) {
-            b = uint8_t(c - shift);
+            b = c == kE8m0NaN ? kInfFactorMx : uint8_t(c - shift);
+          } else if ((c & 0x7F) == 0x7F) {
+            b = kInfFactorNv;
           } else {
-            if ((c & 0x7F) == 0x7F) bad(g, c, "e4m3 0x7F / 0xFF is NaN");
-            if ((c & 0x7F) == 0 || (c & 0x80)) r.fix_codes = true;  // zero / negative: w4a16_fix_codes
             b = (c & 0x7F) == 0 ? uint8_t(0) : nvfp4_factor_byte(uint8_t(c & 0x7F));
           }
+          if (block_fix(fmt, c) != BlockFix::kNone) r.fix_codes = true;
           r.tiles[size_t(((g * KT + kt) * N + n) * spb + j)] = b;
         }
   }
@@ -189,15 +205,14 @@ W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_s
 
 void w4a16_fix_codes(uint8_t* packed, const uint8_t* canonical_scales, int64_t G, int64_t N, int64_t K,
                      Fp4Scale fmt) {
-  if (fmt != Fp4Scale::kNvfp4) return;
   const int64_t blk = fp4_scale_block(fmt), per_row = K / blk;
   for (int64_t r = 0; r < G * N; ++r)
     for (int64_t j = 0; j < per_row; ++j) {
-      const uint8_t c = canonical_scales[r * per_row + j];
-      const bool zero = (c & 0x7F) == 0, neg = (c & 0x80) != 0;
-      if (!zero && !neg) continue;
+      const BlockFix fix = block_fix(fmt, canonical_scales[r * per_row + j]);
+      if (fix == BlockFix::kNone) continue;
       uint8_t* bytes = packed + r * (K / 2) + j * (blk / 2);
-      for (int64_t i = 0; i < blk / 2; ++i) bytes[i] = zero ? uint8_t(0) : uint8_t(bytes[i] ^ 0x88u);  // both signs
+      for (int64_t i = 0; i < blk / 2; ++i)  // zero: +0 codes; negate: both sign bits flipped
+        bytes[i] = fix == BlockFix::kZero ? uint8_t(0) : uint8_t(bytes[i] ^ 0x88u);
     }
 }
 

@@ -68,22 +68,22 @@ void w4a16_prepare_weights(uint8_t* W, size_t bytes, cudaStream_t stream);
 // Host: canonical block-scale codes [G, N, K/block] (contiguous) and, for nvfp4, the per-expert
 // global scales [G] -> the scale tiles of factor bytes and the per-expert alpha the kernels
 // apply after accumulation. The products the kernels form are exactly e2m1 * scale (times a
-// power of two that alpha undoes), so results equal the dequantize-then-multiply definition.
-// Throws InvalidArgument (naming `name`, the expert, and the code) for NaN scale codes (e8m0
-// 0xFF, e4m3 0x7F / 0xFF) and for an mxfp4 expert whose codes span more than 128 (2^128: no
-// common power of two keeps every product a bf16 value).
+// power of two that alpha undoes), so results equal the dequantize-then-multiply definition;
+// a NaN scale poisons its block (inf factor over zeroed codes: NaN products). Throws
+// InvalidArgument (naming `name`, the expert and the code) for an mxfp4 expert whose non-NaN
+// codes span more than 128 (2^128: no common power of two keeps every product a bf16 value).
 struct W4A16Scales {
   std::vector<uint8_t> tiles;   // [G, K/64, N, kScalesPer64] factor bytes
   std::vector<float> alpha;     // [G]
   bool alpha_is_one = true;     // every alpha is 1: the kernels may take a null alpha
-  bool fix_codes = false;       // nvfp4: some scale is zero or negative: run w4a16_fix_codes
+  bool fix_codes = false;       // some scale is NaN (or nvfp4 zero / negative): run w4a16_fix_codes
 };
 W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_scale, int64_t G, int64_t N,
                                  int64_t K, Fp4Scale fmt, const char* name);
 
 // Host, canonical packed codes [G, N, K/2] (before w4a16_prepare_weights): the codes of every
-// nvfp4 block whose scale is zero become +0, those whose scale is negative change sign, so that
-// the factor bytes (|scale|, never zero) give the same products. No-op for mxfp4.
+// block whose scale is NaN, or zero (nvfp4), become +0, those whose nvfp4 scale is negative
+// change sign, so that the factor bytes (|scale|, never zero; inf for NaN) give the same products.
 void w4a16_fix_codes(uint8_t* packed, const uint8_t* canonical_scales, int64_t G, int64_t N, int64_t K,
                      Fp4Scale fmt);
 

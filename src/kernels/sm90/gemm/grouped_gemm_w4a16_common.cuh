@@ -71,6 +71,8 @@ __device__ __forceinline__ void decode_pairs(uint32_t w, uint32_t& p0, uint32_t&
 //   mxfp4: byte b = e8m0 code - k (k per expert, alpha = 2^k): bits (b + 126) << 7 = 2^(b - 1)
 //   nvfp4: byte b = (exponent + 9) << 3 | 3 mantissa bits of |e4m3|: bits = |scale| * 2^117
 //          (exponent field 235 + (b >> 3)); alpha = global scale * 2^9
+//   a NaN scale code: the byte whose bits are 0x7F80 (+inf; mxfp4 129, nvfp4 160) over codes
+//          zeroed at preparation, so the block's products are NaN
 // The products are exact: e2m1 * 2^(b-127) (b <= 128) and e2m1 * |e4m3| * 2^-9 (6 significant
 // bits, above 2^-19) are bf16 values, and the multiply of a subnormal by a power of two or an
 // e4m3 value rounds nothing.
