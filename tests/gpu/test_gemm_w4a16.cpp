@@ -20,15 +20,17 @@ namespace megamoe::gputest {
 namespace {
 
 // The GEMM alone, each tactic forced, against a float64 dequantize-and-multiply on the CPU:
-// ragged experts (0, 1, 15, 17, 130 and 300 rows, and 0-9 rows: partial 16-, 32- and 128-token
-// passes), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
+// ragged experts (0, 1, 15, 17, 130 and 300 rows; 0-30 rows; 0-9 rows: partial 16-, 32- and
+// 128-token passes), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
 // extreme scales, both scale formats, nvfp4 alpha per expert. fp32 accumulation of exact bf16
 // products: 1e-5.
 TEST(W4A16, GemmTacticsMatchCpu) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  // Mean 77 rows per expert (the small tactic's 32-token passes) and mean 4 (16-token passes).
-  for (const std::vector<int32_t>& rows : {std::vector<int32_t>{0, 1, 15, 17, 130, 300}, {0, 1, 7, 2, 5, 9}}) {
+  // Mean 77 rows per expert (32-token passes of the small tactic), 12 (32-token passes, one for
+  // most experts) and 4 (16-token passes).
+  for (const std::vector<int32_t>& rows :
+       {std::vector<int32_t>{0, 1, 15, 17, 130, 300}, {0, 1, 15, 17, 30, 9}, {0, 1, 7, 2, 5, 9}}) {
     SCOPED_TRACE("rows " + std::to_string(rows[2]) + "...");
     const int64_t N = 192, K = 320;
     const int64_t G = int64_t(rows.size());

@@ -23,10 +23,11 @@ namespace {
 
 // The large tactic pays off once experts have more rows than one 32-token pass of the small
 // tactic: each further pass re-decodes the whole weight tile, while a 128-token wgmma pass
-// decodes it once. Measured on the H200 with the register decode (mxfp4, 2026-12-01, every
-// preset): at a mean of 16 rows per expert the small tactic takes 0.69-0.76x the large one's
-// time, at 32 rows 1.11-1.16x (deepseek-v3 T = 1024: 5.83 against 5.01 ms).
-constexpr int64_t kLargeMinMeanRows = 24;
+// decodes it once. Measured on the H200 (mxfp4, every preset, 2026-12-01, small tactic with
+// ldmatrix B fragments): at a mean of 32 rows per expert the small tactic takes 0.93-0.96x the
+// large one's time (deepseek-v3 T = 1024: 4.67 against 5.01 ms), at 64 rows 1.45-1.75x. The
+// switch sits between them.
+constexpr int64_t kLargeMinMeanRows = 36;
 // The small tactic splits K in two when its grid has at most this many CTAs per SM (of the
 // device, queried): fewer than two per SM leaves too few warps to cover the decode's latency
 // chains (H100/H200: 132 SMs, 264 CTAs).

@@ -3,27 +3,30 @@
 //
 // Grid (ceil(N/128), min(G, rows bound)): blockIdx.y is the rank of an expert among those with
 // rows (nth_active_expert), so no CTA is launched for the ~97% of experts idle at decode sizes.
-// One CTA owns 128 weight rows of one expert: 8 warps, each 16 weight rows x 32 tokens (four n8
-// tiles; those past the pass's rows are skipped). Outer loop over the expert's rows in passes of
-// 32 tokens (every pass re-streams and re-decodes the weight tile: 16-token passes made
-// deepseek-v3 T = 512, 16 rows per expert on average, run at 34% of the packed floor), inner K
-// loop in stages of
-// 128 (two 64-wide sub-steps: one barrier per 8 KB of weights). When the grid would give an SM
-// fewer than two CTAs (decode: 8 experts x 32 tiles of FC1 on 132 SMs) K is split in two
+// One CTA owns 128 weight rows of one expert: 8 warps, each 16 weight rows x BT tokens (BT / 8
+// n8 tiles; those past the pass's rows are skipped). Outer loop over the expert's rows in passes
+// of BT = 16 or 32 tokens (launch_small picks by the mean rows per expert: every pass re-streams
+// and re-decodes the weight tile, and 16-token passes made deepseek-v3 T = 512, 16 rows per
+// expert on average, run at 34% of the packed floor), inner K loop in stages of 128 (two
+// 64-wide sub-steps: one barrier per 8 KB of weights). When the grid would give an SM fewer
+// than two CTAs (decode: 8 experts x 32 tiles of FC1 on 132 SMs) K is split in two
 // (gridDim.z = 2, fp32 atomic adds into a zeroed D): twice the warps to hide latency with.
 //
 // Shared memory (per CTA): kStages stages of {packed weights 2 x (128 x 32 B) = 8 KB,
-// activations 2 x (32 x 64 bf16) = 8 KB with 16-byte chunks XOR-swizzled by (row & 7), scale
-// tiles 2 x 256 / 512 B}. kStages = 4 keeps 3 x 8 KB of weights in flight per CTA (~72 KB per SM
-// at three CTAs: 66-68 KB of shared memory and 80 registers each), what HBM latency x bandwidth
-// needs.
+// activations 2 x (BT x 64 bf16) = 4 / 8 KB with 16-byte chunks XOR-swizzled by (row & 7),
+// scale tiles 2 x 256 / 512 B}. kStages = 4 keeps 3 x 8 KB of weights in flight per CTA (~72 KB
+// per SM at three CTAs: 50-68 KB of shared memory and 69-79 registers each), what HBM latency x
+// bandwidth needs.
 //
 // At decode sizes the kernel is bound by instruction issue, not by HBM: per 64-wide sub-step a
 // thread decodes 16 bf16 pairs (decode_step: ~2.25 ALU instructions per pair, one HMUL2 with
 // the block's factor, one PRMT + IMAD per factor) for at most 8 tokens of MMA work, so
 // everything else in the loop is kept to the minimum (pointers advanced, fragment offsets
-// precomputed).
+// precomputed, the activation B fragments of two k16 blocks per ldmatrix.x4: against two LDS
+// per k16 block and n8 tile, 10-20% faster from T = 64 on).
 // Epilogue: D = alpha[g] * acc (fp32), rows and columns bounds-checked.
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
@@ -49,7 +52,7 @@ struct SmallCfg {
   static constexpr int kStage = kSOff + kSub * kSBytes;
   static constexpr int kSmem = kStages * kStage;
   // Budget: 4 stages of 12.5-13 (BT 16) / 16.5-17 KB (BT 32) = 50-68 KB: three CTAs per SM
-  // (76-80 registers).
+  // (69-79 registers).
   static_assert(kSmem <= kMaxDynamicSmem, "small tactic: shared-memory budget");
   static_assert(kSBytes / kChunkBytes <= kThreads, "scale tile: at most one chunk per thread");
   // Load roles (see the kernel): weights one chunk per thread, activations one chunk for each of
@@ -112,18 +115,17 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
 
   // Per-thread shared offsets inside a stage (constant over the loop): the two weight rows'
-  // fragment bytes, the two rows' scale codes, and the activation B fragments of token row gq
-  // (k16 block s: chunks 2s and 2s+1 of the swizzled row, 4 bytes at 4 tig).
+  // fragment bytes, the two rows' scale codes, and the ldmatrix row of the activation B
+  // fragments: lane l gives row l % 8 of matrix l / 8, i.e. token row l % 8 of an n8 tile and
+  // chunk 4 h + l / 8 of the swizzled row (k16 blocks 2 h and 2 h + 1: b0, b1, b0, b1).
   const uint32_t wa_off = uint32_t(C::kWOff + (wr + gq) * kPackedRowBytes + tig * 8), wb_off = wa_off + 8 * kPackedRowBytes;
   const uint32_t sa_off = uint32_t(C::kSOff + (wr + gq) * kPerRow), sb_off = sa_off + 8 * kPerRow;
-  uint32_t xb_off[8];
+  const int lrow = lane & 7, lmat = lane >> 3;
+  uint32_t xl_off[2];
 #pragma unroll
-  for (int s = 0; s < 4; ++s) {
-    xb_off[2 * s] = uint32_t(C::kXOff + gq * kSmemRowBytes + (((2 * s) ^ gq) * kChunkBytes) + tig * 4);
-    xb_off[2 * s + 1] = uint32_t(C::kXOff + gq * kSmemRowBytes + (((2 * s + 1) ^ gq) * kChunkBytes) + tig * 4);
-  }
+  for (int h = 0; h < 2; ++h) xl_off[h] = uint32_t(C::kXOff + lrow * kSmemRowBytes + (((4 * h + lmat) ^ lrow) * kChunkBytes));
 #pragma unroll
-  for (int i = 0; i < 8; ++i) asm volatile("mov.b32 %0, %0;" : "+r"(xb_off[i]));  // kept, not recomputed per use
+  for (int h = 0; h < 2; ++h) asm volatile("mov.b32 %0, %0;" : "+r"(xl_off[h]));  // kept, not recomputed per use
 
   for (int t0 = lo; t0 < hi; t0 += kBT) {
     const int rows_here = min(kBT, hi - t0);
@@ -186,16 +188,16 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
         }
         uint32_t af[4][4];
         decode_step<F>(wa, wb, ca, cb, af);
-        const uint8_t* xu = st + u * kXBytes;
+        const uint32_t xu = sbase + uint32_t((ks % kStages) * C::kStage + u * kXBytes);
 #pragma unroll
         for (int j = 0; j < kNT; ++j) {
-          if (j * 8 < rows_here) {  // warp-uniform
-            const uint8_t* xr = xu + j * 8 * 128;
+          if (j * 8 < rows_here) {  // warp-uniform (ldmatrix needs the whole warp)
 #pragma unroll
-            for (int s = 0; s < 4; ++s) {
-              const uint32_t b0 = *reinterpret_cast<const uint32_t*>(xr + xb_off[2 * s]);
-              const uint32_t b1 = *reinterpret_cast<const uint32_t*>(xr + xb_off[2 * s + 1]);
-              ptx::mma_m16n8k16_bf16(acc[j], af[s], b0, b1);
+            for (int h = 0; h < 2; ++h) {
+              uint32_t b[4];  // b0, b1 of k16 block 2 h, then of block 2 h + 1
+              ptx::ldmatrix_x4(xu + uint32_t(j * 8 * kSmemRowBytes) + xl_off[h], b[0], b[1], b[2], b[3]);
+              ptx::mma_m16n8k16_bf16(acc[j], af[2 * h], b[0], b[1]);
+              ptx::mma_m16n8k16_bf16(acc[j], af[2 * h + 1], b[2], b[3]);
             }
           }
         }
@@ -237,10 +239,17 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
 
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream) {
-  // 32-token passes once the mean expert has more than 8 rows (measured, H200, mxfp4: at mean 8
-  // the two tiles are within 3%, at mean 16 the 32-token one is 1.2x faster: deepseek-v3
-  // T = 512 3.43 against 4.14 ms).
-  const bool wide = rows_bound > 8 * int64_t(a.num_groups);
+  // Tokens per pass: 16 up to a mean of 8 rows per expert, 32 above (measured, H200, mxfp4: at
+  // mean 8 the two tiles are within 3%, at mean 16 the 32-token one is 1.2x faster --
+  // deepseek-v3 T = 512 3.43 against 4.14 ms; a 64-token tile was slower than 32 up to mean 16
+  // (deepseek-v3 T = 512: 3.75 against 2.96 ms) and no faster at 32, so there is none).
+  // MEGAMOE_W4A16_SMALL_TOKENS=16 or 32 forces one (an A/B knob, read once).
+  static const int forced = [] {
+    const char* v = std::getenv("MEGAMOE_W4A16_SMALL_TOKENS");
+    return v ? std::atoi(v) : 0;
+  }();
+  const int64_t mean = rows_bound / std::max<int64_t>(1, a.num_groups);
+  const bool wide = forced == 32 || (forced != 16 && mean > 8);
   if (fmt == Fp4Scale::kMxfp4)
     return wide ? launch_small<Fp4Scale::kMxfp4, 32>(a, grid_y, splits, stream)
                 : launch_small<Fp4Scale::kMxfp4, 16>(a, grid_y, splits, stream);
