@@ -7,7 +7,8 @@
 //   T = 1..64: the `megamoe tune` runs of 2026-11-30 (bench/results/2026-11-30_2cc67cf_tune_*,
 //   docs/BENCHMARKS.md "Tactic tables"): per bucket the winner of "mega", "mega_rounds" and the
 //   split pipeline's tactics. The w4a16_mxfp4 / w4a16_nvfp4 entries were re-measured on
-//   2026-12-01 after the register decode (bench/results/2026-12-01_56c4379_tune_w4a16_*).
+//   2026-12-01 after the register decode and the small tactic's ldmatrix
+//   (bench/results/2026-12-01_c625760_tune_w4a16_*).
 //   Larger T uses each backend's heuristic.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
@@ -573,54 +574,54 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_rounds",
     "2": "mega_rounds",
-    "4": "mega_rounds",
-    "8": "mega_rounds",
-    "16": "mega_rounds",
+    "4": "mega",
+    "8": "mega",
+    "16": "mega",
     "32": "mega",
-    "64": "mega"
+    "64": "mega_rounds"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.108096,
-     "mega_rounds": 0.096832,
-     "split_small": 0.119264,
-     "split_large": 0.189568
+     "mega": 0.107968,
+     "mega_rounds": 0.097088,
+     "split_small": 0.120736,
+     "split_large": 0.189184
     },
     "2": {
-     "mega": 0.165056,
-     "mega_rounds": 0.154624,
-     "split_small": 0.196416,
+     "mega": 0.164128,
+     "mega_rounds": 0.154464,
+     "split_small": 0.190144,
      "split_large": 0.342624
     },
     "4": {
-     "mega": 0.299136,
-     "mega_rounds": 0.297824,
-     "split_small": 0.351904,
-     "split_large": 0.65648
+     "mega": 0.297088,
+     "mega_rounds": 0.297728,
+     "split_small": 0.34048,
+     "split_large": 0.656448
     },
     "8": {
-     "mega": 0.519104,
-     "mega_rounds": 0.519008,
-     "split_small": 0.584192,
-     "split_large": 1.13248
+     "mega": 0.518752,
+     "mega_rounds": 0.518976,
+     "split_small": 0.56592,
+     "split_large": 1.13197
     },
     "16": {
-     "mega": 0.904384,
-     "mega_rounds": 0.898144,
-     "split_small": 0.993504,
-     "split_large": 1.95677
+     "mega": 0.90352,
+     "mega_rounds": 0.904064,
+     "split_small": 0.96624,
+     "split_large": 1.97187
     },
     "32": {
-     "mega": 1.4544,
-     "mega_rounds": 1.45642,
-     "split_small": 1.58957,
-     "split_large": 3.18803
+     "mega": 1.4647,
+     "mega_rounds": 1.46483,
+     "split_small": 1.54282,
+     "split_large": 3.21283
     },
     "64": {
-     "mega": 1.97181,
-     "mega_rounds": 1.97552,
-     "split_small": 2.12045,
-     "split_large": 4.26704
+     "mega": 1.97302,
+     "mega_rounds": 1.97286,
+     "split_small": 2.05542,
+     "split_large": 4.27728
     }
    }
   },
@@ -642,52 +643,52 @@ const char* shipped_tactics_json() {
     "2": "mega",
     "4": "mega",
     "8": "mega",
-    "16": "mega",
-    "32": "mega",
+    "16": "mega_rounds",
+    "32": "split_small",
     "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.037536,
-     "mega_rounds": 0.037312,
-     "split_small": 0.037184,
-     "split_large": 0.050976
+     "mega": 0.037216,
+     "mega_rounds": 0.036896,
+     "split_small": 0.036704,
+     "split_large": 0.050688
     },
     "2": {
-     "mega": 0.042304,
-     "mega_rounds": 0.044768,
-     "split_small": 0.048672,
-     "split_large": 0.06592
+     "mega": 0.042176,
+     "mega_rounds": 0.044352,
+     "split_small": 0.047584,
+     "split_large": 0.065408
     },
     "4": {
-     "mega": 0.062176,
-     "mega_rounds": 0.062528,
-     "split_small": 0.066912,
+     "mega": 0.062048,
+     "mega_rounds": 0.062432,
+     "split_small": 0.066944,
      "split_large": 0.099392
     },
     "8": {
-     "mega": 0.07872,
-     "mega_rounds": 0.078816,
-     "split_small": 0.0904,
-     "split_large": 0.150528
+     "mega": 0.078272,
+     "mega_rounds": 0.078688,
+     "split_small": 0.08688,
+     "split_large": 0.15056
     },
     "16": {
-     "mega": 0.113504,
-     "mega_rounds": 0.113664,
-     "split_small": 0.123072,
-     "split_large": 0.215232
+     "mega": 0.113472,
+     "mega_rounds": 0.11344,
+     "split_small": 0.11792,
+     "split_large": 0.215328
     },
     "32": {
-     "mega": 0.152544,
-     "mega_rounds": 0.153088,
-     "split_small": 0.156192,
-     "split_large": 0.290208
+     "mega": 0.152576,
+     "mega_rounds": 0.153152,
+     "split_small": 0.14864,
+     "split_large": 0.290656
     },
     "64": {
-     "mega": 0.174432,
-     "mega_rounds": 0.174752,
-     "split_small": 0.170336,
-     "split_large": 0.3144
+     "mega": 0.176128,
+     "mega_rounds": 0.177024,
+     "split_small": 0.163616,
+     "split_large": 0.319616
     }
    }
   },
@@ -711,50 +712,50 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "mega_rounds",
     "32": "mega",
-    "64": "mega"
+    "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.108768,
-     "mega_rounds": 0.104128,
-     "split_small": 0.128992,
-     "split_large": 0.28192
+     "mega": 0.109184,
+     "mega_rounds": 0.104672,
+     "split_small": 0.126816,
+     "split_large": 0.284
     },
     "2": {
-     "mega": 0.139776,
-     "mega_rounds": 0.131264,
-     "split_small": 0.17472,
-     "split_large": 0.341536
+     "mega": 0.140448,
+     "mega_rounds": 0.132064,
+     "split_small": 0.168128,
+     "split_large": 0.343936
     },
     "4": {
-     "mega": 0.276256,
-     "mega_rounds": 0.26944,
-     "split_small": 0.327488,
-     "split_large": 0.58848
+     "mega": 0.27792,
+     "mega_rounds": 0.271104,
+     "split_small": 0.319552,
+     "split_large": 0.593024
     },
     "8": {
-     "mega": 0.306432,
-     "mega_rounds": 0.298272,
-     "split_small": 0.360608,
-     "split_large": 0.647072
+     "mega": 0.309088,
+     "mega_rounds": 0.300544,
+     "split_small": 0.352096,
+     "split_large": 0.651744
     },
     "16": {
-     "mega": 0.30768,
-     "mega_rounds": 0.29904,
-     "split_small": 0.363808,
-     "split_large": 0.648064
+     "mega": 0.310048,
+     "mega_rounds": 0.301536,
+     "split_small": 0.355488,
+     "split_large": 0.652928
     },
     "32": {
-     "mega": 0.332768,
-     "mega_rounds": 0.356032,
-     "split_small": 0.390368,
-     "split_large": 0.6472
+     "mega": 0.3352,
+     "mega_rounds": 0.357888,
+     "split_small": 0.377312,
+     "split_large": 0.653696
     },
     "64": {
-     "mega": 0.463968,
-     "mega_rounds": 0.464768,
-     "split_small": 0.556704,
-     "split_large": 0.648736
+     "mega": 0.468,
+     "mega_rounds": 0.468576,
+     "split_small": 0.424736,
+     "split_large": 0.654368
     }
    }
   },
@@ -775,53 +776,53 @@ const char* shipped_tactics_json() {
     "1": "split_small",
     "2": "mega",
     "4": "mega",
-    "8": "mega",
-    "16": "mega",
-    "32": "mega",
+    "8": "mega_rounds",
+    "16": "split_small",
+    "32": "split_small",
     "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.059072,
-     "mega_rounds": 0.061376,
-     "split_small": 0.055808,
-     "split_large": 0.09136
+     "mega": 0.059232,
+     "mega_rounds": 0.060928,
+     "split_small": 0.054336,
+     "split_large": 0.091744
     },
     "2": {
-     "mega": 0.075648,
-     "mega_rounds": 0.077056,
-     "split_small": 0.07936,
-     "split_large": 0.132096
+     "mega": 0.07568,
+     "mega_rounds": 0.077152,
+     "split_small": 0.07696,
+     "split_large": 0.132864
     },
     "4": {
-     "mega": 0.114336,
-     "mega_rounds": 0.115104,
-     "split_small": 0.125824,
-     "split_large": 0.218432
+     "mega": 0.115104,
+     "mega_rounds": 0.11568,
+     "split_small": 0.122336,
+     "split_large": 0.219872
     },
     "8": {
-     "mega": 0.185856,
-     "mega_rounds": 0.186144,
-     "split_small": 0.2064,
-     "split_large": 0.38336
+     "mega": 0.187328,
+     "mega_rounds": 0.187072,
+     "split_small": 0.198048,
+     "split_large": 0.386304
     },
     "16": {
-     "mega": 0.301792,
-     "mega_rounds": 0.301888,
-     "split_small": 0.309216,
-     "split_large": 0.595168
+     "mega": 0.303712,
+     "mega_rounds": 0.304096,
+     "split_small": 0.29392,
+     "split_large": 0.599552
     },
     "32": {
-     "mega": 0.44304,
-     "mega_rounds": 0.44352,
-     "split_small": 0.444448,
-     "split_large": 0.88592
+     "mega": 0.445888,
+     "mega_rounds": 0.446304,
+     "split_small": 0.419904,
+     "split_large": 0.89264
     },
     "64": {
-     "mega": 0.637664,
-     "mega_rounds": 0.63808,
-     "split_small": 0.620224,
-     "split_large": 1.2463
+     "mega": 0.641568,
+     "mega_rounds": 0.6416,
+     "split_small": 0.583232,
+     "split_large": 1.25613
     }
    }
   },
@@ -843,52 +844,52 @@ const char* shipped_tactics_json() {
     "2": "mega_rounds",
     "4": "mega",
     "8": "mega",
-    "16": "mega_rounds",
+    "16": "mega",
     "32": "mega",
     "64": "mega"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.111072,
-     "mega_rounds": 0.102272,
-     "split_small": 0.123552,
-     "split_large": 0.193344
+     "mega": 0.110592,
+     "mega_rounds": 0.101664,
+     "split_small": 0.120544,
+     "split_large": 0.191872
     },
     "2": {
-     "mega": 0.167616,
-     "mega_rounds": 0.163488,
-     "split_small": 0.20352,
-     "split_large": 0.35024
+     "mega": 0.16672,
+     "mega_rounds": 0.161472,
+     "split_small": 0.198144,
+     "split_large": 0.347872
     },
     "4": {
-     "mega": 0.317632,
-     "mega_rounds": 0.31824,
-     "split_small": 0.366112,
-     "split_large": 0.67024
+     "mega": 0.315424,
+     "mega_rounds": 0.316064,
+     "split_small": 0.354368,
+     "split_large": 0.665664
     },
     "8": {
-     "mega": 0.546656,
-     "mega_rounds": 0.547392,
-     "split_small": 0.6096,
-     "split_large": 1.15757
+     "mega": 0.543296,
+     "mega_rounds": 0.543936,
+     "split_small": 0.587296,
+     "split_large": 1.15024
     },
     "16": {
-     "mega": 0.937472,
-     "mega_rounds": 0.937344,
-     "split_small": 1.03229,
-     "split_large": 1.99606
+     "mega": 0.944544,
+     "mega_rounds": 0.944768,
+     "split_small": 1.00477,
+     "split_large": 2.01376
     },
     "32": {
-     "mega": 1.52176,
-     "mega_rounds": 1.52246,
-     "split_small": 1.6511,
-     "split_large": 3.26141
+     "mega": 1.53395,
+     "mega_rounds": 1.53501,
+     "split_small": 1.60496,
+     "split_large": 3.25117
     },
     "64": {
-     "mega": 2.0625,
-     "mega_rounds": 2.0665,
-     "split_small": 2.20592,
-     "split_large": 4.31907
+     "mega": 2.06224,
+     "mega_rounds": 2.06346,
+     "split_small": 2.13827,
+     "split_large": 4.35501
     }
    }
   },
@@ -909,53 +910,53 @@ const char* shipped_tactics_json() {
     "1": "mega",
     "2": "mega",
     "4": "mega",
-    "8": "mega",
+    "8": "mega_rounds",
     "16": "mega",
-    "32": "mega",
+    "32": "split_small",
     "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.037856,
-     "mega_rounds": 0.037952,
-     "split_small": 0.038272,
-     "split_large": 0.051488
+     "mega": 0.037088,
+     "mega_rounds": 0.03824,
+     "split_small": 0.037696,
+     "split_large": 0.05152
     },
     "2": {
-     "mega": 0.043008,
-     "mega_rounds": 0.045536,
-     "split_small": 0.049792,
-     "split_large": 0.0656
+     "mega": 0.04272,
+     "mega_rounds": 0.045856,
+     "split_small": 0.04944,
+     "split_large": 0.066144
     },
     "4": {
-     "mega": 0.062976,
-     "mega_rounds": 0.063808,
-     "split_small": 0.068928,
-     "split_large": 0.099968
+     "mega": 0.063136,
+     "mega_rounds": 0.064288,
+     "split_small": 0.069248,
+     "split_large": 0.10048
     },
     "8": {
-     "mega": 0.081184,
-     "mega_rounds": 0.081408,
-     "split_small": 0.093664,
-     "split_large": 0.151232
+     "mega": 0.081632,
+     "mega_rounds": 0.08144,
+     "split_small": 0.091264,
+     "split_large": 0.152512
     },
     "16": {
-     "mega": 0.116576,
-     "mega_rounds": 0.1168,
-     "split_small": 0.127328,
-     "split_large": 0.216416
+     "mega": 0.117024,
+     "mega_rounds": 0.117248,
+     "split_small": 0.123936,
+     "split_large": 0.218016
     },
     "32": {
-     "mega": 0.157664,
-     "mega_rounds": 0.157856,
-     "split_small": 0.162496,
-     "split_large": 0.29168
+     "mega": 0.158752,
+     "mega_rounds": 0.15936,
+     "split_small": 0.157696,
+     "split_large": 0.294144
     },
     "64": {
-     "mega": 0.179936,
-     "mega_rounds": 0.18016,
-     "split_small": 0.178784,
-     "split_large": 0.320768
+     "mega": 0.180672,
+     "mega_rounds": 0.181632,
+     "split_small": 0.172608,
+     "split_large": 0.323232
     }
    }
   },
@@ -979,50 +980,50 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "mega",
-    "64": "mega"
+    "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.110368,
-     "mega_rounds": 0.111744,
-     "split_small": 0.133472,
-     "split_large": 0.288064
+     "mega": 0.110944,
+     "mega_rounds": 0.112672,
+     "split_small": 0.1328,
+     "split_large": 0.290208
     },
     "2": {
-     "mega": 0.148448,
-     "mega_rounds": 0.138144,
-     "split_small": 0.18256,
-     "split_large": 0.348672
+     "mega": 0.147776,
+     "mega_rounds": 0.13968,
+     "split_small": 0.176576,
+     "split_large": 0.351392
     },
     "4": {
-     "mega": 0.272576,
-     "mega_rounds": 0.285632,
-     "split_small": 0.339744,
-     "split_large": 0.600832
+     "mega": 0.275104,
+     "mega_rounds": 0.28784,
+     "split_small": 0.332128,
+     "split_large": 0.605056
     },
     "8": {
-     "mega": 0.327232,
-     "mega_rounds": 0.340832,
-     "split_small": 0.374144,
-     "split_large": 0.660032
+     "mega": 0.334432,
+     "mega_rounds": 0.342496,
+     "split_small": 0.36576,
+     "split_large": 0.664384
     },
     "16": {
-     "mega": 0.332832,
-     "mega_rounds": 0.341408,
-     "split_small": 0.376672,
-     "split_large": 0.660096
+     "mega": 0.3344,
+     "mega_rounds": 0.343072,
+     "split_small": 0.368992,
+     "split_large": 0.665056
     },
     "32": {
-     "mega": 0.354272,
-     "mega_rounds": 0.36032,
-     "split_small": 0.4048,
-     "split_large": 0.661056
+     "mega": 0.356384,
+     "mega_rounds": 0.364832,
+     "split_small": 0.392128,
+     "split_large": 0.666592
     },
     "64": {
-     "mega": 0.504704,
-     "mega_rounds": 0.505984,
-     "split_small": 0.583168,
-     "split_large": 0.66416
+     "mega": 0.509024,
+     "mega_rounds": 0.510144,
+     "split_small": 0.43856,
+     "split_large": 0.666368
     }
    }
   },
@@ -1043,53 +1044,53 @@ const char* shipped_tactics_json() {
     "1": "split_small",
     "2": "mega",
     "4": "mega",
-    "8": "mega_rounds",
-    "16": "mega_rounds",
-    "32": "mega_rounds",
+    "8": "mega",
+    "16": "split_small",
+    "32": "split_small",
     "64": "split_small"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.06288,
-     "mega_rounds": 0.06256,
-     "split_small": 0.05776,
-     "split_large": 0.09344
+     "mega": 0.062784,
+     "mega_rounds": 0.06304,
+     "split_small": 0.056672,
+     "split_large": 0.094176
     },
     "2": {
-     "mega": 0.075968,
-     "mega_rounds": 0.077088,
-     "split_small": 0.082496,
-     "split_large": 0.134784
+     "mega": 0.07616,
+     "mega_rounds": 0.07776,
+     "split_small": 0.080768,
+     "split_large": 0.135584
     },
     "4": {
-     "mega": 0.119808,
-     "mega_rounds": 0.119904,
-     "split_small": 0.131168,
-     "split_large": 0.22352
+     "mega": 0.120832,
+     "mega_rounds": 0.121728,
+     "split_small": 0.12752,
+     "split_large": 0.224576
     },
     "8": {
-     "mega": 0.195616,
-     "mega_rounds": 0.195552,
-     "split_small": 0.216992,
-     "split_large": 0.39216
+     "mega": 0.195968,
+     "mega_rounds": 0.196416,
+     "split_small": 0.20832,
+     "split_large": 0.394944
     },
     "16": {
-     "mega": 0.323968,
-     "mega_rounds": 0.320192,
-     "split_small": 0.325504,
-     "split_large": 0.608288
+     "mega": 0.32096,
+     "mega_rounds": 0.322144,
+     "split_small": 0.310656,
+     "split_large": 0.612512
     },
     "32": {
-     "mega": 0.46128,
-     "mega_rounds": 0.460832,
-     "split_small": 0.470176,
-     "split_large": 0.904928
+     "mega": 0.464096,
+     "mega_rounds": 0.464608,
+     "split_small": 0.44496,
+     "split_large": 0.912224
     },
     "64": {
-     "mega": 0.660064,
-     "mega_rounds": 0.66048,
-     "split_small": 0.656224,
-     "split_large": 1.27418
+     "mega": 0.6648,
+     "mega_rounds": 0.665984,
+     "split_small": 0.618688,
+     "split_large": 1.28269
     }
    }
   }
