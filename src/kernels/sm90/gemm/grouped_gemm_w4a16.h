@@ -1,7 +1,8 @@
 // Grouped W4A16 GEMM for the MoE split path (sm_90a): for every local expert g,
 //   D[rows of g, 0:N] = alpha[g] * ( A[rows of g, 0:K] . dequant(W[g])^T )     (fp32 out)
-// with dequant(W) = e2m1 * block scale, decoded to bf16 in registers inside the mainloop
-// (exact: e2m1 * 2^s and e2m1 * e4m3 are representable in bf16 in the range weights use).
+// with dequant(W) = e2m1 * block scale, decoded to bf16 in registers inside the mainloop as
+// e2m1 * scale * 2^-j, exact for every code and every scale w4a16_prepare_scales accepts (alpha
+// carries the 2^j).
 // A is the expert-ordered activation matrix [total_rows, K] bf16 (row stride K); rows of expert
 // g are [offsets[g], offsets[g+1]) (device, G+1 int32; never read on the host). Asynchronous,
 // allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0.
