@@ -19,6 +19,65 @@
 namespace megamoe::gputest {
 namespace {
 
+// e2m1 * scale of element (g, n, k) of canonical packed codes w [G, N, K/2] and block-scale codes
+// sc [G, N, K/block] (dequantize-then-multiply, the definition the kernels must meet).
+double dequant(const std::vector<uint8_t>& w, const std::vector<uint8_t>& sc, int64_t g, int64_t n, int64_t k,
+               int64_t N, int64_t K, sm90::Fp4Scale fmt) {
+  const int64_t blk = sm90::fp4_scale_block(fmt);
+  const uint8_t code = formats::unpack_e2m1(w[size_t((g * N + n) * K / 2 + k / 2)], int(k & 1));
+  const uint8_t s = sc[size_t((g * N + n) * (K / blk) + k / blk)];
+  return double(formats::e2m1_to_float(code)) *
+         double(fmt == sm90::Fp4Scale::kNvfp4 ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
+}
+
+// One W4A16 GEMM on the device, prepared as the backends prepare it (w4a16_prepare_scales,
+// w4a16_fix_codes, w4a16_prepare_weights); run() launches one tactic into an output poisoned
+// with NaN (every element must be written) and returns D [M, N].
+struct PreparedGemm {
+  PreparedGemm(const std::vector<uint16_t>& a, const std::vector<uint8_t>& w, const std::vector<uint8_t>& sc,
+               const float* global, const std::vector<int32_t>& offs, int64_t N_, int64_t K_, sm90::Fp4Scale f)
+      : N(N_), K(K_), M(offs.back()), G(int64_t(offs.size()) - 1), fmt(f),
+        ps(sm90::w4a16_prepare_scales(sc.data(), global, G, N, K, fmt, "scales")),
+        da(a.size()), dw(w.size()), ds(ps.tiles.size()), dal(ps.alpha.size()), dd(size_t(M * N)), doff(offs.size()) {
+    std::vector<uint8_t> wf = w;
+    sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
+    CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
+    sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+  }
+  std::vector<float> run(sm90::W4A16Tactic t) {
+    CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));
+    sm90::W4A16GemmArgs ga;
+    ga.A = da.p;
+    ga.W = dw.p;
+    ga.scales = ds.p;
+    ga.alpha = ps.alpha_is_one ? nullptr : dal.p;
+    ga.offsets = doff.p;
+    ga.D = dd.p;
+    ga.N = N;
+    ga.K = K;
+    ga.num_groups = int(G);
+    ga.tactic = t;
+    sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> d(size_t(M * N));
+    CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+    return d;
+  }
+  const int64_t N, K, M, G;
+  const sm90::Fp4Scale fmt;
+  const sm90::W4A16Scales ps;
+  DevBuf<uint16_t> da;
+  DevBuf<uint8_t> dw, ds;
+  DevBuf<float> dal, dd;
+  DevBuf<int32_t> doff;
+};
+
+const char* tactic_name(sm90::W4A16Tactic t) { return t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic"; }
+
 // The GEMM alone, each tactic forced, against a float64 dequantize-and-multiply on the CPU:
 // ragged experts (0, 1, 15, 17, 130 and 300 rows; 0-30 rows; 0-9 rows: partial 16-, 32- and
 // 128-token passes), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
@@ -68,51 +127,19 @@ TEST(W4A16, GemmTacticsMatchCpu) {
       for (int64_t g = 0; g < G; ++g)
         for (int64_t n = 0; n < N; ++n) {
           std::vector<double> wr(static_cast<size_t>(K));
-          for (int64_t k = 0; k < K; ++k) {
-            const uint8_t code = formats::unpack_e2m1(w[size_t((g * N + n) * K / 2 + k / 2)], int(k & 1));
-            const uint8_t s = sc[size_t((g * N + n) * (K / blk) + k / blk)];
-            wr[size_t(k)] = double(formats::e2m1_to_float(code)) *
-                            double(nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
-          }
+          for (int64_t k = 0; k < K; ++k) wr[size_t(k)] = dequant(w, sc, g, n, k, N, K, fmt);
           for (int32_t m = offs[size_t(g)]; m < offs[size_t(g + 1)]; ++m) {
             double acc = 0;
             for (int64_t k = 0; k < K; ++k) acc += double(af[size_t(m * K + k)]) * wr[size_t(k)];
             ref[size_t(m * N + n)] = acc * alpha[size_t(g)];
           }
         }
-      const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? alpha.data() : nullptr, G, N, K, fmt, "scales");
-      EXPECT_EQ(ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
-      EXPECT_FALSE(ps.alpha_is_one);
-      std::vector<uint8_t> wf = w;
-      sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
-      DevBuf<uint16_t> da(a.size());
-      DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
-      DevBuf<float> dal(ps.alpha.size()), dd(size_t(M * N));
-      DevBuf<int32_t> doff(offs.size());
-      CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
-      sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+      PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
+      EXPECT_EQ(gemm.ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
+      EXPECT_FALSE(gemm.ps.alpha_is_one);
       for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
-        SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
-        CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));  // NaN poison: every element must be written
-        sm90::W4A16GemmArgs ga;
-        ga.A = da.p;
-        ga.W = dw.p;
-        ga.scales = ds.p;
-        ga.alpha = dal.p;
-        ga.offsets = doff.p;
-        ga.D = dd.p;
-        ga.N = N;
-        ga.K = K;
-        ga.num_groups = int(G);
-        ga.tactic = t;
-        sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<float> d(size_t(M * N));
-        CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+        SCOPED_TRACE(tactic_name(t));
+        const std::vector<float> d = gemm.run(t);
         double num = 0, den = 0;
         int64_t bad = 0;
         for (size_t i = 0; i < d.size(); ++i) {
@@ -167,48 +194,19 @@ TEST(W4A16, DecodeIsExact) {
       sc[sc.size() - 1] = 140;
     }
     const std::vector<float> ones(size_t(G), 1.0f);
-    const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? ones.data() : nullptr, G, N, K, fmt, "scales");
-    std::vector<uint8_t> wf = w;
-    sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
-    DevBuf<uint16_t> da(a.size());
-    DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
-    DevBuf<float> dal(ps.alpha.size()), dd(size_t(M * N));
-    DevBuf<int32_t> doff(offs.size());
-    CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), ps.alpha.size() * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
-    sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+    PreparedGemm gemm(a, w, sc, nv ? ones.data() : nullptr, offs, N, K, fmt);
     for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
-      SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
-      CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));
-      sm90::W4A16GemmArgs ga;
-      ga.A = da.p;
-      ga.W = dw.p;
-      ga.scales = ds.p;
-      ga.alpha = ps.alpha_is_one ? nullptr : dal.p;
-      ga.offsets = doff.p;
-      ga.D = dd.p;
-      ga.N = N;
-      ga.K = K;
-      ga.num_groups = int(G);
-      ga.tactic = t;
-      sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      std::vector<float> d(size_t(M * N));
-      CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+      SCOPED_TRACE(tactic_name(t));
+      const std::vector<float> d = gemm.run(t);
       int64_t mismatches = 0;
       for (int64_t g = 0; g < G; ++g)
         for (int64_t n = 0; n < N; ++n)
           for (int64_t k = 0; k < K; ++k) {
-            const uint8_t code = formats::unpack_e2m1(w[size_t((g * N + n) * K / 2 + k / 2)], int(k & 1));
-            const uint8_t s = sc[size_t((g * N + n) * per_row + k / blk)];
-            const float want = formats::e2m1_to_float(code) * (nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
+            const float want = float(dequant(w, sc, g, n, k, N, K, fmt));  // exact in float
             const float got = d[size_t((g * K + k) * N + n)];
             if (!(got == want) && mismatches++ < 5)
-              ADD_FAILURE() << "expert " << g << " row " << n << " k " << k << ": code " << int(code) << " scale "
-                            << int(s) << ": got " << got << ", want " << want;
+              ADD_FAILURE() << "expert " << g << " row " << n << " k " << k << ": scale code "
+                            << int(sc[size_t((g * N + n) * per_row + k / blk)]) << ": got " << got << ", want " << want;
           }
       EXPECT_EQ(mismatches, 0);
     }
@@ -236,38 +234,11 @@ TEST(W4A16, NaNScalePoisonsOnlyItsRow) {
     for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x20) : uint8_t(115 + rng() % 15);
     sc[size_t(n_nan * per_row + 1)] = 0xFF;  // e4m3 -NaN / e8m0 NaN
     const float one = 1.0f;
-    const sm90::W4A16Scales ps = sm90::w4a16_prepare_scales(sc.data(), nv ? &one : nullptr, 1, N, K, fmt, "scales");
-    EXPECT_TRUE(ps.fix_codes);
-    std::vector<uint8_t> wf = w;
-    sm90::w4a16_fix_codes(wf.data(), sc.data(), 1, N, K, fmt);
-    DevBuf<uint16_t> da(a.size());
-    DevBuf<uint8_t> dw(wf.size()), ds(ps.tiles.size());
-    DevBuf<float> dal(1), dd(size_t(M * N));
-    DevBuf<int32_t> doff(offs.size());
-    CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dw.p, wf.data(), wf.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(ds.p, ps.tiles.data(), ps.tiles.size(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dal.p, ps.alpha.data(), 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
-    sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
+    PreparedGemm gemm(a, w, sc, nv ? &one : nullptr, offs, N, K, fmt);
+    EXPECT_TRUE(gemm.ps.fix_codes);
     for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
-      SCOPED_TRACE(t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic");
-      CUDA_CHECK(cudaMemset(dd.p, 0, dd.n * 4));
-      sm90::W4A16GemmArgs ga;
-      ga.A = da.p;
-      ga.W = dw.p;
-      ga.scales = ds.p;
-      ga.alpha = dal.p;
-      ga.offsets = doff.p;
-      ga.D = dd.p;
-      ga.N = N;
-      ga.K = K;
-      ga.num_groups = 1;
-      ga.tactic = t;
-      sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      std::vector<float> d(size_t(M * N));
-      CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
+      SCOPED_TRACE(tactic_name(t));
+      const std::vector<float> d = gemm.run(t);
       int64_t wrong = 0;
       double num = 0, den = 0;
       for (int64_t m = 0; m < M; ++m)
@@ -278,12 +249,8 @@ TEST(W4A16, NaNScalePoisonsOnlyItsRow) {
             continue;
           }
           double ref = 0;
-          for (int64_t k = 0; k < K; ++k) {
-            const uint8_t code = formats::unpack_e2m1(w[size_t(n * K / 2 + k / 2)], int(k & 1));
-            const uint8_t s = sc[size_t(n * per_row + k / blk)];
-            ref += double(formats::bf16_bits_to_float(a[size_t(m * K + k)])) * double(formats::e2m1_to_float(code)) *
-                   double(nv ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
-          }
+          for (int64_t k = 0; k < K; ++k)
+            ref += double(formats::bf16_bits_to_float(a[size_t(m * K + k)])) * dequant(w, sc, 0, n, k, N, K, fmt);
           wrong += !std::isfinite(got);
           num += (double(got) - ref) * (double(got) - ref);
           den += ref * ref;
