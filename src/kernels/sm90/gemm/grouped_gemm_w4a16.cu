@@ -35,15 +35,6 @@ constexpr int64_t kSplitMaxCtasPerSm = 2;
 constexpr int kPrepareThreads = 256;
 constexpr size_t kStepBytes = 32;  // one weight row's packed codes of a 64-wide K step
 
-// The bit of a prepared word that the decode (grouped_gemm_w4a16_common.cuh, decode_pairs) reads
-// for bit p (of kPairMask) of pair j: pairs 0-2 rotate the word right by pair_rot(j), pair 3
-// takes bits 6 and 22 from a rotation by kPair3RotB and the rest from kPair3RotA.
-__device__ __forceinline__ int prepared_bit(int j, int p) {
-  using namespace w4a16;
-  const int rot = j < 3 ? pair_rot(j) : (((kPair3MaskB >> p) & 1u) ? kPair3RotB : kPair3RotA);
-  return (p + rot) & 31;
-}
-
 // Fragment order: within each 32-byte K step, byte 8t+2s+h takes canonical byte 8s+t+4h (t =
 // lane % 4, s = k16 block, h = low / high k8 half). Then, in each 32-bit word, the nibbles of
 // byte j (elements 2i low, 2i+1 high) move to where decode_pairs reads pair j: code bit b (0
@@ -66,29 +57,14 @@ __global__ void fragment_order_kernel(uint8_t* __restrict__ W, size_t steps) {
         out[dst >> 2] |= ((in[src >> 2] >> (8 * (src & 3))) & 0xFFu) << (8 * (dst & 3));
       }
 #pragma unroll
-  for (int q = 0; q < 8; ++q) {
-    uint32_t placed = 0;
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int bit = 0; bit < 4; ++bit) {
-          const uint32_t v = (out[q] >> (8 * j + 4 * h + bit)) & 1u;
-          const int pos = bit == 3 ? 15 : 6 + bit;  // bf16 bit of e2m1 code bit `bit` (kPairMask)
-          placed |= v << prepared_bit(j, pos + 16 * h);
-        }
-    out[q] = placed;
-  }
+  for (int q = 0; q < 8; ++q) out[q] = w4a16::place_pair_bits(out[q]);
   p[0] = make_uint4(out[0], out[1], out[2], out[3]);
   p[1] = make_uint4(out[4], out[5], out[6], out[7]);
 }
 
 constexpr uint8_t kE8m0NaN = 255;
-// Factor bytes that decode to +inf (grouped_gemm_w4a16_common.cuh, ScaleFactor: bits 0x7F80):
-// a NaN block scale becomes an infinite factor over +0 codes, so every product of the block is
-// inf * 0 = NaN, as dequantize-then-multiply gives (the finite factor bytes stop at 128 / 143).
-constexpr uint8_t kInfFactorMx = 129, kInfFactorNv = 160;
+using w4a16::kInfFactorMx;  // a NaN scale: an infinite factor over zeroed codes (w4a16_bits.h)
+using w4a16::kInfFactorNv;
 
 // What w4a16_fix_codes does to the codes of a block with scale code c: NaN scales (both formats)
 // and zero nvfp4 scales zero them, negative nvfp4 scales flip their signs.
@@ -97,16 +73,6 @@ BlockFix block_fix(Fp4Scale fmt, uint8_t c) {
   if (fmt == Fp4Scale::kMxfp4) return c == kE8m0NaN ? BlockFix::kZero : BlockFix::kNone;
   if ((c & 0x7F) == 0x7F || (c & 0x7F) == 0) return BlockFix::kZero;
   return (c & 0x80) ? BlockFix::kNegate : BlockFix::kNone;
-}
-
-// e4m3 code -> the nvfp4 factor byte of its magnitude (grouped_gemm_w4a16_common.cuh,
-// ScaleFactor): ((exponent + 9) << 3) | the 3 mantissa bits after the leading one. Subnormal
-// codes (m * 2^-9) are normalised. Nonzero, non-NaN magnitudes only.
-uint8_t nvfp4_factor_byte(uint8_t code) {
-  const int e = (code >> 3) & 15, m = code & 7;
-  if (e > 0) return uint8_t(((e - 7 + 9) << 3) | m);
-  const int lead = m >= 4 ? 2 : (m >= 2 ? 1 : 0);  // m * 2^-9 = 1.xxx * 2^(lead - 9)
-  return uint8_t((lead << 3) | ((m << (3 - lead)) & 7));
 }
 
 }  // namespace
@@ -174,7 +140,7 @@ W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_s
         lo = std::min<int>(lo, src[i]);
         hi = std::max<int>(hi, src[i]);
       }
-      shift = std::max(0, hi - 128);  // factor 2^(byte - 1) must stay a bf16 value: byte <= 128
+      shift = std::max(0, hi - w4a16::kMxMaxFactorByte);  // factor 2^(byte - 1) must stay a bf16 value
       if (lo < shift) bad(g, lo, "an expert's e8m0 codes may span at most 128");
       r.alpha[size_t(g)] = std::ldexp(1.0f, shift);
     } else {
@@ -195,7 +161,7 @@ W4A16Scales w4a16_prepare_scales(const uint8_t* canonical, const float* global_s
           } else if ((c & 0x7F) == 0x7F) {
             b = kInfFactorNv;
           } else {
-            b = (c & 0x7F) == 0 ? uint8_t(0) : nvfp4_factor_byte(uint8_t(c & 0x7F));
+            b = (c & 0x7F) == 0 ? uint8_t(0) : w4a16::nvfp4_factor_byte(uint8_t(c & 0x7F));
           }
           if (block_fix(fmt, c) != BlockFix::kNone) r.fix_codes = true;
           r.tiles[size_t(((g * KT + kt) * N + n) * spb + j)] = b;

@@ -18,6 +18,7 @@
 
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
+#include "kernels/sm90/gemm/w4a16_bits.h"
 
 namespace megamoe::sm90::w4a16 {
 
@@ -42,49 +43,16 @@ using ptx::cp_async_commit;
 using ptx::cp_async_wait;
 using ptx::pdl_wait_then_release;
 
-// The decode, in registers (no table). w4a16_prepare_weights places the bits of each 32-bit word
-// of fragment-order bytes (four bf16 pairs: A-fragment registers j = 0..3 of byte j) so that:
-//   pair j = (word rotated right by pair_rot(j)) & kPairMask          j = 0, 1, 2
-//   pair 3 = (rotr(word, 6) & kPair3MaskA) | (rotr(word, 14) & kPair3MaskB)
-// kPairMask keeps, in each bf16 half, bit 15 (the e2m1 sign) and bits 8..6 (its two exponent bits
-// and its mantissa bit): the bf16 with those bits is exactly e2m1 * 2^-126 for every code (the
-// codes with exponent 0 land on bf16 subnormals, as they should). No rotation tiles the word with
-// that mask (checked exhaustively), so pair 3 takes its bits from two rotations: 9 ALU
-// instructions per 4 pairs, against a PRMT, an address and a shared-memory load per pair for the
-// old table. The prepare kernel (grouped_gemm_w4a16.cu) uses the same constants.
-constexpr uint32_t kPairMask = 0x81C081C0u;
-__host__ __device__ constexpr int pair_rot(int j) { return j == 0 ? 0 : (j == 1 ? 4 : 10); }  // j < 3
-constexpr uint32_t kPair3MaskB = 0x00400040u;               // bits 6 and 22 (mantissa): from rotr 14
-constexpr uint32_t kPair3MaskA = kPairMask & ~kPair3MaskB;  // the other six: from rotr 6
-constexpr int kPair3RotA = 6, kPair3RotB = 14;
-
-__device__ __forceinline__ void decode_pairs(uint32_t w, uint32_t& p0, uint32_t& p1, uint32_t& p2, uint32_t& p3) {
-  p0 = w & kPairMask;
-  p1 = __funnelshift_r(w, w, pair_rot(1)) & kPairMask;
-  p2 = __funnelshift_r(w, w, pair_rot(2)) & kPairMask;
-  p3 = (__funnelshift_r(w, w, kPair3RotA) & kPair3MaskA) | (__funnelshift_r(w, w, kPair3RotB) & kPair3MaskB);
-}
+// The decode, in registers (no table): decode_pairs and the factor bytes in w4a16_bits.h (the
+// bit contract the prepare kernel and the CPU tests share).
 
 // The block scale J of a row's factor bytes (w4a16_prepare_scales) as the bf16 pair that turns a
-// decoded pair (e2m1 * 2^-126) into e2m1 * scale / alpha-shift: both halves get the bf16 bits
-// byte * kMul + kAdd, i.e. one PRMT (the byte into both halves) and one IMAD.
-//   mxfp4: byte b = e8m0 code - k (k per expert, alpha = 2^k): bits (b + 126) << 7 = 2^(b - 1)
-//   nvfp4: byte b = (exponent + 9) << 3 | 3 mantissa bits of |e4m3|: bits = |scale| * 2^117
-//          (exponent field 235 + (b >> 3)); alpha = global scale * 2^9
-//   a NaN scale code: the byte whose bits are 0x7F80 (+inf; mxfp4 129, nvfp4 160) over codes
-//          zeroed at preparation, so the block's products are NaN
-// The products are exact: e2m1 * 2^(b-127) (b <= 128) and e2m1 * |e4m3| * 2^-9 (6 significant
-// bits, above 2^-19) are bf16 values, and the multiply of a subnormal by a power of two or an
-// e4m3 value rounds nothing.
-template <Fp4Scale F>
-struct ScaleFactor {
-  static constexpr uint32_t kMul = F == Fp4Scale::kMxfp4 ? 128u : 16u;
-  static constexpr uint32_t kAdd = F == Fp4Scale::kMxfp4 ? (126u << 7) * 0x10001u : (235u << 7) * 0x10001u;
-};
+// decoded pair (e2m1 * 2^-126) into e2m1 * scale / alpha-shift (w4a16_bits.h): one PRMT puts
+// byte J in both halves, one IMAD forms the bits.
 template <Fp4Scale F, int J>
 __device__ __forceinline__ uint32_t scale_factor(uint32_t codes) {
   const uint32_t dup = __byte_perm(codes, 0u, 0x4040u + J + (J << 8));  // byte J in bytes 0 and 2
-  return dup * ScaleFactor<F>::kMul + ScaleFactor<F>::kAdd;
+  return F == Fp4Scale::kMxfp4 ? dup * kMxMul + kMxAdd : dup * kNvMul + kNvAdd;
 }
 
 __device__ __forceinline__ uint32_t scaled(uint32_t pair, uint32_t factor) {
