@@ -84,19 +84,18 @@ __device__ __forceinline__ void decode_step(uint2 wa, uint2 wb, uint32_t ca, uin
   }
   // Pair j of word x feeds k16 block j / 2 (word y: block 2 + j / 2), register 2 (j % 2) for
   // row gq (wa) and 2 (j % 2) + 1 for row gq + 8 (wb): the fragment order's byte j.
-  uint32_t p[4];
-  decode_pairs(wa.x, p[0], p[1], p[2], p[3]);
-  af[0][0] = scaled(p[0], sa[0]); af[0][2] = scaled(p[1], sa[0]);
-  af[1][0] = scaled(p[2], sa[1]); af[1][2] = scaled(p[3], sa[1]);
-  decode_pairs(wb.x, p[0], p[1], p[2], p[3]);
-  af[0][1] = scaled(p[0], sb[0]); af[0][3] = scaled(p[1], sb[0]);
-  af[1][1] = scaled(p[2], sb[1]); af[1][3] = scaled(p[3], sb[1]);
-  decode_pairs(wa.y, p[0], p[1], p[2], p[3]);
-  af[2][0] = scaled(p[0], sa[2]); af[2][2] = scaled(p[1], sa[2]);
-  af[3][0] = scaled(p[2], sa[3]); af[3][2] = scaled(p[3], sa[3]);
-  decode_pairs(wb.y, p[0], p[1], p[2], p[3]);
-  af[2][1] = scaled(p[0], sb[2]); af[2][3] = scaled(p[1], sb[2]);
-  af[3][1] = scaled(p[2], sb[3]); af[3][3] = scaled(p[3], sb[3]);
+  auto put = [&](uint32_t word, int s0, int r, const uint32_t (&sf)[4]) {
+    uint32_t p0, p1, p2, p3;
+    decode_pairs(word, p0, p1, p2, p3);
+    af[s0][r] = scaled(p0, sf[s0]);
+    af[s0][r + 2] = scaled(p1, sf[s0]);
+    af[s0 + 1][r] = scaled(p2, sf[s0 + 1]);
+    af[s0 + 1][r + 2] = scaled(p3, sf[s0 + 1]);
+  };
+  put(wa.x, 0, 0, sa);
+  put(wb.x, 0, 1, sb);
+  put(wa.y, 2, 0, sa);
+  put(wb.y, 2, 1, sb);
 }
 
 // Scale codes of a row for one K step from a scale tile in shared memory.
