@@ -16,8 +16,8 @@
 // Weights: packed codes copied ([E, N, K/2]) and put in the GEMM's fragment order (with the
 // register decode's bit placement) on the device; scales regrouped once into "scale tiles" of
 // factor bytes, with a per-expert alpha (nvfp4's global scale x 2^9; mxfp4 1 unless an expert's
-// codes exceed 128) (grouped_gemm_w4a16.h, w4a16_prepare_scales). The GEMM picks its tactic (mma.sync for decode-like T, wgmma
-// for prefill-like T) from T*K and the expert count.
+// codes exceed 128; grouped_gemm_w4a16.h, w4a16_prepare_scales). The GEMM picks its tactic
+// (mma.sync for decode-like T, wgmma for prefill-like T) from T*K and the expert count.
 // Shared with every sm90 backend (sm90_common/sm90_backend_base.h): dimensions, device guard,
 // workspace (SplitWorkspace: plan + max(x_perm + h, y) + a), weight upload and its one
 // synchronisation, the forward prologue, the invalid-id word. Nothing is allocated in forward, no
@@ -90,8 +90,9 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   }
 
   // One weight matrix [EL, N, K]: the scales become factor bytes and alpha
-  // (w4a16_prepare_scales); the packed codes are copied (through the host only when some nvfp4
-  // block scale is zero or negative: w4a16_fix_codes) and prepared in place on our copy.
+  // (w4a16_prepare_scales); the packed codes are copied (through the host only when a block
+  // scale is NaN, or an nvfp4 one zero or negative: w4a16_fix_codes) and prepared in place on
+  // our copy.
   void upload_matrix(const TensorView& codes, const TensorView& scales, const TensorView& global, int64_t N,
                      int64_t K, DeviceBuffer& wdst, DeviceBuffer& sdst, DeviceBuffer& adst, const std::string& name) {
     const std::string sname = name + "_scale";
