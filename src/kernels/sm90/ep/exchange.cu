@@ -117,7 +117,7 @@ WindowLayout WindowLayout::make(int R, int64_t cap, int64_t K, int64_t H) {
   const size_t r = size_t(R), c = size_t(cap), k = size_t(K), h = size_t(H);
   L.dispatch_flags = take(8 * r);
   L.return_flags = take(8 * r);
-  L.return_block_flags = take(8 * r * size_t((H + kReturnBlockCols - 1) / kReturnBlockCols));
+  L.return_block_flags = take(8 * r * size_t(return_blocks(H)));
   L.recv_count = take(4 * r);
   L.send_count = take(4 * r);
   L.send_list = take(4 * r * c);

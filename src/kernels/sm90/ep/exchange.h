@@ -36,6 +36,10 @@ namespace megamoe::sm90::ep {
 // block per FC2 row block) releases the epoch into return_block_flags[owner][block] as each block
 // lands, so the source's combine of that block need not wait for the whole return.
 constexpr int64_t kReturnBlockCols = 128;
+// Return blocks of a row of H columns (return_block_flags has this many per owner).
+__host__ __device__ constexpr int64_t return_blocks(int64_t H) {
+  return (H + kReturnBlockCols - 1) / kReturnBlockCols;
+}
 
 // Byte offsets inside each rank's symmetric window (identical on every rank).
 struct WindowLayout {

@@ -83,7 +83,7 @@ inline __device__ bool wait_all(const ExchangeParams& p, size_t flags_off, unsig
     const unsigned long long* alt = nullptr;
     if (block >= 0)
       alt = reinterpret_cast<const unsigned long long*>(p.peers[p.me] + p.L.return_block_flags) +
-            int64_t(d) * ((p.H + kReturnBlockCols - 1) / kReturnBlockCols) + block;
+            int64_t(d) * return_blocks(p.H) + block;
     if (!wait_flag(p, f, epoch, phase, d, alt)) ok = 0;
   }
   __syncthreads();
@@ -262,7 +262,8 @@ inline __device__ void dispatch_to_owner(const ExchangeParams& p, bool push, con
   char* dst = p.peers[d];
   const bool first = d == p.me;
   // Everything below starts with cold loads that depend on each other (ids -> placement tables;
-  // x rows after the scan): start them all now.
+  // x rows after the scan): start them all now. The three placement tables are one allocation
+  // (EpBackend), begin [E + 1] then rank and slot of equal length.
   prefetch_l2(p.replica_begin, size_t(p.replica_slot - p.replica_begin) * 4 +
                                    size_t(p.replica_slot - p.replica_rank) * 4);
   prefetch_l2(x, size_t(T) * size_t(ldx_vec) * 16);
@@ -420,8 +421,8 @@ inline __device__ uint4* route_y_dst(const ExchangeParams& p, bool push, int64_t
 inline __device__ void return_block_signal(const ExchangeParams& p, int block, unsigned long long epoch) {
   const int s = int(threadIdx.x);
   if (s >= p.R || failed(p)) return;
-  const int64_t nb = (p.H + kReturnBlockCols - 1) / kReturnBlockCols;
-  st_release_sys(at<unsigned long long>(p.peers[s], p.L.return_block_flags) + int64_t(p.me) * nb + block, epoch);
+  st_release_sys(at<unsigned long long>(p.peers[s], p.L.return_block_flags) + int64_t(p.me) * return_blocks(p.H) + block,
+                 epoch);
 }
 
 // A rank whose dispatch wait failed computed nothing for the sources it did hear from: it releases
