@@ -137,7 +137,7 @@ TEST(SplitBf16, FastPathsEqualPlainPathBitwise) {
   GPUTEST_TRACE_SEED();
   const std::vector<std::pair<const char*, const char*>> plain = {
       {"MEGAMOE_PDL", "0"}, {"MEGAMOE_SPLIT_FUSED_SETUP", "0"}, {"MEGAMOE_SPLIT_BF16_Y", "0"},
-      {"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "0"}};
+      {"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "0"}, {"MEGAMOE_SPLIT_FUSED_ACT", "0"}};
   struct Variant {
     const char* name;
     std::vector<std::pair<const char*, const char*>> env;
@@ -145,6 +145,7 @@ TEST(SplitBf16, FastPathsEqualPlainPathBitwise) {
   const Variant variants[] = {
       {"all on (default)", {}},
       {"setup kernels, bf16 y, PDL", {{"MEGAMOE_SPLIT_FUSED_SETUP", "0"}}},
+      {"activation kernel after fp32 h (interleaved), PDL", {{"MEGAMOE_SPLIT_FUSED_ACT", "0"}}},
       {"fused setup, no PDL, no plan permute", {{"MEGAMOE_PDL", "0"}, {"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "0"}}},
       {"plan permute for every single-block T", {{"MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", "1000000000"}}},
       {"GEMMs with PDL, plan permute <= 256 KiB",

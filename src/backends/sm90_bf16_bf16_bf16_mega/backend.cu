@@ -9,9 +9,11 @@
 // T = 4 to 16 (qwen3-30b-a3b up to T = 16), slower above, where the split pipeline already
 // streams at 86-105% of the floor. `megamoe tune` measures the crossover per machine and shape (docs/TUNING.md).
 //
-// Weights: canonical W13 [E_local, N13, H] and W2 [E_local, H, I] bf16, contiguous, exactly as
-// the split backend stores them (the kernel takes gate rows [0, I) and up rows [I, 2I) of W13 as
-// two row ranges); biases as fp32 by the shared base (sm90_common/sm90_backend_base.h).
+// Weights: W13 [E_local, N13, H] (gated: gate/up interleaved in groups of 8 rows,
+// kernels/sm90/common/gate_up_layout.h) and W2 [E_local, H, I] bf16, contiguous, exactly as the
+// split backend stores them (one copy serves both paths: the kernel reads a tile's gate and up
+// halves through a 4-D tensor map); biases as fp32 by the shared base
+// (sm90_common/sm90_backend_base.h).
 #include <string>
 
 #include "backends/sm90_bf16_bf16_bf16_split/split_bf16.h"

@@ -2,12 +2,17 @@
 //
 //   route plan (routing/route_plan.cu)        ids -> counts, offsets, row <-> (t, k) maps
 //   permute (kernels/sm90/moe/permute.cu)         x -> x_perm [rows, H] bf16, expert order
-//   FC1 grouped GEMM (grouped_gemm_bf16.h)    x_perm . W13[e]^T -> h [rows, N13] fp32
-//   activation (kernels/sm90/moe/activation.cu)   h + b13 -> act -> a [rows, I] bf16
+//   FC1 grouped GEMM (grouped_gemm_bf16.h)    x_perm . W13[e]^T + b13 -> act -> a [rows, I] bf16,
+//                                             the activation in the GEMM's epilogue (act_epilogue.cuh)
 //   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32 (bf16, see below)
 //   combine (kernels/sm90/moe/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
+// W13 is stored gate/up interleaved in groups of 8 rows (kernels/sm90/common/gate_up_layout.h; the
+// Mega kernel reads the same buffer), so each epilogue thread holds both halves of its outputs.
 // Launch structure (defaults; each can be switched off for A/B measurements, see Knobs):
+//   - fused activation: FC1's epilogue applies the activation and writes bf16 a; no fp32 h goes
+//     through memory (MEGAMOE_SPLIT_FUSED_ACT=0: FC1 writes fp32 h in the interleaved order and
+//     the activation kernel reads it, the pipeline before the fusion);
 //   - fused setup: the route plan's last kernel also writes both GEMMs' per-expert argument
 //     arrays (problem shapes, pointers, strides), so the GEMMs need no setup kernels (6 launches
 //     per forward instead of 8);
@@ -62,6 +67,7 @@ SplitBf16Knobs SplitBf16Knobs::from_env() {
   k.fused_setup = env_int("MEGAMOE_SPLIT_FUSED_SETUP", 1) != 0;
   k.bf16_y = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;
   k.plan_permute_bytes = env_int("MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", k.plan_permute_bytes);
+  k.fused_act = env_int("MEGAMOE_SPLIT_FUSED_ACT", 1) != 0;
   return k;
 }
 
@@ -70,6 +76,7 @@ Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c)
   fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
   fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
   knobs_ = SplitBf16Knobs::from_env();
+  act_.gate_up_interleaved = act_.activation != Activation::kReLU2;
 }
 
 size_t Sm90SplitBf16::workspace_bytes() const {
@@ -78,7 +85,10 @@ size_t Sm90SplitBf16::workspace_bytes() const {
 size_t Sm90SplitBf16::weight_bytes() const { return w13_.bytes + w2_.bytes + bias_bytes(); }
 
 void Sm90SplitBf16::upload_weights(const MoeWeights& w) {
-  upload_tensor(w.w13, w13_, "w13");
+  if (act_.gate_up_interleaved)
+    upload_gate_up_interleaved(w.w13, w13_, "w13");
+  else
+    upload_tensor(w.w13, w13_, "w13");
   upload_tensor(w.w2, w2_, "w2");
 }
 
@@ -98,6 +108,12 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
   // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
   const bool pdl = knobs_.pdl && f.created_stream;
+  // FC1 writes a (the activation in its epilogue) or fp32 h for the activation kernel.
+  const bool fused_act = knobs_.fused_act;
+  const auto out1 = fused_act ? sm90::GroupedGemmOutput::kAct : sm90::GroupedGemmOutput::kF32;
+  void* const d1 = fused_act ? sw_.a : static_cast<void*>(sw_.h);
+  const int64_t ld1 = fused_act ? I_ : N13_;
+  if (fused_act) fc1_->set_activation({act_.activation, act_.limit, act_.alpha, b13()});
   routing::PlanExtras ex;
   ex.pdl_first = pdl;
   if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {
@@ -109,20 +125,21 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
     if (routing::plan_permute_supported(pp)) ex.permute = pp;
   }
   if (knobs_.fused_setup) {
-    ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, rows_bound, tactic,
-                                      sm90::GroupedGemmOutput::kF32);
+    ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, d1, ld1, rows_bound, tactic, out1);
     ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
   }
   routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
   if (ex.permute.x == nullptr)
     sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
   if (knobs_.fused_setup)
-    fc1_->launch_prepared(rows_bound, tactic, sm90::GroupedGemmOutput::kF32, stream, pdl && knobs_.gemm_pdl,
-                          knobs_.gemm_early_trigger);
+    fc1_->launch_prepared(rows_bound, tactic, out1, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
+  else if (fused_act)
+    fc1_->run_act(sw_.x_perm, H_, w13_.ptr, sw_.a, I_, sw_.plan.offsets, rows_bound, stream, tactic);
   else
     fc1_->run(sw_.x_perm, H_, w13_.ptr, sw_.h, N13_, sw_.plan.offsets, rows_bound, stream, tactic);
-  sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
-                          stream, pdl);
+  if (!fused_act)
+    sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
+                            stream, pdl);
   if (knobs_.fused_setup)
     fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (y_bf16)

@@ -20,7 +20,7 @@ namespace megamoe::sm90_backend {
 // Launch-structure switches, read once per layer at construction from the environment (see
 // backend.cu): for A/B measurements and tests.
 struct SplitBf16Knobs {
-  bool pdl = true, fused_setup = true, bf16_y = true, gemm_pdl = false, gemm_early_trigger = true;
+  bool pdl = true, fused_setup = true, bf16_y = true, gemm_pdl = false, gemm_early_trigger = true, fused_act = true;
   int64_t plan_permute_bytes = 0;
   static SplitBf16Knobs from_env();
 };
@@ -50,7 +50,8 @@ class Sm90SplitBf16 : public Sm90BackendBase {
   void upload_weights(const MoeWeights& w) override;
   void run_stages(const ForwardArgs& args, const ForwardContext& f) override;
 
-  // Canonical W13 [E_local, N13, H] and W2 [E_local, H, I] bf16, contiguous.
+  // W13 [E_local, N13, H] (gated: gate/up interleaved, kernels/sm90/common/gate_up_layout.h;
+  // relu2: canonical) and canonical W2 [E_local, H, I], bf16, contiguous.
   DeviceBuffer w13_, w2_;
   std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
   SplitBf16Knobs knobs_;

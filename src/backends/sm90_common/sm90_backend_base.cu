@@ -2,6 +2,7 @@
 #include "backends/sm90_common/sm90_backend_base.h"
 
 #include "backends/sm90_common/machine_key.h"
+#include "kernels/sm90/common/gate_up_layout.h"
 
 #include <cstring>
 
@@ -120,6 +121,35 @@ void Sm90BackendBase::upload_tensor(const TensorView& t, DeviceBuffer& dst, cons
     check(cudaMemcpy2DAsync(d, size_t(cols) * es, src, size_t(t.strides[t.ndim - 2]) * es, size_t(cols) * es,
                             size_t(rows), cudaMemcpyDefault, upload_stream()),
           "copy " + name);
+  }
+}
+
+void Sm90BackendBase::upload_gate_up_interleaved(const TensorView& t, DeviceBuffer& dst,
+                                                 const std::string& name) const {
+  const int es = dtype_bytes(t.dtype);
+  dst.ensure(size_t(t.numel()) * es, name);
+  if (dst.bytes == 0) return;
+  if (t.ndim != 3 || t.strides[2] != 1)
+    throw Unsupported(std::string(name_) + ": " + name + " needs shape [E_local, 2I, H] with a unit innermost stride");
+  const int64_t experts = t.shape[0], rows = t.shape[1], cols = t.shape[2];
+  if (rows % (2 * sm90::gate_up::kGroup) != 0)
+    throw_invalid(name + ".shape[1]", "2I with I a multiple of " + std::to_string(sm90::gate_up::kGroup), std::to_string(rows));
+  const int64_t I = rows / 2, groups = I / sm90::gate_up::kGroup;
+  // One 3-D copy per (expert, half): slice g is the half's rows [8g, 8g + 8), from 8 source rows at
+  // the tensor's row stride into rows [16g + 8 half, 16g + 8 half + 8) of the expert's block.
+  for (int64_t e = 0; e < experts; ++e) {
+    for (int half = 0; half < 2; ++half) {
+      cudaMemcpy3DParms p{};
+      const char* src = static_cast<const char*>(t.data) + (e * t.strides[0] + half * I * t.strides[1]) * es;
+      char* d = dst.as<char>() + e * rows * cols * es;
+      p.srcPtr = make_cudaPitchedPtr(const_cast<char*>(src), size_t(t.strides[1]) * es, size_t(cols) * es,
+                                     size_t(sm90::gate_up::kGroup));
+      p.dstPtr = make_cudaPitchedPtr(d, size_t(cols) * es, size_t(cols) * es, size_t(2 * sm90::gate_up::kGroup));
+      p.dstPos = make_cudaPos(0, size_t(half * sm90::gate_up::kGroup), 0);
+      p.extent = make_cudaExtent(size_t(cols) * es, size_t(sm90::gate_up::kGroup), size_t(groups));
+      p.kind = cudaMemcpyDefault;
+      check(cudaMemcpy3DAsync(&p, upload_stream()), "copy " + name + " (gate/up interleaved)");
+    }
   }
 }
 

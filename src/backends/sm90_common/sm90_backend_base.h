@@ -85,6 +85,10 @@ class Sm90BackendBase : public Backend {
   // t (host or device; contiguous, or rows with a unit innermost stride) -> contiguous `dst`,
   // sized to the tensor's bytes.
   void upload_tensor(const TensorView& t, DeviceBuffer& dst, const std::string& name) const;
+  // A gated W13 [E_local, 2I, H] (host or device; rows with a unit innermost stride) -> `dst` in
+  // the gate/up interleaved row order of kernels/sm90/common/gate_up_layout.h (DMA copies, two
+  // per expert; no staging).
+  void upload_gate_up_interleaved(const TensorView& w13, DeviceBuffer& dst, const std::string& name) const;
   // Host bytes -> `dst`, sized to them.
   void upload_bytes(const void* host, size_t bytes, DeviceBuffer& dst, const std::string& name) const;
   // t (host or device; a unit innermost stride, or 1-D strided) -> contiguous host bytes.

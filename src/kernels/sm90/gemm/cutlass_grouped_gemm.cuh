@@ -48,6 +48,7 @@
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
 #include "core/workspace_carver.h"
+#include "kernels/sm90/gemm/act_epilogue.cuh"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "megamoe/errors.h"
 
@@ -72,9 +73,26 @@ __host__ __device__ __forceinline__ Stride make_ld_stride(int64_t ld) {
   return s;
 }
 
+// The collective epilogue of a tactic config: CUTLASS's TMA epilogue (D = acc, fp32 or bf16), or
+// with Cfg::kActEpilogue the activation epilogue writing bf16 a.
+template <bool kAct, class Cfg, class LayoutD, int kAlignD>
+struct EpilogueFor {
+  using type = typename cutlass::epilogue::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, typename Cfg::TileShape, typename Cfg::ClusterShape,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float,
+      void, LayoutD*, kAlignD,                       // no C operand
+      typename Cfg::ElementD, LayoutD*, kAlignD,     // fp32 or bf16 D
+      typename Cfg::EpilogueSchedule,
+      cutlass::epilogue::fusion::LinearCombination<typename Cfg::ElementD, float, void, float>>::CollectiveOp;
+};
+template <class Cfg, class LayoutD, int kAlignD>
+struct EpilogueFor<true, Cfg, LayoutD, kAlignD> {
+  using type = ActCollectiveEpilogue<Cfg::kSwapAB, cutlass::detail::TagToStrideC_t<LayoutD*>>;
+};
+
 // Family: see the top of this file. Cfg: TileShape, ClusterShape, kSwapAB (GEMM M = the weight
 // rows, GEMM N = the group's token rows, D^T written column-major = D row-major), kRaster,
-// KernelSchedule, EpilogueSchedule, ElementD.
+// KernelSchedule, EpilogueSchedule, ElementD, kActEpilogue.
 template <class Family_, class Cfg_>
 struct GroupedGemm {
   using Family = Family_;
@@ -94,13 +112,10 @@ struct GroupedGemm {
   static constexpr bool kScaled = Family::kScaled;
   using Operands = typename Family::template Mainloop<LayoutA, LayoutB, Cfg>;
 
-  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float,
-      void, LayoutD*, kAlignD,      // no C operand
-      ElementD, LayoutD*, kAlignD,  // fp32 or bf16 D
-      typename Cfg::EpilogueSchedule,
-      cutlass::epilogue::fusion::LinearCombination<ElementD, float, void, float>>::CollectiveOp;
+  // Cfg::kActEpilogue: FC1's activation in the epilogue (act_epilogue.cuh), bf16 a written from
+  // registers; otherwise CUTLASS's TMA epilogue storing D = acc.
+  static constexpr bool kActEpilogue = Cfg::kActEpilogue;
+  using CollectiveEpilogue = typename EpilogueFor<kActEpilogue, Cfg, LayoutD, kAlignD>::type;
 
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, typename Operands::MainloopLayoutA, kAlignAB, Element,
@@ -158,15 +173,17 @@ struct GroupedGemm {
       args.mainloop.ptr_SFB = a.ptr_sfb;
       args.mainloop.layout_SFB = nullptr;
     }
-    auto& fusion = args.epilogue.thread;
-    fusion.alpha = 1.0f;
-    fusion.beta = 0.0f;
-    fusion.alpha_ptr = nullptr;
-    fusion.beta_ptr = nullptr;
-    fusion.alpha_ptr_array = nullptr;
-    fusion.beta_ptr_array = nullptr;
-    args.epilogue.ptr_C = nullptr;
-    args.epilogue.dC = nullptr;
+    if constexpr (!kActEpilogue) {
+      auto& fusion = args.epilogue.thread;
+      fusion.alpha = 1.0f;
+      fusion.beta = 0.0f;
+      fusion.alpha_ptr = nullptr;
+      fusion.beta_ptr = nullptr;
+      fusion.alpha_ptr_array = nullptr;
+      fusion.beta_ptr_array = nullptr;
+      args.epilogue.ptr_C = nullptr;
+      args.epilogue.dC = nullptr;
+    }
     args.epilogue.ptr_D = a.ptr_d;
     args.epilogue.dD = a.stride_d;
     args.hw_info.device_id = device;
@@ -234,6 +251,12 @@ struct GroupedGemm {
   }
 
   static void destroy(void* state) { delete static_cast<State*>(state); }
+
+  // The activation epilogue's per-layer values, into the prepared kernel parameters (host only;
+  // a no-op for the other epilogues).
+  static void set_act(void* state, const ActEpilogueArgs& act) {
+    if constexpr (kActEpilogue) static_cast<State*>(state)->params.epilogue.act = act;
+  }
 
   // The family's setup kernel, then the GEMM, both on `stream`.
   static void run(void* state, const typename Family::RunArgs& args, cudaStream_t stream) {

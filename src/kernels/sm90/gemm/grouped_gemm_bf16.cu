@@ -1,7 +1,8 @@
 // Dispatcher of the grouped bf16 GEMM (see grouped_gemm_bf16.h): owns the device workspace and
 // one prepared CUTLASS kernel per tactic; the kernels themselves live in
 // grouped_gemm_bf16_swapab.cu, grouped_gemm_bf16_swapab64.cu, grouped_gemm_bf16_large.cu and
-// grouped_gemm_bf16_large_bf16.cu (shared code: grouped_gemm_bf16_impl.cuh).
+// grouped_gemm_bf16_large_bf16.cu, and with the activation epilogue grouped_gemm_bf16_*_act.cu
+// (shared code: grouped_gemm_bf16_impl.cuh).
 // This translation unit includes no CUTLASS header.
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 
@@ -25,14 +26,26 @@ struct DeviceScope : cu::DeviceGuard {
 bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
 // The CUTLASS kernels: kSwapAB has two (32- and 64-wide token tiles), kLargeTile one with fp32 D
-// and one with bf16 D.
-enum Kernel : int { kSwap32 = 0, kSwap64 = 1, kLarge = 2, kLargeBf16 = 3, kNumKernels = 4 };
+// and one with bf16 D; with the activation epilogue one per token-tile width and one large.
+enum Kernel : int {
+  kSwap32 = 0,
+  kSwap64 = 1,
+  kLarge = 2,
+  kLargeBf16 = 3,
+  kSwap32Act = 4,
+  kSwap64Act = 5,
+  kLargeAct = 6,
+  kNumKernels = 7
+};
 
 const gd::TacticOps& ops_for(int kernel) {
   switch (kernel) {
     case kSwap32: return gd::swapab32_ops();
     case kSwap64: return gd::swapab64_ops();
     case kLargeBf16: return gd::large_bf16_ops();
+    case kSwap32Act: return gd::swapab32_act_ops();
+    case kSwap64Act: return gd::swapab64_act_ops();
+    case kLargeAct: return gd::large_act_ops();
     default: return gd::large_ops();
   }
 }
@@ -47,8 +60,10 @@ int64_t avg_rows_per_group(int64_t total_rows_upper_bound, int num_groups) {
 int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_groups,
                   GroupedGemmOutput out = GroupedGemmOutput::kF32) {
   if (out == GroupedGemmOutput::kBF16) return kLargeBf16;
-  if (t == GroupedGemmTactic::kLargeTile) return kLarge;
-  return avg_rows_per_group(total_rows_upper_bound, num_groups) <= 8 ? kSwap32 : kSwap64;
+  const bool act = out == GroupedGemmOutput::kAct;
+  if (t == GroupedGemmTactic::kLargeTile) return act ? kLargeAct : kLarge;
+  if (avg_rows_per_group(total_rows_upper_bound, num_groups) <= 8) return act ? kSwap32Act : kSwap32;
+  return act ? kSwap64Act : kSwap64;
 }
 
 }  // namespace
@@ -105,15 +120,29 @@ GroupedGemmBf16::~GroupedGemmBf16() {
 
 size_t GroupedGemmBf16::workspace_bytes() const { return workspace_bytes_; }
 
+void GroupedGemmBf16::set_activation(const ActEpilogueArgs& act) {
+  const bool gated = act.activation != Activation::kReLU2;
+  if (gated && N_ % 16 != 0)
+    throw_invalid("N", "a multiple of 16 for a gated activation epilogue (2I, I % 8 == 0)", std::to_string(N_));
+  for (int k = kSwap32Act; k <= kLargeAct; ++k) ops_for(k).set_act(arrays_->kernels.state[k], act);
+  act_set_ = true;
+  act_gated_ = gated;
+}
+
 void GroupedGemmBf16::check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd,
-                                     int64_t d_align, GroupedGemmTactic tactic) const {
+                                     int64_t d_align, GroupedGemmTactic tactic, GroupedGemmOutput out) const {
   if (A == nullptr || W == nullptr || D == nullptr)
     throw_invalid(A == nullptr ? "A" : W == nullptr ? "W" : "D", "a non-null device pointer", "nullptr");
   // TMA needs 16-byte aligned bases and row strides.
   if (lda < K_ || lda % 8 != 0)
     throw_invalid("lda", ">= K (" + std::to_string(K_) + ") and a multiple of 8 elements", std::to_string(lda));
-  if (ldd < N_ || ldd % d_align != 0)
-    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of " + std::to_string(d_align) + " elements",
+  if (out == GroupedGemmOutput::kAct && !act_set_)
+    throw_invalid("out", "kF32 or kBF16 until set_activation() has described the activation", "kAct");
+  // The activation epilogue writes I = N / 2 (gated) or N (relu2) columns of a.
+  const int64_t d_cols = out == GroupedGemmOutput::kAct && act_gated_ ? N_ / 2 : N_;
+  if (ldd < d_cols || ldd % d_align != 0)
+    throw_invalid("ldd", ">= " + std::to_string(d_cols) + " (the output's columns) and a multiple of " +
+                             std::to_string(d_align) + " elements",
                   std::to_string(ldd));
   if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
   if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
@@ -129,10 +158,24 @@ void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, i
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;  // no row can belong to a group
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  check_run_args(A, lda, W, D, ldd, 4, tactic);
+  check_run_args(A, lda, W, D, ldd, 4, tactic, GroupedGemmOutput::kF32);
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
+  ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
+}
+
+void GroupedGemmBf16::run_act(const void* A, int64_t lda, const void* W, void* a, int64_t lda_out,
+                              const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+                              GroupedGemmTactic tactic) {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
+  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
+  check_run_args(A, lda, W, a, lda_out, 8, tactic, GroupedGemmOutput::kAct);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, GroupedGemmOutput::kAct);
+  DeviceScope scope(device_);
+  gd::RunArgs args{A, lda, W, a, lda_out, offsets};
   ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
 }
 
@@ -142,7 +185,7 @@ void GroupedGemmBf16::run_bf16_out(const void* A, int64_t lda, const void* W, vo
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  check_run_args(A, lda, W, D, ldd, 8, GroupedGemmTactic::kLargeTile);
+  check_run_args(A, lda, W, D, ldd, 8, GroupedGemmTactic::kLargeTile, GroupedGemmOutput::kBF16);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
   ops_for(kLargeBf16).run(arrays_->kernels.state[kLargeBf16], args, stream);
@@ -154,7 +197,7 @@ routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int6
   if (total_rows_upper_bound < 0)
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return routing::GroupedProblemWrite{};
-  check_run_args(A, lda, W, D, ldd, out == GroupedGemmOutput::kBF16 ? 8 : 4, tactic);
+  check_run_args(A, lda, W, D, ldd, out == GroupedGemmOutput::kF32 ? 4 : 8, tactic, out);
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
   gd::RunArgs args{A, lda, W, D, ldd, nullptr};
   routing::GroupedProblemWrite w{};
@@ -169,6 +212,8 @@ void GroupedGemmBf16::launch_prepared(int64_t total_rows_upper_bound, GroupedGem
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
   if (tactic != GroupedGemmTactic::kSwapAB && tactic != GroupedGemmTactic::kLargeTile)
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  if (out == GroupedGemmOutput::kAct && !act_set_)
+    throw_invalid("out", "kF32 or kBF16 until set_activation() has described the activation", "kAct");
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
   DeviceScope scope(device_);
   ops_for(kernel).launch(arrays_->kernels.state[kernel], stream, pdl, early_trigger);

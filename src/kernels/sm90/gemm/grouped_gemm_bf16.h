@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/sm90/gemm/act_epilogue_args.h"
 #include "routing/route_plan.h"
 
 namespace megamoe::sm90 {
@@ -22,9 +23,12 @@ enum class GroupedGemmTactic : uint8_t {
 };
 const char* tactic_name(GroupedGemmTactic t);
 
-// Element type of D. kBF16: D = bf16(accumulator), rounded to nearest even (the same bits as
-// rounding the fp32 result); only the kLargeTile kernel has a bf16 output (ldd % 8 == 0).
-enum class GroupedGemmOutput : uint8_t { kF32, kBF16 };
+// What the epilogue writes. kF32: D = accumulator. kBF16: D = bf16(accumulator), rounded to
+// nearest even (the same bits as rounding the fp32 result); only the kLargeTile kernel has it
+// (ldd % 8 == 0). kAct: FC1 with the activation fused (act_epilogue.cuh): D is bf16 a [rows, I]
+// (ldd >= I, a multiple of 8) = bf16(act(acc + b13)) as set_activation() describes; a gated
+// activation needs W in the gate/up interleaved layout (common/gate_up_layout.h).
+enum class GroupedGemmOutput : uint8_t { kF32, kBF16, kAct };
 // Documented heuristic: see the .cu file.
 GroupedGemmTactic choose_tactic(int64_t total_rows_upper_bound, int num_groups);
 
@@ -39,6 +43,11 @@ class GroupedGemmBf16 {
 
   size_t workspace_bytes() const;
 
+  // The activation of the kAct output (FC1 of a layer): kind, clamp, slope and b13 (canonical
+  // [G, N] order, or null). Host only; must precede the first kAct run or launch. A gated
+  // activation needs an even N (N = 2I).
+  void set_activation(const ActEpilogueArgs& act);
+
   // Asynchronous on `stream`; allocates nothing; capturable. `total_rows_upper_bound` is a
   // host-known bound on offsets[G] (e.g. T*K) used only to pick the tactic (and, within kSwapAB,
   // the token-tile width); 0 launches nothing. One object must not run on two streams at once
@@ -51,6 +60,10 @@ class GroupedGemmBf16 {
     run(A, lda, W, D, ldd, offsets, total_rows_upper_bound, stream,
         choose_tactic(total_rows_upper_bound, num_groups_));
   }
+  // a = bf16(act(A . W^T + b13)) [rows, I] (row stride lda_out >= I, a multiple of 8), the
+  // activation given by set_activation(): the tactic's kernel with the activation epilogue.
+  void run_act(const void* A, int64_t lda, const void* W, void* a, int64_t lda_out, const int32_t* offsets,
+               int64_t total_rows_upper_bound, cudaStream_t stream, GroupedGemmTactic tactic);
   // bf16 D [rows, N] (row stride ldd, a multiple of 8): the kLargeTile kernel with a bf16 epilogue.
   void run_bf16_out(const void* A, int64_t lda, const void* W, void* D, int64_t ldd, const int32_t* offsets,
                     int64_t total_rows_upper_bound, cudaStream_t stream);
@@ -83,19 +96,22 @@ class GroupedGemmBf16 {
   int64_t N_, K_;
   int device_;
   size_t workspace_bytes_ = 0;
+  bool act_set_ = false;
+  bool act_gated_ = true;
   // implementation-owned state: one prepared CUTLASS kernel per tactic, whose pointer arrays,
   // problem shapes and strides live in their device workspace (gemm_dispatch::PreparedKernels,
   // see grouped_gemm_bf16.cu)
   struct Arrays;
   Arrays* arrays_ = nullptr;
   void check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd, int64_t d_align,
-                      GroupedGemmTactic tactic) const;
+                      GroupedGemmTactic tactic, GroupedGemmOutput out) const;
 };
 
 // ---- implementation detail, not API -------------------------------------------------------
 // Each kernel is one CUTLASS instantiation in its own translation unit so they compile in
 // parallel: kSwapAB has a 32-wide and a 64-wide token-tile kernel (picked from the average rows
-// per group), kLargeTile one kernel with fp32 D and one with bf16 D. The dispatcher
+// per group), kLargeTile one kernel with fp32 D and one with bf16 D; each tactic has one more with
+// the activation epilogue (FC1). The dispatcher
 // (grouped_gemm_bf16.cu) reaches them through this table.
 namespace grouped_gemm_detail {
 struct RunArgs {
@@ -118,11 +134,16 @@ struct TacticOps {
   void (*launch)(void* state, cudaStream_t stream, bool pdl, bool early_trigger);
   // the setup kernel's writes as a route-plan description (args.offsets unused)
   void (*describe)(void* state, const RunArgs& args, routing::GroupedProblemWrite* out);
+  // the activation epilogue's per-layer values into the kernel parameters (no-op for the others)
+  void (*set_act)(void* state, const ActEpilogueArgs& act);
 };
 const TacticOps& swapab32_ops();  // grouped_gemm_bf16_swapab.cu
 const TacticOps& swapab64_ops();  // grouped_gemm_bf16_swapab64.cu
 const TacticOps& large_ops();     // grouped_gemm_bf16_large.cu
 const TacticOps& large_bf16_ops();  // grouped_gemm_bf16_large_bf16.cu
+const TacticOps& swapab32_act_ops();  // grouped_gemm_bf16_swapab_act.cu
+const TacticOps& swapab64_act_ops();  // grouped_gemm_bf16_swapab64_act.cu
+const TacticOps& large_act_ops();     // grouped_gemm_bf16_large_act.cu
 }  // namespace grouped_gemm_detail
 
 }  // namespace megamoe::sm90

@@ -34,10 +34,13 @@ using cutlass_grouped::RasterOrderOptions;
 // kPingpong: the two consumer warpgroups take alternate tiles (tile M = 64 per warpgroup..) instead
 // of splitting one tile (cooperative, tile M >= 128).
 // ElementD: float (fp32 D) or cutlass::bfloat16_t (D = bf16(acc), round to nearest even).
+// kActEpilogue: FC1 with the activation in the epilogue (act_epilogue.cuh): D is bf16 a [rows, I]
+// (W13 gate/up interleaved when gated), written from registers.
 template <class TileShape_, class ClusterShape_, bool kSwapAB_, RasterOrderOptions kRaster_, bool kPingpong_ = false,
-          class ElementD_ = float>
+          class ElementD_ = float, bool kActEpilogue_ = false>
 struct TacticConfig {
-  using ElementD = ElementD_;
+  using ElementD = std::conditional_t<kActEpilogue_, cutlass::bfloat16_t, ElementD_>;
+  static constexpr bool kActEpilogue = kActEpilogue_;
   using TileShape = TileShape_;
   using ClusterShape = ClusterShape_;
   static constexpr bool kSwapAB = kSwapAB_;
@@ -45,8 +48,10 @@ struct TacticConfig {
   static constexpr bool kPingpong = kPingpong_;
   using KernelSchedule = std::conditional_t<kPingpong_, cutlass::gemm::KernelPtrArrayTmaWarpSpecializedPingpong,
                                             cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperative>;
-  using EpilogueSchedule = std::conditional_t<kPingpong_, cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong,
-                                              cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative>;
+  using EpilogueSchedule = std::conditional_t<
+      kActEpilogue_, cutlass::epilogue::PtrArrayNoSmemWarpSpecialized,
+      std::conditional_t<kPingpong_, cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong,
+                         cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative>>;
 };
 
 template <class Shape, class StrideA, class StrideB, class StrideD, bool kSwapAB, class ElementD>
@@ -190,7 +195,7 @@ struct GroupedGemmTacticImpl : cutlass_grouped::GroupedGemm<Bf16Family, Cfg> {
 
   static const TacticOps& ops() {
     static const TacticOps o{&Base::workspace_bytes, &Base::create, &Base::destroy, &Base::run, &Base::launch,
-                             &describe};
+                             &describe, &Base::set_act};
     return o;
   }
 };

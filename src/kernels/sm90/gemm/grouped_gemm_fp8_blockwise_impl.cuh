@@ -47,6 +47,7 @@ struct Fp8TacticConfig {
   static constexpr RasterOrderOptions kRaster = kRaster_;
   static constexpr int kScaleM = kSwapAB_ ? kScaleBlock : 1;
   static constexpr int kScaleN = kSwapAB_ ? 1 : kScaleBlock;
+  static constexpr bool kActEpilogue = false;  // D = fp32 h (the activation kernel quantizes a)
 };
 
 template <class Shape, class StrideA, class StrideB, class StrideD, bool kSwapAB>

@@ -26,7 +26,9 @@
 namespace megamoe::sm90::mega {
 
 // How the weights are stored (each format is one instantiation of the kernel):
-//   kBf16   canonical bf16 W13 [E_local, N13, H] and W2 [E_local, H, I];
+//   kBf16   bf16 W13 [E_local, N13, H] (gated: gate/up interleaved in groups of 8 rows,
+//           common/gate_up_layout.h, as the split backend stores it; relu2: canonical) and
+//           canonical W2 [E_local, H, I];
 //   kMxfp4 / kNvfp4   the W4A16 split backend's prepared weights (grouped_gemm_w4a16.h):
 //           packed e2m1 in fragment order [E_local, N, K/2], scale tiles [E_local, K/64, N, s]
 //           (s = 2 e8m0 / 4 e4m3 codes per 64-wide K step), nvfp4's per-expert fp32 alpha;

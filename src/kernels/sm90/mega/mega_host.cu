@@ -10,6 +10,7 @@
 
 #include "core/workspace_carver.h"
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 #include "kernels/sm90/mega/mega_params.h"
 #include "megamoe/errors.h"
@@ -79,23 +80,42 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   return fn;
 }
 
-// TMA descriptor of a 3-D tensor [outer, rows, inner] (contiguous, `elem` bytes per element),
-// boxes of box_inner x box_rows x 1. Host only (no device work); the encoders below call it once
-// per prepared weights, not per forward.
-CUtensorMap tensor_map(const void* base, CUtensorMapDataType type, int64_t elem, int64_t inner, int64_t rows,
-                       int64_t outer, int box_inner, int box_rows, CUtensorMapSwizzle swizzle, const char* what) {
+// TMA descriptor of a `rank`-D tensor (dims[0] innermost and contiguous; strides[i] in bytes
+// between consecutive indices of dims[i + 1]). Host only (no device work); the encoders below call
+// it once per prepared weights, not per forward.
+CUtensorMap encode(const void* base, CUtensorMapDataType type, int rank, const cuuint64_t* dims,
+                   const cuuint64_t* strides, const cuuint32_t* box, CUtensorMapSwizzle swizzle, const char* what) {
   if (!cu::aligned(base, 16)) throw_invalid(what, "a 16-byte aligned weight buffer (mega kernel)", "misaligned");
   CUtensorMap m;
-  const cuuint64_t dims[3] = {cuuint64_t(inner), cuuint64_t(rows), cuuint64_t(outer)};
-  const cuuint64_t strides[2] = {cuuint64_t(inner * elem), cuuint64_t(rows * inner * elem)};
-  const cuuint32_t box[3] = {cuuint32_t(box_inner), cuuint32_t(box_rows), 1};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  const CUresult r = encode_tiled()(&m, type, 3, const_cast<void*>(base), dims, strides, box, elem_strides,
-                                    CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
+  const CUresult r = encode_tiled()(&m, type, cuuint32_t(rank), const_cast<void*>(base), dims, strides, box,
+                                    elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw CudaError(std::string("mega: cuTensorMapEncodeTiled(") + what + ") failed: CUresult " + std::to_string(int(r)));
   return m;
+}
+
+// A 3-D tensor [outer, rows, inner] (contiguous, `elem` bytes per element), boxes of box_inner x
+// box_rows x 1.
+CUtensorMap tensor_map(const void* base, CUtensorMapDataType type, int64_t elem, int64_t inner, int64_t rows,
+                       int64_t outer, int box_inner, int box_rows, CUtensorMapSwizzle swizzle, const char* what) {
+  const cuuint64_t dims[3] = {cuuint64_t(inner), cuuint64_t(rows), cuuint64_t(outer)};
+  const cuuint64_t strides[2] = {cuuint64_t(inner * elem), cuuint64_t(rows * inner * elem)};
+  const cuuint32_t box[3] = {cuuint32_t(box_inner), cuuint32_t(box_rows), 1};
+  return encode(base, type, 3, dims, strides, box, swizzle, what);
+}
+
+// A gated bf16 W13 [E_local, 2I, K] in the gate/up interleaved row order (common/gate_up_layout.h)
+// as 4-D (K, 8 rows, gate / up, E_local * I / 8 groups of 16 rows; experts are whole groups, so
+// they flatten into the group index): a box of 64 K x 8 rows x 1 x 8 groups is 64 gate (or up)
+// rows of one tile half, landing in shared memory exactly as the canonical 64-row box did.
+CUtensorMap gate_up_map(const void* base, int64_t K, int64_t I, int64_t EL, int box_inner, const char* what) {
+  constexpr int64_t g = gate_up::kGroup, elem = 2;
+  const cuuint64_t dims[4] = {cuuint64_t(K), cuuint64_t(g), 2, cuuint64_t(EL * (I / g))};
+  const cuuint64_t strides[3] = {cuuint64_t(K * elem), cuuint64_t(g * K * elem), cuuint64_t(2 * g * K * elem)};
+  const cuuint32_t box[4] = {cuuint32_t(box_inner), cuuint32_t(g), 1, cuuint32_t(kHalfM / g)};
+  return encode(base, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B, what);
 }
 
 // bf16 / e4m3 weights [E_local, N, K]: boxes of 64 rows x 128 bytes (64 bf16 or 128 e4m3: one
@@ -108,7 +128,10 @@ WeightMaps row_major_maps(WeightFormat fmt, const void* w13, const void* w2, int
     return tensor_map(w, e4m3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, elem, K, N, EL,
                       int(2 * kBoxK / elem), kHalfM, CU_TENSOR_MAP_SWIZZLE_128B, what);
   };
-  const CUtensorMap m13 = map(w13, H, act != Activation::kReLU2 ? 2 * I : I, "w13");
+  const bool gated = act != Activation::kReLU2;
+  // bf16 gated W13 is gate/up interleaved (the split backend's layout); fp8 keeps it canonical.
+  const CUtensorMap m13 = gated && !e4m3 ? gate_up_map(w13, H, I, EL, int(2 * kBoxK / elem), "w13")
+                                         : map(w13, H, gated ? 2 * I : I, "w13");
   const CUtensorMap m2 = map(w2, I, H, "w2");
   WeightMaps maps;
   std::memcpy(maps.tm13, &m13, sizeof m13);

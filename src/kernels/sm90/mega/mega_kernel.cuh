@@ -17,8 +17,10 @@
 //                   FC2 tiles (unit u, 128 rows of H, K-split s), combine tiles (128 columns of
 //                   out, all tokens). Item = ((u * blocks) + block) * splits + split.
 //   FC1 tile        swap-AB: weight rows are the MMA's M (128 = 2 halves of 64 rows: gated
-//                   activations read W13 rows [64b, 64b+64) and [I+64b, I+64b+64) -- canonical
-//                   W13, no re-layout; relu2 reads 128 consecutive rows), the unit's tokens are N
+//                   activations read gate rows [64b, 64b+64) and the matching up rows -- from
+//                   canonical W13 (fp8, W4A16) or, for bf16, from the split backend's gate/up
+//                   interleaved W13 through a 4-D tensor map (common/gate_up_layout.h), the
+//                   ring's rows the same either way; relu2 reads 128 consecutive rows), the unit's tokens are N
 //                   (8 or 16: the NT template), K = H streamed
 //                   in steps of kBK = 64 x Fmt::kParts (bf16: one 128-byte part per row per
 //                   step; a last step past K reads zeros).
@@ -48,7 +50,8 @@
 //                   bytes (16 KiB) + npad_max activation rows x 128 bytes (npad_max: the
 //                   launch's widest unit rounded up to 8/16; S = min(12, 96 KiB / stage): 5
 //                   stages). Weights arrive by TMA: thread 0 issues two 64-row x 64-K boxes of a
-//                   3-D tensor map per step (canonical W13 / W2, 128-byte swizzle) on the
+//                   3-D tensor map per step (W2, canonical W13; bf16 gated W13: 4-D, see FC1 tile;
+//                   128-byte swizzle) on the
 //                   stage's mbarrier (expect_tx 16 KiB). History (H200): with one CTA per SM the
 //                   kernel was issue-bound (deepseek-v3 T = 64: 6 or 12 stages of 16 KiB the
 //                   same 6.0 ms; division-free cursors 5.2 ms; 32 KiB steps 4.75 ms, 96% of the
@@ -144,6 +147,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/vector_io.cuh"
 #include "kernels/sm90/ep/exchange_device.cuh"
@@ -207,6 +211,10 @@ struct Fmt<WeightFormat::kBf16> {
   static constexpr int kParts = 1;               // 128-byte weight parts per row per step
   static constexpr int kBK = kBox * kParts;        // K per step
   static constexpr int kActBytes = 2;              // bf16 activations
+  // Gated W13 is gate/up interleaved in groups of 8 rows (common/gate_up_layout.h, the split
+  // backend's fused-activation layout): a half's 64 rows are 8 groups of a 4-D tensor map
+  // (mega_host.cu), so the ring holds the same rows as with canonical W13.
+  static constexpr bool kGateUpInterleaved = true;
   static constexpr int kActParts = kBK * kActBytes / kRowBytes;  // 128-byte activation parts per row per step
   static constexpr int kMinBlocks = 2;
   static constexpr int kWBytes = kParts * kWPart;
@@ -226,6 +234,7 @@ template <>
 struct Fmt<WeightFormat::kFp8> {
   static constexpr bool kPacked = false;
   static constexpr bool kFp8 = true;
+  static constexpr bool kGateUpInterleaved = false;  // canonical W13 (the fp8 split path's)
   static constexpr int kParts = 1;
   static constexpr int kBK = 2 * kBox;   // 128 e4m3 per 128-byte row
   static constexpr int kActBytes = 1;    // e4m3 activations
@@ -241,6 +250,7 @@ template <Fp4Scale F>
 struct FmtFp4 {
   static constexpr bool kPacked = true;
   static constexpr bool kFp8 = false;
+  static constexpr bool kGateUpInterleaved = false;  // canonical row order (the W4A16 split path's)
   static constexpr Fp4Scale kScale = F;
   static constexpr int kPerRow = w4a16::ScaleCfg<F>::kPerRow;  // scale codes per row per 64 K
   // 4 parts: a weight row's packed codes of one step are 128 bytes, one TMA request per row
@@ -501,11 +511,24 @@ __device__ __forceinline__ void issue_weights(const Params& p, uint32_t base, ui
   ptx::mbar_arrive_expect_tx(bar, F::kWBytes);  // boxes past K are zero-filled and still counted
   if constexpr (!F::kPacked) {
     const int k = (d.k0 + step) * F::kBK;  // element (bf16) or byte (e4m3) coordinate
+    if (F::kGateUpInterleaved && fc1 && p.a.activation != Activation::kReLU2) {
+      // 4-D map (K, 8 rows, gate / up, groups of 16 rows over all experts): half h of the tile is
+      // groups c1[0] / 8 .. + 7 of expert e, their gate (h = 0) or up (h = 1) rows.
+      const int group = d.e * int(p.a.I / gate_up::kGroup) + d.c1[0] / gate_up::kGroup;
 #pragma unroll
-    for (int part = 0; part < F::kParts; ++part)
+      for (int part = 0; part < F::kParts; ++part)
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
-        ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * (F::kBK / F::kParts), d.c1[h], d.e);
+        for (int h = 0; h < 2; ++h)
+          ptx::tma_load_4d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * (F::kBK / F::kParts), 0, h,
+                           group);
+    } else {
+#pragma unroll
+      for (int part = 0; part < F::kParts; ++part)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          ptx::tma_load_3d(base + part * kWPart + h * (kWPart / 2), tm, bar, k + part * (F::kBK / F::kParts),
+                           d.c1[h], d.e);
+    }
     if constexpr (F::kFp8) {  // 32-bit indices: E_local * KB * NB < 2^31 for any real layer
       const int N = fc1 ? int(p.a.activation != Activation::kReLU2 ? 2 * p.a.I : p.a.I) : int(p.a.H);
       const int NB = (N + F::kBK - 1) / F::kBK, KB = (d.kdim + F::kBK - 1) / F::kBK;

@@ -1,4 +1,5 @@
-// Activation: fp32 h (+ b13 of the row's expert) -> act -> bf16 a (see moe_kernels.h).
+// Activation: fp32 h (+ b13 of the row's expert) -> act -> bf16 a (see moe_kernels.h). h's gate
+// and up columns are [gate | up] or interleaved in groups of 8 (common/gate_up_layout.h).
 // Budget: kThreads = 256 threads a CTA, one role, no shared memory, no pipeline. One thread per
 // kColsPerThread = 8 outputs of one row: 2 x 16-byte loads of g (and of u, and of each bias
 // half), one 16-byte store of 8 bf16. Formulas and NaN behaviour mirror the CPU reference
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/vector_io.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
@@ -30,7 +32,7 @@ static_assert(kColsPerThread * sizeof(float) == 2 * kBytesPerVectorLoad, "two 16
 template <Activation kAct, bool kBias>
 __global__ void activation_kernel(const float* __restrict__ h, const float* __restrict__ b13,
                                   const int32_t* __restrict__ row_expert, const int32_t* __restrict__ total_rows,
-                                  int64_t max_rows, int64_t I, float limit, float alpha,
+                                  int64_t max_rows, int64_t I, float limit, float alpha, bool interleaved,
                                   __nv_bfloat16* __restrict__ a) {
   ptx::pdl_wait_then_release();
   constexpr bool kGated = kAct != Activation::kReLU2;
@@ -42,8 +44,12 @@ __global__ void activation_kernel(const float* __restrict__ h, const float* __re
   if (row >= int64_t(__ldg(total_rows))) return;
   const float* hr = h + row * N13;
   float g[kColsPerThread], u[kColsPerThread];
-  vec::ldg_f32x8(hr + c, g);
-  if constexpr (kGated) vec::ldg_f32x8(hr + I + c, u);
+  // Interleaved (gate_up_layout.h): c is a multiple of kGroup = 8, so gate columns c..c+7 are the
+  // 8 physical columns from 2c and their up columns the next 8.
+  static_assert(kColsPerThread == gate_up::kGroup, "one interleaved gate/up group per thread");
+  const bool il = kGated && interleaved;
+  vec::ldg_f32x8(hr + (il ? 2 * c : c), g);
+  if constexpr (kGated) vec::ldg_f32x8(hr + (il ? 2 * c + gate_up::kGroup : I + c), u);
   if constexpr (kBias) {
     const float* br = b13 + int64_t(__ldg(row_expert + row)) * N13;
     float bg[kColsPerThread];
@@ -71,9 +77,9 @@ cudaError_t launch_act(const float* h, const float* b13, const int32_t* row_expe
   const unsigned grid = unsigned(cu::ceil_div<int64_t>(threads, kThreads));
   if (b13)
     return cu::launch_kernel_pdl(activation_kernel<kAct, true>, dim3(grid), dim3(kThreads), 0, stream, pdl, h, b13,
-                                 row_expert, total_rows, max_rows, I, p.limit, p.alpha, a);
+                                 row_expert, total_rows, max_rows, I, p.limit, p.alpha, p.gate_up_interleaved, a);
   return cu::launch_kernel_pdl(activation_kernel<kAct, false>, dim3(grid), dim3(kThreads), 0, stream, pdl, h, b13,
-                               row_expert, total_rows, max_rows, I, p.limit, p.alpha, a);
+                               row_expert, total_rows, max_rows, I, p.limit, p.alpha, p.gate_up_interleaved, a);
 }
 
 }  // namespace

@@ -108,6 +108,8 @@ void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t
   if (I <= 0 || I % kColsPerLane != 0)
     throw_invalid("intermediate_size", "a positive multiple of 4 (fp8 activation-quantize)", std::to_string(I));
   if (!cu::aligned(aq, sizeof(uint32_t))) throw_invalid("aq", "a 4-byte aligned pointer", "misaligned");
+  if (p.gate_up_interleaved)
+    throw_invalid("params.gate_up_interleaved", "false (fp8_block keeps W13 canonical: [gate | up] h)", "true");
   auto ap = static_cast<uint8_t*>(aq);
   switch (p.activation) {
     case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;

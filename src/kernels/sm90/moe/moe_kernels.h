@@ -23,11 +23,16 @@ struct ActivationParams {
   Activation activation = Activation::kSwiGLU;
   float limit = 0.0f;   // +inf for no clamp (MoeConfig::effective_limit())
   float alpha = 1.702f; // swiglu_oai's sigmoid slope
+  // Gated h columns in the gate/up interleaved order of common/gate_up_layout.h (the bf16
+  // backends' W13) instead of [gate | up]; b13 stays canonical either way.
+  bool gate_up_interleaved = false;
 };
 
 // For rows r < *total_rows (device; max_rows is a host upper bound):
 //   h' = h[r, :] + b13[row_expert[r], :]   (b13 may be null)
 //   gated: a[r, i] = bf16(act(h'[i], h'[I + i]));  relu2: a[r, i] = bf16(relu(h'[i])^2)
+//   (h' columns i and I + i: physical columns gate_up::physical_row(i, false / true) when
+//   params.gate_up_interleaved)
 // h [rows, N13] fp32 (N13 = 2I or I), a [rows, I] bf16; I % 8 == 0.
 void launch_activation(const float* h, const float* b13, const int32_t* row_expert,
                        const int32_t* total_rows, int64_t max_rows, int64_t I,
