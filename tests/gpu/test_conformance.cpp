@@ -44,8 +44,18 @@ namespace {
 // FC1's output is re-quantized (bf16 a -> e4m3 per 128), so an error that small in h flips some
 // e4m3 codes of a by a whole step. Simulated on the CPU (h perturbed by relative noise 1e-4 /
 // 2e-4, everything else exact): output rel-L2 4.1e-3 / 5.9e-3; measured on H200 2.4e-3 .. 6.4e-3.
+// Few tokens rest on few elements of `a`, so a handful of flipped codes moves their rel-L2
+// (tolerance_at): fp8_block T = 1 5e-2 and T < 64 2e-2, the limits test_backend_fp8_split.cpp's
+// partial-block cases use (docs/FORMATS.md section 6: over 100,000 emulated layers the T = 1
+// maximum was 4.07e-2); the split path's T = 7 case (E 8, K 2, H 256) measured 1.15e-2 with
+// MEGAMOE_TEST_SEED=18331482618164044921 (H200, 2026-12-01).
 // Wiring bugs (a wrong scale, row or expert) give O(1) errors.
 // A recipe without an entry fails its tests (add one here, with the reason).
+double tolerance_at(Recipe r, double tol, int64_t T) {
+  if (r != Recipe::kFP8Block) return tol;
+  return T == 1 ? 5e-2 : T < 64 ? std::max(tol, 2e-2) : tol;
+}
+
 std::optional<double> recipe_tolerance(Recipe r) {
   switch (r) {
     case Recipe::kBF16:
@@ -410,7 +420,7 @@ class Conformance : public testing::TestWithParam<Param> {
       SCOPED_TRACE("T=" + std::to_string(T));
       const HostInputs in = inputs(c, cs, T, "in");
       if (cs.bad > 0) ASSERT_GT(in.invalid, 0) << "the case injects invalid ids";
-      check_against_reference(tl, in, tol);
+      check_against_reference(tl, in, tolerance_at(c.recipe, tol, T));
       if (in.invalid > 0) EXPECT_EQ(tl.layer->invalid_id_count(nullptr), 0) << "the counter resets when read";
     }
   }
@@ -427,7 +437,7 @@ class Conformance : public testing::TestWithParam<Param> {
         const std::string runs = tl.layer->tactic_for(T);
         // A tactic that cannot run T (the one-launch kernel above its token limit) falls back.
         EXPECT_NE(std::find(names.begin(), names.end(), runs), names.end()) << "tactic_for(" << T << ") = " << runs;
-        check_against_reference(tl, in, tol);
+        check_against_reference(tl, in, tolerance_at(c.recipe, tol, T));
       }
       tl.layer->force_tactic("");
     }
@@ -443,7 +453,7 @@ class Conformance : public testing::TestWithParam<Param> {
       Stream s;
       const std::vector<uint16_t> first = run_layer(*tl.layer, d, s.s);
       EXPECT_EQ(count_nan(first), 0) << "NaN (or unwritten 0xFFFF) elements in out";
-      EXPECT_LE(rel_l2(first, run_reference(c, *tl.ref, in)), tol) << "rel-L2 vs reference";
+      EXPECT_LE(rel_l2(first, run_reference(c, *tl.ref, in)), tolerance_at(c.recipe, tol, T)) << "rel-L2 vs reference";
       for (int rep = 0; rep < 3; ++rep) EXPECT_TRUE(run_layer(*tl.layer, d, s.s) == first) << "run " << rep;
       EXPECT_TRUE(run_layer(*tl.layer, d, nullptr) == first) << "default stream";
     }
@@ -460,7 +470,7 @@ class Conformance : public testing::TestWithParam<Param> {
       const std::vector<uint16_t> eager = run_layer(*tl.layer, d, s.s);
       EXPECT_EQ(tl.layer->invalid_id_count(s.s), in.invalid);
       EXPECT_EQ(count_nan(eager), 0) << "NaN (or unwritten 0xFFFF) elements in out";
-      EXPECT_LE(rel_l2(eager, run_reference(c, *tl.ref, in)), tol) << "eager rel-L2 vs reference";
+      EXPECT_LE(rel_l2(eager, run_reference(c, *tl.ref, in)), tolerance_at(c.recipe, tol, T)) << "eager rel-L2 vs reference";
       CapturedForward g(*tl.layer, d, s.s);
       for (int rep = 0; rep < 2; ++rep) EXPECT_TRUE(g.replay(d, s.s) == eager) << "replay " << rep;
       EXPECT_EQ(tl.layer->invalid_id_count(s.s), 2 * in.invalid) << "each replay counts the invalid ids";
@@ -470,7 +480,8 @@ class Conformance : public testing::TestWithParam<Param> {
       const std::vector<uint16_t> replay2 = g.replay(d, s.s);
       EXPECT_TRUE(run_layer(*tl.layer, d, s.s) == replay2) << "replay with new inputs equals eager";
       EXPECT_EQ(count_nan(replay2), 0);
-      EXPECT_LE(rel_l2(replay2, run_reference(c, *tl.ref, in2)), tol) << "replay with new inputs vs reference";
+      EXPECT_LE(rel_l2(replay2, run_reference(c, *tl.ref, in2)), tolerance_at(c.recipe, tol, T))
+          << "replay with new inputs vs reference";
       EXPECT_EQ(tl.layer->invalid_id_count(s.s), 0);
     }
   }
