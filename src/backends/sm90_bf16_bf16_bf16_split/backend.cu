@@ -35,12 +35,13 @@
 //   R    = cap * K                                (routed rows at most)
 //   plan = route_plan_workspace_bytes(cap, K, E_local)
 //        = al(4 E_local) + al(4 (E_local+1)) + 3 al(4 R) + al(4 E_local ceil(R/256)) + al(8)
-//   region = max(al(2 R H) + al(4 R N13), al(4 R H))   x_perm [R,H] bf16 then h [R,N13] fp32;
-//            y [R,H] fp32 (or bf16) aliases the start of the region (x_perm and h are dead once FC2 runs)
+//   region = max(al(2 R H), al(4 R H))             x_perm [R,H] bf16 (+ h [R,N13] fp32 only with
+//            MEGAMOE_SPLIT_FUSED_ACT=0); y [R,H] fp32 (or bf16) aliases the start of the region
+//            (x_perm is dead once FC2 runs)
 //   a    = al(2 R I)                               a [R,I] bf16
 //   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace
 // (al(n) = n rounded up to 256.) deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192:
-// region = 2.01e9, a = 0.27e9 -> about 2.13 GiB plus the GEMMs' small workspaces.
+// region = 1.88e9 (fp32 y; 2.01e9 with h), a = 0.27e9 -> about 2.0 GiB plus the GEMMs' small workspaces.
 #include <cuda_runtime.h>
 
 #include <cstdlib>
@@ -72,7 +73,9 @@ SplitBf16Knobs SplitBf16Knobs::from_env() {
 }
 
 Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c)
-  : Sm90BackendBase(name, c), w13_(name, c.device), w2_(name, c.device) {
+  : Sm90BackendBase(name, c, SplitActivations{2, 0, /*fp32_h=*/!SplitBf16Knobs::from_env().fused_act}),
+    w13_(name, c.device),
+    w2_(name, c.device) {
   fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
   fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
   knobs_ = SplitBf16Knobs::from_env();

@@ -27,16 +27,20 @@ inline routing::RouteDims route_dims(const MoeConfig& c, int64_t T) {
 struct SplitActivations {
   int element_bytes = 2;
   int64_t scale_group = 0;
+  bool fp32_h = true;  // FC1 writes fp32 h for an activation kernel (false: the activation is in
+                       // FC1's epilogue, which writes a directly; no h buffer)
 };
 
 // One device allocation, every buffer 256-byte aligned; R = cap * K rows, eb = element bytes,
 // sg = scale group (SplitActivations):
 //   plan    routing::route_plan_workspace_bytes(cap, K, E_local)
-//   region  max(x_perm [R, H] + x_scales fp32 [R, ceil(H/sg)] + h fp32 [R, N13], y [R, H] fp32 or
-//           bf16): y aliases the start of the region (x_perm, x_scales and h are dead once FC2 runs)
+//   region  max(x_perm [R, H] + x_scales fp32 [R, ceil(H/sg)] + h fp32 [R, N13] (only with fp32_h),
+//           y [R, H] fp32 or bf16): y aliases the start of the region (x_perm, x_scales and h are
+//           dead once FC2 runs)
 //   a       [R, I] (eb bytes each), then a_scales fp32 [R, ceil(I/sg)]
 // (no scale buffers when sg = 0). bf16 and W4A16: eb 2, no scales; fp8_block: eb 1, sg 128.
-// deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192, bf16: ~2.13 GiB.
+// deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192, bf16: ~2.0 GiB (fp32 y bounds the
+// region; ~2.13 GiB with fp32 h).
 struct SplitWorkspace {
   size_t plan_bytes = 0, region_bytes = 0, a_bytes = 0;
   routing::RoutePlanDevice plan;
@@ -57,7 +61,7 @@ struct SplitWorkspace {
       return act.scale_group > 0 ? align_up(4 * R * cu::ceil_div<size_t>(cols, size_t(act.scale_group))) : 0;
     };
     plan_bytes = routing::route_plan_workspace_bytes(cap, c.top_k, c.local_experts());
-    const size_t xperm_bytes = align_up(eb * R * H), xs_bytes = scale_bytes(H), h_bytes = align_up(4 * R * N13),
+    const size_t xperm_bytes = align_up(eb * R * H), xs_bytes = scale_bytes(H), h_bytes = act.fp32_h ? align_up(4 * R * N13) : 0,
                  y_bytes = align_up(4 * R * H);
     region_bytes = std::max(xperm_bytes + xs_bytes + h_bytes, y_bytes);
     const size_t act_bytes = align_up(eb * R * I);
@@ -68,7 +72,7 @@ struct SplitWorkspace {
     char* region = base + plan_bytes;
     x_perm = region;
     x_scales = act.scale_group > 0 ? reinterpret_cast<float*>(region + xperm_bytes) : nullptr;
-    h = reinterpret_cast<float*>(region + xperm_bytes + xs_bytes);
+    h = act.fp32_h ? reinterpret_cast<float*>(region + xperm_bytes + xs_bytes) : nullptr;
     y = region;
     a = region + region_bytes;
     a_scales = act.scale_group > 0 ? reinterpret_cast<float*>(region + region_bytes + act_bytes) : nullptr;
