@@ -209,6 +209,30 @@ TEST(SplitBf16, FastPathsEqualPlainPathBitwise) {
   }
 }
 
+// FC2 with bf16 y runs the ping-pong kernel for I <= 1024 (the suite's other shapes) and the
+// cooperative one above: the latter here, against the fp32-y path bitwise and the reference.
+TEST(SplitBf16, WideIntermediateBf16YEqualsFp32Y) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = split_config(8, 2, 256, 1280, 1024);
+  std::unique_ptr<TestLayer> plain;
+  {
+    const std::vector<std::pair<const char*, const char*>> vars = {{"MEGAMOE_SPLIT_BF16_Y", "0"}};
+    ScopedEnv env(vars);
+    plain = std::make_unique<TestLayer>(c, case_seed("wide I"));
+  }
+  TestLayer fast(c, *plain);
+  for (int64_t T : {300, 1000}) {  // 75 and 250 rows per expert: the large tile, bf16 y
+    SCOPED_TRACE("T=" + std::to_string(T));
+    const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("wide I in " + std::to_string(T)), 0.05);
+    DeviceInputs d(in);
+    const std::vector<uint16_t> want = run_layer(*plain->layer, d);
+    EXPECT_EQ(count_nan(want), 0);
+    EXPECT_LE(rel_l2(want, run_reference(c, *plain->ref, in)), 5e-3);
+    EXPECT_TRUE(run_layer(*fast.layer, d) == want) << "bf16 y (cooperative FC2) differs from fp32 y";
+  }
+}
+
 TEST(SplitBf16, DeepseekWorkspaceFitsBudget) {
   MEGAMOE_REQUIRE_SM90();
   MoeConfig c = split_config(256, 8, 7168, 2048, 8192);

@@ -26,7 +26,8 @@ struct DeviceScope : cu::DeviceGuard {
 bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
 // The CUTLASS kernels: kSwapAB has two (32- and 64-wide token tiles), kLargeTile one with fp32 D
-// and one with bf16 D; with the activation epilogue one per token-tile width and one large.
+// and two with bf16 D (cooperative, and ping-pong for K <= kPingpongMaxK); with the activation
+// epilogue one per token-tile width and one large.
 enum Kernel : int {
   kSwap32 = 0,
   kSwap64 = 1,
@@ -35,7 +36,8 @@ enum Kernel : int {
   kSwap32Act = 4,
   kSwap64Act = 5,
   kLargeAct = 6,
-  kNumKernels = 7
+  kLargeBf16Pingpong = 7,
+  kNumKernels = 8
 };
 
 const gd::TacticOps& ops_for(int kernel) {
@@ -46,6 +48,7 @@ const gd::TacticOps& ops_for(int kernel) {
     case kSwap32Act: return gd::swapab32_act_ops();
     case kSwap64Act: return gd::swapab64_act_ops();
     case kLargeAct: return gd::large_act_ops();
+    case kLargeBf16Pingpong: return gd::large_bf16_pingpong_ops();
     default: return gd::large_ops();
   }
 }
@@ -57,9 +60,14 @@ int64_t avg_rows_per_group(int64_t total_rows_upper_bound, int num_groups) {
 // Within kSwapAB: 32-wide token tiles up to 8 rows per group on average, 64-wide beyond. Measured
 // on H200: the 32-wide tile is 7-8% faster at 1 row per group (less MMA and epilogue work per
 // weight byte), the 64-wide one 8-14% faster at 16-32 rows (gpt-oss FC1; within 1% for deepseek).
-int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_groups,
+// bf16 D: ping-pong 64 x 256 tiles when K <= kPingpongMaxK (a short mainloop per tile, so the
+// epilogue weighs; grouped_gemm_bf16_large_bf16_pp.cu has the measurements: a clear gain at K 768,
+// within run-to-run noise at K 2048), cooperative 128 x 256 otherwise.
+constexpr int64_t kPingpongMaxK = 1024;
+
+int choose_kernel(GroupedGemmTactic t, int64_t total_rows_upper_bound, int num_groups, int64_t K,
                   GroupedGemmOutput out = GroupedGemmOutput::kF32) {
-  if (out == GroupedGemmOutput::kBF16) return kLargeBf16;
+  if (out == GroupedGemmOutput::kBF16) return K <= kPingpongMaxK ? kLargeBf16Pingpong : kLargeBf16;
   const bool act = out == GroupedGemmOutput::kAct;
   if (t == GroupedGemmTactic::kLargeTile) return act ? kLargeAct : kLarge;
   if (avg_rows_per_group(total_rows_upper_bound, num_groups) <= 8) return act ? kSwap32Act : kSwap32;
@@ -159,7 +167,7 @@ void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, i
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;  // no row can belong to a group
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
   check_run_args(A, lda, W, D, ldd, 4, tactic, GroupedGemmOutput::kF32);
-  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
   ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
@@ -173,7 +181,7 @@ void GroupedGemmBf16::run_act(const void* A, int64_t lda, const void* W, void* a
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
   check_run_args(A, lda, W, a, lda_out, 8, tactic, GroupedGemmOutput::kAct);
-  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, GroupedGemmOutput::kAct);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, GroupedGemmOutput::kAct);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, a, lda_out, offsets};
   ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
@@ -188,7 +196,9 @@ void GroupedGemmBf16::run_bf16_out(const void* A, int64_t lda, const void* W, vo
   check_run_args(A, lda, W, D, ldd, 8, GroupedGemmTactic::kLargeTile, GroupedGemmOutput::kBF16);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
-  ops_for(kLargeBf16).run(arrays_->kernels.state[kLargeBf16], args, stream);
+  const int kernel = choose_kernel(GroupedGemmTactic::kLargeTile, total_rows_upper_bound, num_groups_, K_,
+                                   GroupedGemmOutput::kBF16);
+  ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
 }
 
 routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int64_t lda, const void* W, void* D,
@@ -198,7 +208,7 @@ routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int6
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return routing::GroupedProblemWrite{};
   check_run_args(A, lda, W, D, ldd, out == GroupedGemmOutput::kF32 ? 4 : 8, tactic, out);
-  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, out);
   gd::RunArgs args{A, lda, W, D, ldd, nullptr};
   routing::GroupedProblemWrite w{};
   ops_for(kernel).describe(arrays_->kernels.state[kernel], args, &w);
@@ -214,7 +224,7 @@ void GroupedGemmBf16::launch_prepared(int64_t total_rows_upper_bound, GroupedGem
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
   if (out == GroupedGemmOutput::kAct && !act_set_)
     throw_invalid("out", "kF32 or kBF16 until set_activation() has described the activation", "kAct");
-  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, out);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, out);
   DeviceScope scope(device_);
   ops_for(kernel).launch(arrays_->kernels.state[kernel], stream, pdl, early_trigger);
 }

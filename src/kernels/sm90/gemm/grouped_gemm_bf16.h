@@ -110,8 +110,8 @@ class GroupedGemmBf16 {
 // ---- implementation detail, not API -------------------------------------------------------
 // Each kernel is one CUTLASS instantiation in its own translation unit so they compile in
 // parallel: kSwapAB has a 32-wide and a 64-wide token-tile kernel (picked from the average rows
-// per group), kLargeTile one kernel with fp32 D and one with bf16 D; each tactic has one more with
-// the activation epilogue (FC1). The dispatcher
+// per group), kLargeTile one kernel with fp32 D and two with bf16 D (cooperative; ping-pong for
+// K <= 1024); each tactic has one more with the activation epilogue (FC1). The dispatcher
 // (grouped_gemm_bf16.cu) reaches them through this table.
 namespace grouped_gemm_detail {
 struct RunArgs {
@@ -141,6 +141,7 @@ const TacticOps& swapab32_ops();  // grouped_gemm_bf16_swapab.cu
 const TacticOps& swapab64_ops();  // grouped_gemm_bf16_swapab64.cu
 const TacticOps& large_ops();     // grouped_gemm_bf16_large.cu
 const TacticOps& large_bf16_ops();  // grouped_gemm_bf16_large_bf16.cu
+const TacticOps& large_bf16_pingpong_ops();  // grouped_gemm_bf16_large_bf16_pp.cu
 const TacticOps& swapab32_act_ops();  // grouped_gemm_bf16_swapab_act.cu
 const TacticOps& swapab64_act_ops();  // grouped_gemm_bf16_swapab64_act.cu
 const TacticOps& large_act_ops();     // grouped_gemm_bf16_large_act.cu
