@@ -595,4 +595,8 @@ void moe_forward_ep_simulated(const MoeConfig& config, const std::vector<EpRankI
   if (stats) *stats = std::move(st);
 }
 
+float activation_value(Activation act, float g, float u, float limit, float alpha) {
+  return act == Activation::kReLU2 ? relu2(g) : gated_act(act, g, u, limit, alpha);
+}
+
 }  // namespace megamoe::reference

@@ -127,4 +127,9 @@ struct EpSimulationStats {
 void moe_forward_ep_simulated(const MoeConfig& config, const std::vector<EpRankIO>& ranks,
                               int num_threads = 0, EpSimulationStats* stats = nullptr);
 
+// The activation moe_forward applies to one output of FC1 (before a's bf16 rounding): gated
+// activations act(g, u) on gate g and up u (the clamps by `limit`, swiglu_oai's slope `alpha`);
+// relu2 relu(g)^2 (u unused). For tests that check one stage against the reference's arithmetic.
+float activation_value(Activation act, float g, float u, float limit, float alpha);
+
 }  // namespace megamoe::reference

@@ -6,8 +6,8 @@
 // 32- and 64-wide token tiles, the 128x256 large tile):
 //   - bitwise: a from run_act equals FC1 to fp32 h (the plain epilogue, run()) followed by the
 //     activation kernel reading interleaved h -- the pipeline before the fusion;
-//   - against a float64 CPU loop over the canonical W13 (the interleave undone by construction):
-//     relative error within bf16 rounding;
+//   - against a float64 CPU loop over the canonical W13 (the interleave undone by construction)
+//     with the CPU reference's activation (reference::activation_value): within bf16 rounding;
 //   - rows outside the groups and the padding columns of a's row stride stay untouched (poison);
 //   - I = 200 and K = 200: ragged tiles along both GEMM dimensions; zero-row groups.
 // Bad input: kAct before set_activation() and a row stride under I are refused.
@@ -26,6 +26,7 @@
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
+#include "reference/reference.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {
@@ -37,29 +38,6 @@ using sm90::GroupedGemmTactic;
 constexpr uint16_t kPoison = 0x7FC1;  // a bf16 quiet NaN with a payload no kernel writes
 
 float bf16_to_float(uint16_t b) { return formats::bf16_bits_to_float(b); }
-
-// The activations of docs/DESIGN.md section 1 on the host (float, as the kernels compute them).
-float host_act(Activation act, float g, float u, float limit, float alpha) {
-  switch (act) {
-    case Activation::kSwiGLU:
-      g = std::min(g, limit);
-      u = std::clamp(u, -limit, limit);
-      return (g / (1.0f + std::exp(-g))) * u;
-    case Activation::kSwiGLUOAI:
-      g = std::min(g, limit);
-      u = std::clamp(u, -limit, limit);
-      return (g / (1.0f + std::exp(-alpha * g))) * (u + 1.0f);
-    case Activation::kGeGLU: {
-      const float inner = 0.7978845608028654f * (g + 0.044715f * g * g * g);
-      return 0.5f * g * (1.0f + std::tanh(inner)) * u;
-    }
-    case Activation::kReLU2: {
-      const float r = g < 0.0f ? 0.0f : g;
-      return r * r;
-    }
-  }
-  return 0.0f;
-}
 
 struct ActProblem {
   Activation act;
@@ -151,7 +129,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
         hg += b13[size_t(g * N13 + j)];
         if (gated) hu += b13[size_t(g * N13 + I + j)];
       }
-      const float want = host_act(pc.act, float(hg), float(hu), limit, alpha);
+      const float want = reference::activation_value(pc.act, float(hg), float(hu), limit, alpha);
       const float have = bf16_to_float(v);
       if (!(std::fabs(have - want) <= 1e-2f * std::fabs(want) + 1e-3f)) ++cpu_bad;
     }

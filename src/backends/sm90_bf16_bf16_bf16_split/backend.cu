@@ -72,13 +72,16 @@ SplitBf16Knobs SplitBf16Knobs::from_env() {
   return k;
 }
 
-Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c)
-  : Sm90BackendBase(name, c, SplitActivations{2, 0, /*fp32_h=*/!SplitBf16Knobs::from_env().fused_act}),
+Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c) : Sm90SplitBf16(name, c, SplitBf16Knobs::from_env()) {}
+
+// The workspace holds fp32 h only for the unfused pipeline.
+Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c, const SplitBf16Knobs& knobs)
+  : Sm90BackendBase(name, c, SplitActivations{2, 0, /*fp32_h=*/!knobs.fused_act}),
     w13_(name, c.device),
-    w2_(name, c.device) {
+    w2_(name, c.device),
+    knobs_(knobs) {
   fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
   fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
-  knobs_ = SplitBf16Knobs::from_env();
   act_.gate_up_interleaved = act_.activation != Activation::kReLU2;
 }
 
@@ -111,7 +114,9 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
   // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
   const bool pdl = knobs_.pdl && f.created_stream;
-  // FC1 writes a (the activation in its epilogue) or fp32 h for the activation kernel.
+  // FC1 writes a (the activation in its epilogue) or fp32 h for the activation kernel. The
+  // epilogue's arguments are host-side kernel parameters set here because b13 is uploaded after
+  // upload_weights(); no device work.
   const bool fused_act = knobs_.fused_act;
   const auto out1 = fused_act ? sm90::GroupedGemmOutput::kAct : sm90::GroupedGemmOutput::kF32;
   void* const d1 = fused_act ? sw_.a : static_cast<void*>(sw_.h);

@@ -55,6 +55,9 @@ class Sm90SplitBf16 : public Sm90BackendBase {
   DeviceBuffer w13_, w2_;
   std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
   SplitBf16Knobs knobs_;
+
+ private:
+  Sm90SplitBf16(const char* name, const MoeConfig& c, const SplitBf16Knobs& knobs);
 };
 
 }  // namespace megamoe::sm90_backend

@@ -137,17 +137,23 @@ void GroupedGemmBf16::set_activation(const ActEpilogueArgs& act) {
   act_gated_ = gated;
 }
 
+void GroupedGemmBf16::require_activation(GroupedGemmOutput out) const {
+  if (out == GroupedGemmOutput::kAct && !act_set_)
+    throw_invalid("out", "kF32 or kBF16 until set_activation() has described the activation", "kAct");
+}
+
 void GroupedGemmBf16::check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd,
-                                     int64_t d_align, GroupedGemmTactic tactic, GroupedGemmOutput out) const {
+                                     GroupedGemmTactic tactic, GroupedGemmOutput out) const {
   if (A == nullptr || W == nullptr || D == nullptr)
     throw_invalid(A == nullptr ? "A" : W == nullptr ? "W" : "D", "a non-null device pointer", "nullptr");
   // TMA needs 16-byte aligned bases and row strides.
   if (lda < K_ || lda % 8 != 0)
     throw_invalid("lda", ">= K (" + std::to_string(K_) + ") and a multiple of 8 elements", std::to_string(lda));
-  if (out == GroupedGemmOutput::kAct && !act_set_)
-    throw_invalid("out", "kF32 or kBF16 until set_activation() has described the activation", "kAct");
-  // The activation epilogue writes I = N / 2 (gated) or N (relu2) columns of a.
+  require_activation(out);
+  // The activation epilogue writes I = N / 2 (gated) or N (relu2) columns of a. Row strides of
+  // 16 bytes: 4 fp32 or 8 bf16 elements.
   const int64_t d_cols = out == GroupedGemmOutput::kAct && act_gated_ ? N_ / 2 : N_;
+  const int64_t d_align = out == GroupedGemmOutput::kF32 ? 4 : 8;
   if (ldd < d_cols || ldd % d_align != 0)
     throw_invalid("ldd", ">= " + std::to_string(d_cols) + " (the output's columns) and a multiple of " +
                              std::to_string(d_align) + " elements",
@@ -159,46 +165,36 @@ void GroupedGemmBf16::check_run_args(const void* A, int64_t lda, const void* W, 
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
 }
 
-void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
-                          const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
-                          GroupedGemmTactic tactic) {
+void GroupedGemmBf16::run_with_setup(const void* A, int64_t lda, const void* W, void* D, int64_t ldd,
+                                     const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+                                     GroupedGemmTactic tactic, GroupedGemmOutput out) {
   if (total_rows_upper_bound < 0)
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;  // no row can belong to a group
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  check_run_args(A, lda, W, D, ldd, 4, tactic, GroupedGemmOutput::kF32);
-  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_);
+  check_run_args(A, lda, W, D, ldd, tactic, out);
+  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, out);
   DeviceScope scope(device_);
   gd::RunArgs args{A, lda, W, D, ldd, offsets};
   ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
+}
+
+void GroupedGemmBf16::run(const void* A, int64_t lda, const void* W, float* D, int64_t ldd,
+                          const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+                          GroupedGemmTactic tactic) {
+  run_with_setup(A, lda, W, D, ldd, offsets, total_rows_upper_bound, stream, tactic, GroupedGemmOutput::kF32);
 }
 
 void GroupedGemmBf16::run_act(const void* A, int64_t lda, const void* W, void* a, int64_t lda_out,
                               const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
                               GroupedGemmTactic tactic) {
-  if (total_rows_upper_bound < 0)
-    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
-  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
-  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  check_run_args(A, lda, W, a, lda_out, 8, tactic, GroupedGemmOutput::kAct);
-  const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, GroupedGemmOutput::kAct);
-  DeviceScope scope(device_);
-  gd::RunArgs args{A, lda, W, a, lda_out, offsets};
-  ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
+  run_with_setup(A, lda, W, a, lda_out, offsets, total_rows_upper_bound, stream, tactic, GroupedGemmOutput::kAct);
 }
 
 void GroupedGemmBf16::run_bf16_out(const void* A, int64_t lda, const void* W, void* D, int64_t ldd,
                                    const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
-  if (total_rows_upper_bound < 0)
-    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
-  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
-  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  check_run_args(A, lda, W, D, ldd, 8, GroupedGemmTactic::kLargeTile, GroupedGemmOutput::kBF16);
-  DeviceScope scope(device_);
-  gd::RunArgs args{A, lda, W, D, ldd, offsets};
-  const int kernel = choose_kernel(GroupedGemmTactic::kLargeTile, total_rows_upper_bound, num_groups_, K_,
-                                   GroupedGemmOutput::kBF16);
-  ops_for(kernel).run(arrays_->kernels.state[kernel], args, stream);
+  run_with_setup(A, lda, W, D, ldd, offsets, total_rows_upper_bound, stream, GroupedGemmTactic::kLargeTile,
+                 GroupedGemmOutput::kBF16);
 }
 
 routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int64_t lda, const void* W, void* D,
@@ -207,7 +203,7 @@ routing::GroupedProblemWrite GroupedGemmBf16::prepare_writes(const void* A, int6
   if (total_rows_upper_bound < 0)
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return routing::GroupedProblemWrite{};
-  check_run_args(A, lda, W, D, ldd, out == GroupedGemmOutput::kF32 ? 4 : 8, tactic, out);
+  check_run_args(A, lda, W, D, ldd, tactic, out);
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, out);
   gd::RunArgs args{A, lda, W, D, ldd, nullptr};
   routing::GroupedProblemWrite w{};
@@ -222,8 +218,7 @@ void GroupedGemmBf16::launch_prepared(int64_t total_rows_upper_bound, GroupedGem
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
   if (tactic != GroupedGemmTactic::kSwapAB && tactic != GroupedGemmTactic::kLargeTile)
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
-  if (out == GroupedGemmOutput::kAct && !act_set_)
-    throw_invalid("out", "kF32 or kBF16 until set_activation() has described the activation", "kAct");
+  require_activation(out);
   const int kernel = choose_kernel(tactic, total_rows_upper_bound, num_groups_, K_, out);
   DeviceScope scope(device_);
   ops_for(kernel).launch(arrays_->kernels.state[kernel], stream, pdl, early_trigger);

@@ -103,8 +103,14 @@ class GroupedGemmBf16 {
   // see grouped_gemm_bf16.cu)
   struct Arrays;
   Arrays* arrays_ = nullptr;
-  void check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd, int64_t d_align,
-                      GroupedGemmTactic tactic, GroupedGemmOutput out) const;
+  // kAct needs set_activation() first.
+  void require_activation(GroupedGemmOutput out) const;
+  void check_run_args(const void* A, int64_t lda, const void* W, const void* D, int64_t ldd, GroupedGemmTactic tactic,
+                      GroupedGemmOutput out) const;
+  // run(), run_act() and run_bf16_out(): the setup kernel and the kernel `out` and `tactic` pick.
+  void run_with_setup(const void* A, int64_t lda, const void* W, void* D, int64_t ldd, const int32_t* offsets,
+                      int64_t total_rows_upper_bound, cudaStream_t stream, GroupedGemmTactic tactic,
+                      GroupedGemmOutput out);
 };
 
 // ---- implementation detail, not API -------------------------------------------------------
