@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "formats/canonical_weights.h"
@@ -120,6 +121,51 @@ TEST(Fp8Block, PartialBlocksSmall) {
       if (c.backend == kFp8MegaBackend)
         EXPECT_EQ(tl.layer->tactic_for(T) == "mega", T <= 64 && cs.H % 64 == 0 && cs.I % 64 == 0)
             << "which path ran: " << tl.layer->tactic_for(T);
+    }
+  }
+}
+
+// FC2 writes bf16 y at large T when there is no b2 (the combine rounds y to bf16 first anyway), so
+// the output is bit for bit the fp32-y pipeline's (MEGAMOE_SPLIT_BF16_Y=0), eager and in a graph;
+// with b2, or at small T, both run fp32 y. Also checked against the CPU reference.
+TEST(Fp8Block, Bf16YEqualsFp32YBitwise) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (bool bias : {false, true}) {
+    SCOPED_TRACE(bias ? "biases" : "no biases");
+    MoeConfig c = fp8_config(8, 2, 320, 256, 2048, Activation::kSwiGLU, bias);
+    std::unique_ptr<CanonicalLayer> fp32_y;
+    {
+      ScopedEnv env(std::vector<std::pair<const char*, const char*>>{{"MEGAMOE_SPLIT_BF16_Y", "0"}});
+      fp32_y = std::make_unique<CanonicalLayer>(c, case_seed(std::string("bf16 y ") + (bias ? "b" : "n")));
+    }
+    CanonicalLayer bf16_y(c, *fp32_y);
+    // 8 experts x 2 routes: T = 2048 gives ~512 rows an expert (the large tile); T = 5 swap-AB.
+    for (int64_t T : {5, 700, 2048}) {
+      SCOPED_TRACE("T=" + std::to_string(T));
+      EXPECT_EQ(bf16_y.layer->tactic_for(T), T == 5 ? "split_swap_ab" : "split_large_tile");
+      const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("bf16 y in") + uint64_t(T), 0.05);
+      DeviceInputs d(in);
+      const std::vector<uint16_t> want = run_layer(*fp32_y->layer, d);
+      EXPECT_EQ(count_nan(want), 0);
+      // T = 5: few tokens rest on few codes of `a` (PartialBlocksSmall says why), hence 5e-2.
+      EXPECT_LE(rel_l2(want, run_reference(c, *fp32_y->ref, in)), T == 5 ? 5e-2 : kFp8Tol);
+      EXPECT_TRUE(run_layer(*bf16_y.layer, d) == want) << "eager";
+      cudaStream_t s;
+      CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      cudaGraph_t g;
+      cudaGraphExec_t ge;
+      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+      bf16_y.layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+      CUDA_CHECK(cudaStreamEndCapture(s, &g));
+      CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+      d.poison(s);
+      CUDA_CHECK(cudaGraphLaunch(ge, s));
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      EXPECT_TRUE(d.result() == want) << "graph replay";
+      CUDA_CHECK(cudaGraphExecDestroy(ge));
+      CUDA_CHECK(cudaGraphDestroy(g));
+      CUDA_CHECK(cudaStreamDestroy(s));
     }
   }
 }

@@ -1,5 +1,5 @@
 // The grouped blockwise FP8 GEMM (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h), both tactics,
-// against a float64 host product, also with K and N not multiples of 128 (partial last blocks with
+// against a float64 host product (and the large tile's bf16 D against its own fp32 D, bitwise), also with K and N not multiples of 128 (partial last blocks with
 // their own scales). Tests named *Small* use small shapes (suitable for compute-sanitizer).
 // Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
 // (MEGAMOE_TEST_SEED=<n> pins them); outputs are poisoned before each run.
@@ -12,9 +12,11 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "formats/codecs.h"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "megamoe/errors.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {
@@ -81,6 +83,7 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
   DevBuf<int32_t> dOff;
   dOff.upload(offsets);
   sm90::GroupedGemmFp8Blockwise gemm(G, N, K, 0);
+  std::vector<float> large_d;  // the large tile's fp32 D, for run_bf16_out below
   for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile}) {
     SCOPED_TRACE(sm90::fp8_tactic_name(tactic));
     CUDA_CHECK(cudaMemset(dD.p, 0xFF, dD.n * sizeof(float)));  // NaN
@@ -104,7 +107,20 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
     std::printf("[fp8 gemm] %s groups %d rows %lld N %lld K %lld: rel-L2 %.3g\n", sm90::fp8_tactic_name(tactic), G,
                 (long long)rows, (long long)N, (long long)K, err);
     EXPECT_LE(err, 1e-3);
+    if (tactic == sm90::Fp8GemmTactic::kLargeTile) large_d = D;
   }
+  // run_bf16_out: the large tile's fp32 result rounded to nearest bf16, bit for bit; the guard row
+  // and rows outside the groups stay poisoned.
+  DevBuf<uint16_t> dD16(size_t((rows + 1) * N));
+  CUDA_CHECK(cudaMemset(dD16.p, 0xFF, dD16.n * sizeof(uint16_t)));
+  gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD16.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  const std::vector<uint16_t> D16 = dD16.download();
+  int64_t mismatches = 0;
+  for (int64_t i = 0; i < rows * N; ++i) mismatches += D16[size_t(i)] != formats::float_to_bf16_bits(large_d[size_t(i)]);
+  EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D) in " << mismatches << " of " << rows * N << " elements";
+  for (int64_t n = 0; n < N; ++n) EXPECT_EQ(D16[size_t(rows * N + n)], 0xFFFFu) << "guard row written (bf16 D)";
 }
 
 TEST(Fp8Gemm, BothTacticsMatchFloat64Product) {
@@ -123,6 +139,23 @@ TEST(Fp8Gemm, PartialBlocksSmall) {
   run_gemm_case({0, 5, 70, 130, 1}, 320, 208, case_seed("gemm partial a"));   // N 2.5 blocks, K 1.625
   run_gemm_case({3, 64, 0, 17}, 144, 2880, case_seed("gemm partial b"));      // N 1.125 blocks, K 22.5
   run_gemm_case({40, 200}, 2880, 336, case_seed("gemm partial c"));           // N 22.5 blocks, K 2.625
+}
+
+// run_bf16_out stores 16-byte bf16 vectors: ldd must be a multiple of 8 elements and at least N.
+TEST(Fp8Gemm, Bf16OutRefusesBadLeadingDimension) {
+  MEGAMOE_REQUIRE_SM90();
+  sm90::GroupedGemmFp8Blockwise gemm(2, 256, 128, 0);
+  DevBuf<uint8_t> buf(size_t(1) << 20);
+  DevBuf<float> sc(4096);
+  DevBuf<int32_t> off(3);
+  for (int64_t ldd : {int64_t(252), int64_t(260)}) {
+    try {
+      gemm.run_bf16_out(buf.p, sc.p, buf.p, sc.p, buf.p, ldd, off.p, 16, nullptr);
+      ADD_FAILURE() << "ldd " << ldd << " accepted";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("ldd"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

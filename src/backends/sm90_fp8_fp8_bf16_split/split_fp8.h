@@ -11,8 +11,13 @@
 //   permute+quant (kernels/sm90/moe/permute_quant_fp8.cu)  x -> xq [rows, H] e4m3 + sx (1x128 scales)
 //   FC1 (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h)    xq . W13[e]^T (blockwise) -> h [rows, N13] fp32
 //   act+quant (kernels/sm90/moe/activation_fp8.cu)         a = bf16(act(h + b13)) -> aq [rows, I] e4m3 + sa
-//   FC2                                                aq . W2[e]^T (blockwise) -> y [rows, H] fp32
+//   FC2                                                aq . W2[e]^T (blockwise) -> y [rows, H] fp32, or
+//                                                      bf16 at large T without b2 (the epilogue rounds y,
+//                                                      which the combine would do first anyway)
 //   combine (kernels/sm90/moe/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
+//
+// Knob (read once at construction, for A/B runs and tests): MEGAMOE_SPLIT_BF16_Y=0 keeps fp32 y
+// at every T (the output is bit for bit the same).
 //
 // Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
 // re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
@@ -48,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/common/cuda_helpers.h"
@@ -70,7 +76,8 @@ class Sm90SplitFp8 : public Sm90BackendBase {
         w13_(name, c.device),
         w2_(name, c.device),
         s13_(name, c.device),
-        s2_(name, c.device) {
+        s2_(name, c.device),
+        bf16_y_(env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0) {
     fc1_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), N13_, H_, c.device);
     fc2_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), H_, I_, c.device);
   }
@@ -128,11 +135,17 @@ class Sm90SplitFp8 : public Sm90BackendBase {
               stream, tactic);
     sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
                                       sw_.a_scales, stream);
-    fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic);
-    combine_or_route_rows(args, f, y, /*y_is_bf16=*/false, /*pdl=*/false);
+    // y as bf16 straight from FC2's epilogue when no bias must be added before the rounding.
+    const bool y_bf16 = bf16_y_ && !has_b2_ && tactic == sm90::Fp8GemmTactic::kLargeTile;
+    if (y_bf16)
+      fc2_->run_bf16_out(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream);
+    else
+      fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic);
+    combine_or_route_rows(args, f, y, y_bf16, /*pdl=*/false);
   }
 
   DeviceBuffer w13_, w2_, s13_, s2_;
+  bool bf16_y_;
   std::unique_ptr<sm90::GroupedGemmFp8Blockwise> fc1_, fc2_;
 };
 

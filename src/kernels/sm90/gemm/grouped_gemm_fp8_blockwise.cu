@@ -1,7 +1,7 @@
 // Dispatcher of the grouped FP8 blockwise GEMM (see grouped_gemm_fp8_blockwise.h): owns the
 // device workspace and one prepared CUTLASS kernel per tactic (the kernels live in
 // grouped_gemm_fp8_blockwise_swapab.cu and grouped_gemm_fp8_blockwise_large.cu). No CUTLASS
-// header is included here.
+// header is included here. The large tile is prepared twice: with fp32 D and with bf16 D.
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 
 #include <cstdint>
@@ -23,14 +23,18 @@ struct DeviceScope : cu::DeviceGuard {
 };
 bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
-constexpr int kNumTactics = 2;
-const fd::TacticOps& ops_for(int i) { return i == 0 ? fd::swapab_ops() : fd::large_ops(); }
+// Prepared kernels: the two tactics with fp32 D, then the large tile with bf16 D (run_bf16_out).
+constexpr int kNumKernels = 3;
+constexpr int kLargeBf16Out = 2;
+const fd::TacticOps& ops_for(int i) {
+  return i == 0 ? fd::swapab_ops() : i == 1 ? fd::large_ops() : fd::large_bf16_ops();
+}
 int index_of(Fp8GemmTactic t) { return t == Fp8GemmTactic::kSwapAB ? 0 : 1; }
 
 }  // namespace
 
 struct GroupedGemmFp8Blockwise::Kernels {
-  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumTactics> prepared;  // indexed by index_of(tactic)
+  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumKernels> prepared;  // index_of(tactic), kLargeBf16Out
 };
 
 const char* fp8_tactic_name(Fp8GemmTactic t) {
@@ -86,22 +90,38 @@ GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
 void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,
                                   int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
                                   cudaStream_t stream, Fp8GemmTactic tactic) {
+  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile)
+    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  run_kernel(index_of(tactic), A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+}
+
+void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D,
+                                           int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
+                                           cudaStream_t stream) {
+  run_kernel(kLargeBf16Out, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+}
+
+void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW,
+                                         void* D, int64_t ldd, const int32_t* offsets,
+                                         int64_t total_rows_upper_bound, cudaStream_t stream) {
   if (total_rows_upper_bound < 0)
     throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
   if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
   if (!A || !SA || !W || !SW || !D)
     throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : !SW ? "SW" : "D", "a non-null device pointer", "nullptr");
-  if (ldd < N_ || ldd % 4 != 0)
-    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of 4 elements", std::to_string(ldd));
+  // D's rows are stored in 16-byte vectors: 4 fp32 or 8 bf16 elements.
+  const int64_t vec = kernel == kLargeBf16Out ? 8 : 4;
+  if (ldd < N_ || ldd % vec != 0)
+    throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of " + std::to_string(vec) + " elements",
+                  std::to_string(ldd));
+  if (kernel == kLargeBf16Out && N_ % 8 != 0)
+    throw_invalid("N", "a multiple of 8 for bf16 D (run_bf16_out)", std::to_string(N_));
   if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
   if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
   if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
-  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile)
-    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
   DeviceScope scope(device_);
-  const int i = index_of(tactic);
-  ops_for(i).run(kernels_->prepared.state[i], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);
+  ops_for(kernel).run(kernels_->prepared.state[kernel], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);
 }
 
 }  // namespace megamoe::sm90

@@ -15,7 +15,8 @@
 //   W   [G, N, K] e4m3, K-major (the canonical layout)
 //   SW  weight scales, 128 x 128: [G, KB, NB] fp32 (NB = ceil(N/128)), i.e. the canonical
 //       [G, NB, KB] transposed per expert (make_weight_scales_mn_major does it once)
-//   D   [total_rows, N] fp32, row stride ldd
+//   D   [total_rows, N] fp32, row stride ldd (run), or bf16 (run_bf16_out: the large-tile kernel
+//       with its fp32 result rounded to nearest, bit for bit bf16(run's D))
 // K must be a multiple of 16 (16-byte TMA row strides of e4m3 A and W) and N of 4 (16-byte fp32
 // D vectors); neither needs 128. A partial last K or N block (e.g. gpt-oss's 2880 = 22.5 x 128)
 // has its own scale, covering only its real columns / rows, as in the canonical format: TMA
@@ -62,8 +63,17 @@ class GroupedGemmFp8Blockwise {
     run(A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream,
         choose_fp8_tactic(total_rows_upper_bound, num_groups_));
   }
+  // The same product as run(..., kLargeTile) with D [rows, N] bf16 (row stride ldd, a multiple of
+  // 8 elements: 16-byte bf16 vectors): each element is the fp32 result rounded to nearest.
+  void run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
+                    const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
 
  private:
+  // Checks the arguments (named errors) and launches prepared kernel `kernel` (0 swap-AB, 1 large
+  // tile, 2 large tile with bf16 D).
+  void run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
+                  const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
+
   int num_groups_;
   int64_t N_, K_;
   int device_;
@@ -75,8 +85,8 @@ class GroupedGemmFp8Blockwise {
 };
 
 // ---- implementation detail, not API -------------------------------------------------------
-// Each tactic is one CUTLASS instantiation in its own translation unit
-// (grouped_gemm_fp8_blockwise_swapab.cu, grouped_gemm_fp8_blockwise_large.cu; shared code in
+// Each kernel is one CUTLASS instantiation in its own translation unit
+// (grouped_gemm_fp8_blockwise_swapab.cu, _large.cu, _large_bf16.cu; shared code in
 // grouped_gemm_fp8_blockwise_impl.cuh); the dispatcher reaches them through this table.
 namespace fp8_gemm_detail {
 struct RunArgs {
@@ -84,7 +94,7 @@ struct RunArgs {
   const float* SA;
   const void* W;
   const float* SW;
-  float* D;
+  void* D;  // fp32 or bf16, the kernel's ElementD
   int64_t ldd;
   const int32_t* offsets;
 };
@@ -96,6 +106,7 @@ struct TacticOps {
 };
 const TacticOps& swapab_ops();  // grouped_gemm_fp8_blockwise_swapab.cu
 const TacticOps& large_ops();   // grouped_gemm_fp8_blockwise_large.cu
+const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
 }  // namespace fp8_gemm_detail
 
 }  // namespace megamoe::sm90

@@ -36,11 +36,13 @@ constexpr int kScaleBlock = 128;  // fp8_block: 128x128 weight blocks, 1x128 act
 // kSwapAB: GEMM M = the weight rows (N_out), GEMM N = the group's token rows; D^T is written
 // column-major (= D row-major). Scales: weights 128 x 128 in (M, K), activations 1 x 128 in (N, K).
 // Otherwise GEMM M = token rows (scales 1 x 128), GEMM N = weight rows (scales 128 x 128).
-template <class TileShape_, bool kSwapAB_, RasterOrderOptions kRaster_>
+// ElementD_: fp32 D, or bf16 (FC2's y when no bias is added before the rounding: the TMA
+// epilogue rounds the fp32 accumulator to nearest, so bf16 D == bf16(fp32 D) bit for bit).
+template <class TileShape_, bool kSwapAB_, RasterOrderOptions kRaster_, class ElementD_ = float>
 struct Fp8TacticConfig {
   using TileShape = TileShape_;
   using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
-  using ElementD = float;
+  using ElementD = ElementD_;
   using KernelSchedule = cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperativeFP8BlockScaledAccum;
   using EpilogueSchedule = cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative;
   static constexpr bool kSwapAB = kSwapAB_;
@@ -50,10 +52,10 @@ struct Fp8TacticConfig {
   static constexpr bool kActEpilogue = false;  // D = fp32 h (the activation kernel quantizes a)
 };
 
-template <class Shape, class StrideA, class StrideB, class StrideD, bool kSwapAB>
+template <class Shape, class StrideA, class StrideB, class StrideD, class ElementD, bool kSwapAB>
 __global__ void fp8_grouped_gemm_setup_kernel(int num_groups, int64_t N, int64_t K, RunArgs args, Shape* shapes,
                                               const cutlass::float_e4m3_t** ptr_a, const cutlass::float_e4m3_t** ptr_b,
-                                              const float** ptr_sfa, const float** ptr_sfb, float** ptr_d,
+                                              const float** ptr_sfa, const float** ptr_sfb, ElementD** ptr_d,
                                               StrideA* stride_a, StrideB* stride_b, StrideD* stride_d) {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= num_groups) return;
@@ -87,7 +89,7 @@ __global__ void fp8_grouped_gemm_setup_kernel(int num_groups, int64_t N, int64_t
     stride_b[g] = make_ld_stride<StrideB>(K);
     ptr_sfb[g] = sw_g;
   }
-  ptr_d[g] = args.D + lo * args.ldd;
+  ptr_d[g] = static_cast<ElementD*>(args.D) + lo * args.ldd;
   stride_d[g] = make_ld_stride<StrideD>(args.ldd);
 }
 
@@ -111,7 +113,7 @@ struct Fp8Family {
     constexpr int kSetupThreads = 128;
     const auto& a = st.arrays;
     fp8_grouped_gemm_setup_kernel<typename Impl::Shape, typename Impl::StrideA, typename Impl::StrideB,
-                                  typename Impl::StrideD, Impl::Cfg::kSwapAB>
+                                  typename Impl::StrideD, typename Impl::ElementD, Impl::Cfg::kSwapAB>
         <<<(st.num_groups + kSetupThreads - 1) / kSetupThreads, kSetupThreads, 0, stream>>>(
             st.num_groups, st.N, st.K, args, a.shapes, a.ptr_a, a.ptr_b, a.ptr_sfa, a.ptr_sfb, a.ptr_d,
             a.stride_a, a.stride_b, a.stride_d);
