@@ -13,7 +13,10 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "formats/codecs.h"
 #include "formats/quantize.h"
 #include "kernels/sm90/moe/moe_kernels_fp8.h"
 #include "kernels/sm90/quantize/quantize_fp8.h"
@@ -250,6 +253,107 @@ TEST(Fp8Quant, PermuteQuantSmallMatchesCpuQuantizer) {
     }
     expect_same_codes(q, want_codes, "permuted activation codes");
     expect_same_scales(sc, want_scales, "permuted activation scales");
+  }
+}
+
+// The backend's FC2-input kernel (activation + 1x128 quantize, kernels/sm90/moe/activation_fp8.cu)
+// against the CPU: a = bf16(act(h + b13)) with the reference's own activation
+// (reference::activation_value), then formats::quantize_fp8_act_1x128, code for code and scale for
+// scale for relu2 (gated activations: see the comment in the loop), every activation, with and without biases, I with a partial last group (320) and whole
+// groups. The kernel gives a warp one group at few rows and more at many: 3 rows (one group a
+// warp), 6000 (two: I = 320's three groups split 2 + 1) and 20000 (the whole row). Rows past
+// offsets[E] stay poisoned.
+TEST(Fp8Quant, ActivationQuantMatchesCpu) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const int64_t E = 3;
+  for (int64_t I : {int64_t(320), int64_t(512)})
+  for (int64_t rows : {int64_t(3), int64_t(6000), int64_t(20000)})
+  for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
+  for (bool bias : {false, true}) {
+    SCOPED_TRACE("I " + std::to_string(I) + " rows " + std::to_string(rows) + " act " + std::to_string(int(act)) +
+                 (bias ? " bias" : ""));
+    const bool gated = act != Activation::kReLU2;
+    const int64_t N13 = gated ? 2 * I : I, IB = (I + 127) / 128;
+    const float limit = act == Activation::kSwiGLUOAI ? 7.0f : INFINITY, alpha = 1.702f;
+    std::mt19937_64 rng(case_seed("act quant") + uint64_t(I * 7 + rows) * 16 + uint64_t(act) * 2 + bias);
+    std::normal_distribution<float> nd(0.0f, 3.0f);
+    // Experts own rows [0, r1), [r1, r2), [r2, rows - 1): the last row is past offsets[E].
+    const std::vector<int32_t> offsets = {0, int32_t(rows / 3), int32_t(rows / 3), int32_t(rows - 1)};
+    std::vector<int32_t> row_expert(size_t(rows), 0);
+    for (int64_t e = 0; e < E; ++e)
+      for (int64_t r = offsets[size_t(e)]; r < offsets[size_t(e + 1)]; ++r) row_expert[size_t(r)] = int32_t(e);
+    std::vector<float> h(size_t(rows * N13)), b13(size_t(E * N13));
+    for (auto& v : h) v = nd(rng);
+    for (auto& v : b13) v = 0.25f * nd(rng);
+    const int64_t used = offsets[size_t(E)];
+    std::vector<float> a(size_t(used * I));
+    for (int64_t r = 0; r < used; ++r)
+      for (int64_t j = 0; j < I; ++j) {
+        const float* br = &b13[size_t(row_expert[size_t(r)] * N13)];
+        float g = h[size_t(r * N13 + j)], u = gated ? h[size_t(r * N13 + I + j)] : 0.0f;
+        if (bias) {
+          g += br[j];
+          if (gated) u += br[I + j];
+        }
+        a[size_t(r * I + j)] = formats::round_to_bf16(reference::activation_value(act, g, u, limit, alpha));
+      }
+    std::vector<uint8_t> cpu_codes(a.size());
+    std::vector<float> cpu_scales(size_t(used * IB));
+    formats::quantize_fp8_act_1x128(a.data(), used, I, I, cpu_codes.data(), cpu_scales.data(), false);
+    DevBuf<float> dh, db;
+    dh.upload(h);
+    db.upload(b13);
+    DevBuf<int32_t> dre, doff;
+    dre.upload(row_expert);
+    doff.upload(offsets);
+    constexpr uint8_t kPoison = 0xAB;
+    DevBuf<uint8_t> aq(size_t(rows * I));
+    DevBuf<float> sa(size_t(rows * IB));
+    CUDA_CHECK(cudaMemset(aq.p, kPoison, aq.n));
+    CUDA_CHECK(cudaMemset(sa.p, 0xFF, sa.n * sizeof(float)));
+    sm90::ActivationParams p;
+    p.activation = act;
+    p.limit = limit;
+    p.alpha = alpha;
+    sm90::launch_activation_quant_fp8(dh.p, bias ? db.p : nullptr, dre.p, doff.p, E, rows, I, p, aq.p, sa.p, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    std::vector<uint8_t> want_codes(size_t(rows * I), kPoison);
+    std::memcpy(want_codes.data(), cpu_codes.data(), cpu_codes.size());
+    std::vector<float> want_scales(size_t(rows * IB), bitsf(0xFFFFFFFFu));
+    for (int64_t r = 0; r < used; ++r) {
+      const int64_t e = row_expert[size_t(r)], lo = offsets[size_t(e)], hi = offsets[size_t(e + 1)];
+      for (int64_t ib = 0; ib < IB; ++ib)
+        want_scales[size_t(lo * IB + ib * (hi - lo) + (r - lo))] = cpu_scales[size_t(r * IB + ib)];
+    }
+    const std::vector<uint8_t> codes = aq.download();
+    const std::vector<float> scales = sa.download();
+    if (act == Activation::kReLU2) {  // no transcendental: the GPU's a is the CPU's, bit for bit
+      expect_same_codes(codes, want_codes, "activation codes");
+      expect_same_scales(scales, want_scales, "activation scales");
+      continue;
+    }
+    // Gated: CUDA's expf / tanhf differ from std::exp / std::tanh in the last fp32 bits
+    // (docs/FORMATS.md), which moves an a across a bf16 rounding boundary about once in 10^5-10^6
+    // elements. So: the poison and every other byte exact, a differing code one e4m3 step away and
+    // rare; a differing scale (its block's amax moved by one bf16 step) within 2^-7 and rare.
+    int64_t code_diffs = 0, scale_diffs = 0;
+    for (size_t i = 0; i < codes.size(); ++i) {
+      if (codes[i] == want_codes[i]) continue;
+      ++code_diffs;
+      const bool same_sign = (codes[i] & 0x80) == (want_codes[i] & 0x80) && want_codes[i] != kPoison;
+      EXPECT_TRUE(same_sign && std::abs(int(codes[i] & 0x7F) - int(want_codes[i] & 0x7F)) <= 1)
+          << "code " << i << ": gpu 0x" << std::hex << int(codes[i]) << ", cpu 0x" << int(want_codes[i]);
+    }
+    for (size_t i = 0; i < scales.size(); ++i) {
+      if (fbits(scales[i]) == fbits(want_scales[i])) continue;
+      ++scale_diffs;
+      EXPECT_LE(std::abs(scales[i] - want_scales[i]), std::ldexp(std::abs(want_scales[i]), -7))
+          << "scale " << i << ": gpu " << scales[i] << ", cpu " << want_scales[i];
+    }
+    EXPECT_LE(code_diffs, 2 + int64_t(codes.size()) / 20000) << "codes differing by one step";
+    EXPECT_LE(scale_diffs, 2 + int64_t(scales.size()) / 1000) << "scales differing by one bf16 step";
   }
 }
 
