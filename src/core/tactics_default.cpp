@@ -9,7 +9,9 @@
 //   split pipeline's tactics. The w4a16_mxfp4 / w4a16_nvfp4 entries were re-measured on
 //   2026-12-01 after the register decode and the small tactic's ldmatrix
 //   (bench/results/2026-12-01_c625760_tune_w4a16_*).
-//   Larger T uses each backend's heuristic.
+//   fp8_block, T = 128..8192 (the split tactics): `megamoe tune --recipe fp8_block --tokens
+//   128-8192 --iters 40` of 2026-12-01 (bench/results/2026-12-01_148df44_tune_fp8_128-8192.*).
+//   Larger T of the other recipes uses each backend's heuristic.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -310,7 +312,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_swap_ab",
+    "512": "split_swap_ab",
+    "1024": "split_swap_ab",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -354,6 +363,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 2.46899,
      "split_swap_ab": 2.35987,
      "split_large_tile": 3.24656
+    },
+    "128": {
+     "split_swap_ab": 2.70086,
+     "split_large_tile": 3.53088
+    },
+    "256": {
+     "split_swap_ab": 2.8152,
+     "split_large_tile": 3.63005
+    },
+    "512": {
+     "split_swap_ab": 2.89686,
+     "split_large_tile": 4.46758
+    },
+    "1024": {
+     "split_swap_ab": 3.16048,
+     "split_large_tile": 3.73875
+    },
+    "2048": {
+     "split_swap_ab": 3.94749,
+     "split_large_tile": 3.83514
+    },
+    "4096": {
+     "split_swap_ab": 6.77904,
+     "split_large_tile": 5.69827
+    },
+    "8192": {
+     "split_swap_ab": 10.6113,
+     "split_large_tile": 9.35107
     }
    }
   },
@@ -377,7 +414,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_swap_ab",
+    "512": "split_swap_ab",
+    "1024": "split_large_tile",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -421,6 +465,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.2192,
      "split_swap_ab": 0.206496,
      "split_large_tile": 0.267168
+    },
+    "128": {
+     "split_swap_ab": 0.241952,
+     "split_large_tile": 0.271296
+    },
+    "256": {
+     "split_swap_ab": 0.226848,
+     "split_large_tile": 0.262656
+    },
+    "512": {
+     "split_swap_ab": 0.237312,
+     "split_large_tile": 0.271328
+    },
+    "1024": {
+     "split_swap_ab": 0.300128,
+     "split_large_tile": 0.288096
+    },
+    "2048": {
+     "split_swap_ab": 0.459456,
+     "split_large_tile": 0.396704
+    },
+    "4096": {
+     "split_swap_ab": 0.80288,
+     "split_large_tile": 0.65248
+    },
+    "8192": {
+     "split_swap_ab": 1.52998,
+     "split_large_tile": 1.18912
     }
    }
   },
@@ -444,7 +516,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_large_tile",
+    "512": "split_swap_ab",
+    "1024": "split_large_tile",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -488,6 +567,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.582336,
      "split_swap_ab": 0.403328,
      "split_large_tile": 0.592096
+    },
+    "128": {
+     "split_swap_ab": 0.411008,
+     "split_large_tile": 0.552896
+    },
+    "256": {
+     "split_swap_ab": 0.527104,
+     "split_large_tile": 0.518816
+    },
+    "512": {
+     "split_swap_ab": 0.7008,
+     "split_large_tile": 0.704064
+    },
+    "1024": {
+     "split_swap_ab": 1.21853,
+     "split_large_tile": 1.07168
+    },
+    "2048": {
+     "split_swap_ab": 2.48029,
+     "split_large_tile": 2.01306
+    },
+    "4096": {
+     "split_swap_ab": 4.9313,
+     "split_large_tile": 3.55782
+    },
+    "8192": {
+     "split_swap_ab": 8.75091,
+     "split_large_tile": 7.3287
     }
    }
   },
@@ -511,7 +618,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_swap_ab",
+    "512": "split_swap_ab",
+    "1024": "split_swap_ab",
+    "2048": "split_swap_ab",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -555,6 +669,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.806784,
      "split_swap_ab": 0.736288,
      "split_large_tile": 1.02602
+    },
+    "128": {
+     "split_swap_ab": 0.835264,
+     "split_large_tile": 1.12042
+    },
+    "256": {
+     "split_swap_ab": 0.871136,
+     "split_large_tile": 1.15488
+    },
+    "512": {
+     "split_swap_ab": 0.90032,
+     "split_large_tile": 1.17136
+    },
+    "1024": {
+     "split_swap_ab": 0.948128,
+     "split_large_tile": 1.21184
+    },
+    "2048": {
+     "split_swap_ab": 1.20237,
+     "split_large_tile": 1.25664
+    },
+    "4096": {
+     "split_swap_ab": 2.05075,
+     "split_large_tile": 1.84454
+    },
+    "8192": {
+     "split_swap_ab": 3.67866,
+     "split_large_tile": 3.31478
     }
    }
   },
