@@ -9,9 +9,9 @@
 //   split pipeline's tactics. The w4a16_mxfp4 / w4a16_nvfp4 entries were re-measured on
 //   2026-12-01 after the register decode and the small tactic's ldmatrix
 //   (bench/results/2026-12-01_c625760_tune_w4a16_*).
-//   fp8_block, T = 128..8192 (the split tactics): `megamoe tune --recipe fp8_block --tokens
-//   128-8192 --iters 40` of 2026-12-01 (bench/results/2026-12-01_148df44_tune_fp8_128-8192.*).
-//   Larger T of the other recipes uses each backend's heuristic.
+//   fp8_block and bf16, T = 128..8192 (the split tactics): `megamoe tune --recipe <r> --tokens
+//   128-8192 --iters 40` of 2026-12-01 (bench/results/2026-12-01_{148df44_tune_fp8,8ac2c24_tune_bf16}_128-8192.*).
+//   Larger T of the W4A16 recipes uses the backend's heuristic.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -44,7 +44,14 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "mega_rounds",
     "32": "mega_rounds",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_swap_ab",
+    "512": "split_large_tile",
+    "1024": "split_large_tile",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -88,6 +95,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 4.52909,
      "split_swap_ab": 4.5023,
      "split_large_tile": 4.90122
+    },
+    "128": {
+     "split_swap_ab": 5.01133,
+     "split_large_tile": 5.0512
+    },
+    "256": {
+     "split_swap_ab": 5.18307,
+     "split_large_tile": 5.2103
+    },
+    "512": {
+     "split_swap_ab": 5.34896,
+     "split_large_tile": 5.32054
+    },
+    "1024": {
+     "split_swap_ab": 5.54573,
+     "split_large_tile": 5.4841
+    },
+    "2048": {
+     "split_swap_ab": 6.28269,
+     "split_large_tile": 5.7823
+    },
+    "4096": {
+     "split_swap_ab": 10.1663,
+     "split_large_tile": 7.14755
+    },
+    "8192": {
+     "split_swap_ab": 19.571,
+     "split_large_tile": 11.6844
     }
    }
   },
@@ -111,7 +146,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_large_tile",
+    "512": "split_large_tile",
+    "1024": "split_large_tile",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -155,6 +197,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.330976,
      "split_swap_ab": 0.328448,
      "split_large_tile": 0.351968
+    },
+    "128": {
+     "split_swap_ab": 0.36016,
+     "split_large_tile": 0.362464
+    },
+    "256": {
+     "split_swap_ab": 0.359424,
+     "split_large_tile": 0.337824
+    },
+    "512": {
+     "split_swap_ab": 0.351456,
+     "split_large_tile": 0.347424
+    },
+    "1024": {
+     "split_swap_ab": 0.402912,
+     "split_large_tile": 0.379392
+    },
+    "2048": {
+     "split_swap_ab": 0.592064,
+     "split_large_tile": 0.457248
+    },
+    "4096": {
+     "split_swap_ab": 1.06838,
+     "split_large_tile": 0.713824
+    },
+    "8192": {
+     "split_swap_ab": 1.9969,
+     "split_large_tile": 1.26874
     }
    }
   },
@@ -178,7 +248,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_large_tile",
+    "512": "split_large_tile",
+    "1024": "split_large_tile",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -222,6 +299,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.930208,
      "split_swap_ab": 0.732352,
      "split_large_tile": 0.778752
+    },
+    "128": {
+     "split_swap_ab": 0.706752,
+     "split_large_tile": 0.709024
+    },
+    "256": {
+     "split_swap_ab": 0.893376,
+     "split_large_tile": 0.732288
+    },
+    "512": {
+     "split_swap_ab": 1.15059,
+     "split_large_tile": 0.896416
+    },
+    "1024": {
+     "split_swap_ab": 2.00051,
+     "split_large_tile": 1.43965
+    },
+    "2048": {
+     "split_swap_ab": 4.48138,
+     "split_large_tile": 2.52477
+    },
+    "4096": {
+     "split_swap_ab": 7.58352,
+     "split_large_tile": 4.62618
+    },
+    "8192": {
+     "split_swap_ab": 16.4973,
+     "split_large_tile": 9.0167
     }
    }
   },
@@ -245,7 +350,14 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "mega",
     "32": "split_swap_ab",
-    "64": "split_swap_ab"
+    "64": "split_swap_ab",
+    "128": "split_swap_ab",
+    "256": "split_swap_ab",
+    "512": "split_swap_ab",
+    "1024": "split_swap_ab",
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -289,6 +401,34 @@ const char* shipped_tactics_json() {
      "mega_rounds": 1.33773,
      "split_swap_ab": 1.32899,
      "split_large_tile": 1.43178
+    },
+    "128": {
+     "split_swap_ab": 1.45264,
+     "split_large_tile": 1.48128
+    },
+    "256": {
+     "split_swap_ab": 1.50826,
+     "split_large_tile": 1.53248
+    },
+    "512": {
+     "split_swap_ab": 1.54045,
+     "split_large_tile": 1.55754
+    },
+    "1024": {
+     "split_swap_ab": 1.58851,
+     "split_large_tile": 1.59885
+    },
+    "2048": {
+     "split_swap_ab": 1.99552,
+     "split_large_tile": 1.78768
+    },
+    "4096": {
+     "split_swap_ab": 3.18384,
+     "split_large_tile": 2.30378
+    },
+    "8192": {
+     "split_swap_ab": 5.3679,
+     "split_large_tile": 3.7335
     }
    }
   },
