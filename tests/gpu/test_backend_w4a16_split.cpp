@@ -10,6 +10,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "split_test_util.h"
@@ -67,6 +70,52 @@ TEST(W4A16, SmallShapes) {
       SCOPED_TRACE("T=" + std::to_string(T));
       const HostInputs in = make_inputs(c, T, RouteKind::kUniform, case_seed("small in") + uint64_t(T), 0.1, 0.1);
       check_against_reference(tl, in, kTol);
+    }
+  }
+}
+
+// FC2 writes bf16 y when the large tactic runs it and there is no b2 (the combine rounds y to
+// bf16 first anyway), so the output is bit for bit the fp32-y pipeline's (MEGAMOE_SPLIT_BF16_Y=0),
+// eager and in a graph; with biases, or at small T (the small tactic), both run fp32 y. Also
+// checked against the CPU reference.
+TEST(W4A16, Bf16YEqualsFp32YBitwise) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (Recipe r : kRecipes)
+  for (bool bias : {false, true}) {
+    SCOPED_TRACE(std::string(rname(r)) + (bias ? " biases" : " no biases"));
+    MoeConfig c = w4_config(r, 8, 2, 192, 128, 1024, Activation::kSwiGLU, bias);
+    std::unique_ptr<CanonicalLayer> fp32_y;
+    {
+      ScopedEnv env(std::vector<std::pair<const char*, const char*>>{{"MEGAMOE_SPLIT_BF16_Y", "0"}});
+      fp32_y = std::make_unique<CanonicalLayer>(c, case_seed(std::string("w4 bf16 y ") + rname(r)));
+    }
+    CanonicalLayer bf16_y(c, *fp32_y);
+    // 8 experts x 2 routes: T = 5 ~1 row an expert (small tactic), T = 1000 ~250 (large).
+    for (int64_t T : {5, 1000}) {
+      SCOPED_TRACE("T=" + std::to_string(T));
+      EXPECT_EQ(bf16_y.layer->tactic_for(T), T == 5 ? "split_small" : "split_large");
+      const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("w4 bf16 y in") + uint64_t(T), 0.1, 0.1);
+      DeviceInputs d(in);
+      const std::vector<uint16_t> want = run_layer(*fp32_y->layer, d);
+      EXPECT_EQ(count_nan(want), 0);
+      EXPECT_LE(rel_l2(want, run_reference(c, *fp32_y->ref, in)), kTol);
+      EXPECT_TRUE(run_layer(*bf16_y.layer, d) == want) << "eager";
+      cudaStream_t s;
+      CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      cudaGraph_t g;
+      cudaGraphExec_t ge;
+      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+      bf16_y.layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+      CUDA_CHECK(cudaStreamEndCapture(s, &g));
+      CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+      d.poison(s);
+      CUDA_CHECK(cudaGraphLaunch(ge, s));
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      EXPECT_TRUE(d.result() == want) << "graph replay";
+      CUDA_CHECK(cudaGraphExecDestroy(ge));
+      CUDA_CHECK(cudaGraphDestroy(g));
+      CUDA_CHECK(cudaStreamDestroy(s));
     }
   }
 }

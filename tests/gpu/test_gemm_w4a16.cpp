@@ -48,6 +48,32 @@ struct PreparedGemm {
     CUDA_CHECK(cudaMemcpy(doff.p, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
     sm90::w4a16_prepare_weights(dw.p, dw.n, nullptr);
   }
+  // The arguments of a launch of tactic t into D (fp32).
+  sm90::W4A16GemmArgs args(sm90::W4A16Tactic t) {
+    sm90::W4A16GemmArgs ga;
+    ga.A = da.p;
+    ga.W = dw.p;
+    ga.scales = ds.p;
+    ga.alpha = ps.alpha_is_one ? nullptr : dal.p;
+    ga.offsets = doff.p;
+    ga.D = dd.p;
+    ga.N = N;
+    ga.K = K;
+    ga.num_groups = int(G);
+    ga.tactic = t;
+    return ga;
+  }
+  // The large tactic into bf16 D16 (poisoned first); returns D16's bits.
+  std::vector<uint16_t> run_bf16_out() {
+    DevBuf<uint16_t> d16(size_t(M * N));
+    CUDA_CHECK(cudaMemset(d16.p, 0xFF, d16.n * 2));
+    sm90::W4A16GemmArgs ga = args(sm90::W4A16Tactic::kLarge);
+    ga.D = nullptr;
+    ga.D16 = d16.p;
+    sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return d16.download();
+  }
   std::vector<float> run(sm90::W4A16Tactic t) {
     CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));
     sm90::W4A16GemmArgs ga;
@@ -150,11 +176,46 @@ TEST(W4A16, GemmTacticsMatchCpu) {
         EXPECT_EQ(bad, 0) << "non-finite (unwritten) outputs";
         EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
         EXPECT_GT(den, 0.0);
+        if (t == sm90::W4A16Tactic::kLarge) {  // bf16 D: the same values rounded to nearest
+          const std::vector<uint16_t> d16 = gemm.run_bf16_out();
+          int64_t mismatches = 0;
+          for (size_t i = 0; i < d.size(); ++i) mismatches += d16[i] != formats::float_to_bf16_bits(d[i]);
+          EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D)";
+        }
       }
     }
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLarge);
+}
+
+// Bad output arguments are refused by name: bf16 D16 with the small tactic (which may add split-K
+// partials into fp32 D), both outputs, or none.
+TEST(W4A16, RefusesBadOutputs) {
+  MEGAMOE_REQUIRE_SM90();
+  const int64_t N = 128, K = 128;
+  std::vector<uint16_t> a(size_t(4 * K), 0x3F80);
+  std::vector<uint8_t> w(size_t(N * K / 2), 0x22), sc(size_t(N * K / 32), 127);
+  PreparedGemm gemm(a, w, sc, nullptr, {0, 4}, N, K, sm90::Fp4Scale::kMxfp4);
+  DevBuf<uint16_t> d16(size_t(4 * N));
+  auto expect_refused = [&](sm90::W4A16GemmArgs ga, const char* what) {
+    try {
+      sm90::launch_grouped_gemm_w4a16(ga, sm90::Fp4Scale::kMxfp4, 4, nullptr);
+      ADD_FAILURE() << what << ": accepted";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("D16"), std::string::npos) << what << ": " << e.what();
+    }
+  };
+  sm90::W4A16GemmArgs small = gemm.args(sm90::W4A16Tactic::kSmall);
+  small.D = nullptr;
+  small.D16 = d16.p;
+  expect_refused(small, "bf16 D with the small tactic");
+  sm90::W4A16GemmArgs both = gemm.args(sm90::W4A16Tactic::kLarge);
+  both.D16 = d16.p;
+  expect_refused(both, "both outputs");
+  sm90::W4A16GemmArgs none = gemm.args(sm90::W4A16Tactic::kLarge);
+  none.D = nullptr;
+  expect_refused(none, "no output");
 }
 
 // The register decode is exact: with A the identity (row m of expert g is the unit vector e_m)

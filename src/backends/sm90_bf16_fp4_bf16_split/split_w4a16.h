@@ -9,7 +9,10 @@
 //   permute (kernels/sm90/moe/permute.cu)          x -> x_perm [rows, H] bf16, expert order
 //   FC1 W4A16 GEMM (grouped_gemm_w4a16.h)      alpha13 * (x_perm . dq(W13[e])^T) -> h [rows, N13] fp32
 //   activation (kernels/sm90/moe/activation.cu)    h + b13 -> act -> a [rows, I] bf16
-//   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32
+//   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32 (bf16
+//                                              from the large tactic when there is no b2; the
+//                                              combine rounds y first anyway; MEGAMOE_SPLIT_BF16_Y=0
+//                                              keeps fp32)
 //   combine (kernels/sm90/moe/combine.cu)          y + b2 -> bf16 -> fixed-order weighted sum -> out
 // Numerics equal the CPU reference's: h = alpha13*acc + b13 (the GEMM writes alpha13*acc, the
 // activation adds b13), y = bf16(alpha2*acc2 + b2) (combine adds b2 and rounds).
@@ -28,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
@@ -141,16 +145,21 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g2.W = w2_.as<const uint8_t>();
     g2.scales = s2_.as<const uint8_t>();
     g2.alpha = g2_.as<const float>();
-    g2.D = static_cast<float*>(sw_.y);
+    // y as bf16 straight from the large tactic's epilogue when no bias must be added before the
+    // rounding (the combine rounds y to bf16 first anyway: the same bits).
+    const bool y_bf16 = bf16_y_ && !has_b2_ && g2.tactic == sm90::W4A16Tactic::kLarge;
+    g2.D = y_bf16 ? nullptr : static_cast<float*>(sw_.y);
+    g2.D16 = y_bf16 ? sw_.y : nullptr;
     g2.N = H_;
     g2.K = I_;
     sm90::launch_grouped_gemm_w4a16(g2, F, rows_bound, stream);
-    combine_or_route_rows(args, f, sw_.y, /*y_is_bf16=*/false, pdl);
+    combine_or_route_rows(args, f, sw_.y, y_bf16, pdl);
   }
 
   // Packed codes in fragment order [E_local, N, K/2], scale tiles of factor bytes, alpha f32
   // [E_local] (empty when every alpha is 1).
   DeviceBuffer w13_, w2_, s13_, s2_, g13_, g2_;
+  bool bf16_y_ = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;  // A/B knob, read at construction
 };
 
 }  // namespace megamoe::sm90_backend

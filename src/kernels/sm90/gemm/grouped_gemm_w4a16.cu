@@ -94,6 +94,11 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
   W4A16Tactic t = a.tactic;
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);
+  if ((a.D == nullptr) == (a.D16 == nullptr))
+    throw_invalid("D, D16", "exactly one output (fp32 D or bf16 D16)", a.D ? "both" : "neither");
+  if (a.D16 && t != W4A16Tactic::kLarge)
+    throw_invalid("D16", "the large tactic (bf16 output; the small tactic may add split-K partials into fp32 D)",
+                  "the small tactic");
   cudaError_t e;
   if (t == W4A16Tactic::kLarge) {
     e = launch_w4a16_large(a, fmt, int(grid_y), stream);

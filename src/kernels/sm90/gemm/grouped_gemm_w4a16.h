@@ -48,6 +48,9 @@ struct W4A16GemmArgs {
   const float* alpha = nullptr;   // [G] or null
   const int32_t* offsets = nullptr;  // [G+1], device
   float* D = nullptr;             // [rows, N] fp32
+  // Instead of D: [rows, N] bf16, each element the fp32 result rounded to nearest (bit for bit
+  // bf16(D)). kLarge only (the small tactic may split K and add partial sums into fp32 D).
+  void* D16 = nullptr;
   int64_t N = 0, K = 0;
   int num_groups = 0;
   W4A16Tactic tactic = W4A16Tactic::kAuto;

@@ -18,7 +18,8 @@
 // Step: wait for the stage (cp.async groups + __syncthreads), refill the slot the previous step
 // used, decode the warp's A fragments for the 4 k16 blocks, 4 wgmma (one per k16 block, the B
 // descriptor advanced 32 bytes along K), commit, wait: the next decode overwrites A.
-// Epilogue: D = alpha[g] * acc (fp32), rows and columns bounds-checked.
+// Epilogue: D = alpha[g] * acc (fp32, or rounded to bf16 for FC2's y), rows and columns
+// bounds-checked.
 #include <string>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
@@ -70,13 +71,14 @@ __device__ __forceinline__ void wgmma_m64n128k16_rs(float (&d)[64], const uint32
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 
-template <Fp4Scale F>
+// kBf16Out: D is bf16 (the fp32 value alpha * acc rounded to nearest), else fp32.
+template <Fp4Scale F, bool kBf16Out>
 __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfloat16* __restrict__ A,
                                                                   const uint8_t* __restrict__ W,
                                                                   const uint8_t* __restrict__ S,
                                                                   const float* __restrict__ alpha,
                                                                   const int32_t* __restrict__ offsets,
-                                                                  float* __restrict__ D, int N, int K, int G) {
+                                                                  void* __restrict__ D, int N, int K, int G) {
   constexpr int kSBytes = ScaleCfg<F>::kTileBytes;
   extern __shared__ uint8_t smem_raw[];
   __shared__ int scratch[9];
@@ -170,29 +172,38 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
       for (int q = 0; q < 4; ++q) {
         const int col = j * 8 + 2 * tig + (q & 1);
         const int n = n0 + wr + gq + (q >> 1) * 8;
-        if (col < rows_here && n < N) D[size_t(t0 + col) * size_t(N) + n] = al * acc[4 * j + q];
+        if (col >= rows_here || n >= N) continue;
+        const size_t i = size_t(t0 + col) * size_t(N) + n;
+        if constexpr (kBf16Out)
+          static_cast<__nv_bfloat16*>(D)[i] = __float2bfloat16_rn(al * acc[4 * j + q]);
+        else
+          static_cast<float*>(D)[i] = al * acc[4 * j + q];
       }
     }
   }
 }
 
-template <Fp4Scale F>
+template <Fp4Scale F, bool kBf16Out>
 cudaError_t launch_large(const W4A16GemmArgs& a, int grid_y, cudaStream_t stream) {
-  auto kernel = w4a16_large_kernel<F>;
+  auto kernel = w4a16_large_kernel<F, kBf16Out>;
   // Per launch: the attribute belongs to the current device's context (cheap host call).
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
   const dim3 grid(unsigned((a.N + kBN - 1) / kBN), unsigned(grid_y));
   kernel<<<grid, kThreads, kSmem, stream>>>(static_cast<const __nv_bfloat16*>(a.A), a.W, a.scales, a.alpha,
-                                            a.offsets, a.D, int(a.N), int(a.K), a.num_groups);
+                                            a.offsets, kBf16Out ? a.D16 : static_cast<void*>(a.D), int(a.N),
+                                            int(a.K), a.num_groups);
   return cudaGetLastError();
 }
 
 }  // namespace
 
 cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream) {
-  return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4>(a, grid_y, stream)
-                                 : launch_large<Fp4Scale::kNvfp4>(a, grid_y, stream);
+  if (a.D16)
+    return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, true>(a, grid_y, stream)
+                                   : launch_large<Fp4Scale::kNvfp4, true>(a, grid_y, stream);
+  return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, false>(a, grid_y, stream)
+                                 : launch_large<Fp4Scale::kNvfp4, false>(a, grid_y, stream);
 }
 
 }  // namespace megamoe::sm90
