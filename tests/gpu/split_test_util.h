@@ -318,6 +318,30 @@ inline std::vector<uint16_t> run_layer(MoeLayer& layer, DeviceInputs& d, cudaStr
   return d.result();
 }
 
+// Captures one forward of `layer` in a CUDA graph on `stream` (null: a fresh non-blocking
+// stream), replays it `replays` times (out poisoned before each) and expects `want` bit for bit
+// each time.
+inline void expect_graph_replays_equal(MoeLayer& layer, DeviceInputs& d, const std::vector<uint16_t>& want,
+                                       int replays = 1, cudaStream_t stream = nullptr) {
+  cudaStream_t s = stream;
+  if (!stream) CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  layer.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+  CUDA_CHECK(cudaStreamEndCapture(s, &g));
+  CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  for (int rep = 0; rep < replays; ++rep) {
+    d.poison(s);
+    CUDA_CHECK(cudaGraphLaunch(ge, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    EXPECT_TRUE(d.result() == want) << "graph replay " << rep;
+  }
+  CUDA_CHECK(cudaGraphExecDestroy(ge));
+  CUDA_CHECK(cudaGraphDestroy(g));
+  if (!stream) CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 // The CPU reference on the same inputs, invalid ids replaced by -1 (the layer treats them so).
 inline std::vector<uint16_t> run_reference(const MoeConfig& c, const reference::WeightProvider& wp,
                                            const HostInputs& in) {

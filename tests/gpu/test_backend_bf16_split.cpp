@@ -179,20 +179,7 @@ TEST(SplitBf16, FastPathsEqualPlainPathBitwise) {
       for (size_t vi = 0; vi < fast.size(); ++vi) {
         SCOPED_TRACE(variants[vi].name);
         EXPECT_TRUE(run_layer(*fast[vi]->layer, d, s) == want) << "eager";
-        cudaGraph_t g;
-        cudaGraphExec_t ge;
-        CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-        fast[vi]->layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-        CUDA_CHECK(cudaStreamEndCapture(s, &g));
-        CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-        for (int rep = 0; rep < 2; ++rep) {
-          d.poison(s);
-          CUDA_CHECK(cudaGraphLaunch(ge, s));
-          CUDA_CHECK(cudaStreamSynchronize(s));
-          EXPECT_TRUE(d.result() == want) << "graph replay " << rep;
-        }
-        CUDA_CHECK(cudaGraphExecDestroy(ge));
-        CUDA_CHECK(cudaGraphDestroy(g));
+        expect_graph_replays_equal(*fast[vi]->layer, d, want, /*replays=*/2, s);
       }
       // Back-to-back forwards of two layers in one stream (the second plan kernel is launched with
       // PDL behind the first layer's combine), then one more of the first.

@@ -101,21 +101,7 @@ TEST(W4A16, Bf16YEqualsFp32YBitwise) {
       EXPECT_EQ(count_nan(want), 0);
       EXPECT_LE(rel_l2(want, run_reference(c, *fp32_y->ref, in)), kTol);
       EXPECT_TRUE(run_layer(*bf16_y.layer, d) == want) << "eager";
-      cudaStream_t s;
-      CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-      cudaGraph_t g;
-      cudaGraphExec_t ge;
-      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-      bf16_y.layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-      CUDA_CHECK(cudaStreamEndCapture(s, &g));
-      CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-      d.poison(s);
-      CUDA_CHECK(cudaGraphLaunch(ge, s));
-      CUDA_CHECK(cudaStreamSynchronize(s));
-      EXPECT_TRUE(d.result() == want) << "graph replay";
-      CUDA_CHECK(cudaGraphExecDestroy(ge));
-      CUDA_CHECK(cudaGraphDestroy(g));
-      CUDA_CHECK(cudaStreamDestroy(s));
+      expect_graph_replays_equal(*bf16_y.layer, d, want);
     }
   }
 }

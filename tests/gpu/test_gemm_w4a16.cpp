@@ -76,17 +76,7 @@ struct PreparedGemm {
   }
   std::vector<float> run(sm90::W4A16Tactic t) {
     CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));
-    sm90::W4A16GemmArgs ga;
-    ga.A = da.p;
-    ga.W = dw.p;
-    ga.scales = ds.p;
-    ga.alpha = ps.alpha_is_one ? nullptr : dal.p;
-    ga.offsets = doff.p;
-    ga.D = dd.p;
-    ga.N = N;
-    ga.K = K;
-    ga.num_groups = int(G);
-    ga.tactic = t;
+    const sm90::W4A16GemmArgs ga = args(t);
     sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> d(size_t(M * N));
