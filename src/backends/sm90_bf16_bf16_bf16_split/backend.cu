@@ -21,7 +21,8 @@
 //     GEMMs are not (measured slower at large T when launched early), but let their successor
 //     launch early (griddepcontrol.launch_dependents after their own wait);
 //   - bf16 y: with the large-tile FC2 and no b2, the FC2 epilogue writes y = bf16(acc) (the
-//     same bits combine would round fp32 y to) and combine reads bf16 y;
+//     same bits combine would round fp32 y to) and combine reads bf16 y (Sm90BackendBase::
+//     fc2_bf16_y, shared with the fp8_block and W4A16 split paths; MEGAMOE_SPLIT_BF16_Y=0);
 //   - plan permute (off by default): the single-block plan kernel can gather x itself for small
 //     T; measured slower than the permute kernel (qwen3 T=8: 0.174 vs 0.157 ms).
 // Measured on H200 (ncu, qwen3-30b-a3b T=1, kernels in isolation): plan 7.5 us, permute 2.9,
@@ -66,7 +67,6 @@ SplitBf16Knobs SplitBf16Knobs::from_env() {
   k.gemm_pdl = env_int("MEGAMOE_SPLIT_GEMM_PDL", 0) != 0;
   k.gemm_early_trigger = env_int("MEGAMOE_SPLIT_GEMM_EARLY_TRIGGER", 1) != 0;
   k.fused_setup = env_int("MEGAMOE_SPLIT_FUSED_SETUP", 1) != 0;
-  k.bf16_y = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;
   k.plan_permute_bytes = env_int("MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", k.plan_permute_bytes);
   k.fused_act = env_int("MEGAMOE_SPLIT_FUSED_ACT", 1) != 0;
   return k;
@@ -96,6 +96,9 @@ void Sm90SplitBf16::upload_weights(const MoeWeights& w) {
   else
     upload_tensor(w.w13, w13_, "w13");
   upload_tensor(w.w2, w2_, "w2");
+  // The activation epilogue's per-layer values (b13 is uploaded by now): host-side kernel
+  // parameters, set once here instead of in every forward.
+  if (knobs_.fused_act) fc1_->set_activation({act_.activation, act_.limit, act_.alpha, b13()});
 }
 
 sm90::GroupedGemmTactic Sm90SplitBf16::split_gemm_tactic(int64_t T) const {
@@ -110,18 +113,16 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   const cudaStream_t stream = f.stream;
   const sm90::GroupedGemmTactic tactic = split_gemm_tactic(T);
   // y as bf16 straight from the FC2 epilogue when no bias must be added first.
-  const bool y_bf16 = knobs_.bf16_y && !has_b2_ && tactic == sm90::GroupedGemmTactic::kLargeTile;
+  const bool y_bf16 = fc2_bf16_y(tactic == sm90::GroupedGemmTactic::kLargeTile);
   const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
   // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
   const bool pdl = knobs_.pdl && f.created_stream;
-  // FC1 writes a (the activation in its epilogue) or fp32 h for the activation kernel. The
-  // epilogue's arguments are host-side kernel parameters set here because b13 is uploaded after
-  // upload_weights(); no device work.
+  // FC1 writes a (the activation in its epilogue, set in upload_weights) or fp32 h for the
+  // activation kernel.
   const bool fused_act = knobs_.fused_act;
   const auto out1 = fused_act ? sm90::GroupedGemmOutput::kAct : sm90::GroupedGemmOutput::kF32;
   void* const d1 = fused_act ? sw_.a : static_cast<void*>(sw_.h);
   const int64_t ld1 = fused_act ? I_ : N13_;
-  if (fused_act) fc1_->set_activation({act_.activation, act_.limit, act_.alpha, b13()});
   routing::PlanExtras ex;
   ex.pdl_first = pdl;
   if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {

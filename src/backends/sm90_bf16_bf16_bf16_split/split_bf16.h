@@ -20,7 +20,7 @@ namespace megamoe::sm90_backend {
 // Launch-structure switches, read once per layer at construction from the environment (see
 // backend.cu): for A/B measurements and tests.
 struct SplitBf16Knobs {
-  bool pdl = true, fused_setup = true, bf16_y = true, gemm_pdl = false, gemm_early_trigger = true, fused_act = true;
+  bool pdl = true, fused_setup = true, gemm_pdl = false, gemm_early_trigger = true, fused_act = true;
   int64_t plan_permute_bytes = 0;
   static SplitBf16Knobs from_env();
 };

@@ -31,7 +31,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
@@ -145,9 +144,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g2.W = w2_.as<const uint8_t>();
     g2.scales = s2_.as<const uint8_t>();
     g2.alpha = g2_.as<const float>();
-    // y as bf16 straight from the large tactic's epilogue when no bias must be added before the
-    // rounding (the combine rounds y to bf16 first anyway: the same bits).
-    const bool y_bf16 = bf16_y_ && !has_b2_ && g2.tactic == sm90::W4A16Tactic::kLarge;
+    const bool y_bf16 = fc2_bf16_y(g2.tactic == sm90::W4A16Tactic::kLarge);
     g2.D = y_bf16 ? nullptr : static_cast<float*>(sw_.y);
     g2.D16 = y_bf16 ? sw_.y : nullptr;
     g2.N = H_;
@@ -159,7 +156,6 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   // Packed codes in fragment order [E_local, N, K/2], scale tiles of factor bytes, alpha f32
   // [E_local] (empty when every alpha is 1).
   DeviceBuffer w13_, w2_, s13_, s2_, g13_, g2_;
-  bool bf16_y_ = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;  // A/B knob, read at construction
 };
 
 }  // namespace megamoe::sm90_backend

@@ -1,6 +1,7 @@
 // Sm90BackendBase (see sm90_backend_base.h).
 #include "backends/sm90_common/sm90_backend_base.h"
 
+#include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/machine_key.h"
 #include "kernels/sm90/common/gate_up_layout.h"
 
@@ -23,16 +24,17 @@ Sm90BackendBase::Sm90BackendBase(const char* name, const MoeConfig& c, SplitActi
   act_.activation = c.activation;
   act_.limit = c.effective_limit();
   act_.alpha = c.swiglu_alpha;
+  bf16_y_allowed_ = env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0;
 }
 
 void Sm90BackendBase::prepare_weights(const MoeWeights& w, void* stream) {
   DeviceGuard g = guard();
   upload_stream_ = stream ? static_cast<cudaStream_t>(stream) : cudaStreamLegacy;
-  upload_weights(w);
   has_b13_ = c_.has_bias && w.b13.defined() && w.b13.data;
   has_b2_ = c_.has_bias && w.b2.defined() && w.b2.data;
   upload_bias(has_b13_, w.b13, b13_, "b13");
   upload_bias(has_b2_, w.b2, b2_, "b2");
+  upload_weights(w);
   // The one synchronisation of the upload (see the header): the weights are in place on return.
   check(cudaStreamSynchronize(upload_stream()), "prepare_weights sync");
   ready_ = true;

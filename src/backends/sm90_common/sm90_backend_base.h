@@ -66,7 +66,8 @@ class Sm90BackendBase : public Backend {
     bool created_stream = false;  // a stream the caller created: PDL may be used on it
   };
 
-  // The backend's own weights (the biases are uploaded by the base afterwards).
+  // The backend's own weights. The biases are uploaded by the base before it, so b13() / b2()
+  // and has_b13_ / has_b2_ are already set (pointers for kernel parameters built here).
   virtual void upload_weights(const MoeWeights& w) = 0;
   // The forward's kernels, from the route plan to combine, on ctx.stream.
   virtual void run_stages(const ForwardArgs& args, const ForwardContext& ctx) = 0;
@@ -106,10 +107,15 @@ class Sm90BackendBase : public Backend {
   bool has_b13_ = false, has_b2_ = false;
   const float* b13() const { return has_b13_ ? b13_.as<const float>() : nullptr; }
   const float* b2() const { return has_b2_ ? b2_.as<const float>() : nullptr; }
+  // Whether FC2 writes y in bf16: a kernel with a bf16 epilogue (`bf16_kernel`: the large tile)
+  // and no b2 to add before the rounding (the combine rounds y to bf16 first anyway, so the
+  // output bits are the same). MEGAMOE_SPLIT_BF16_Y=0 (read at construction) keeps fp32 y.
+  bool fc2_bf16_y(bool bf16_kernel) const { return bf16_y_allowed_ && !has_b2_ && bf16_kernel; }
 
  private:
   void upload_bias(bool has, const TensorView& t, DeviceBuffer& dst, const char* name);
   bool ready_ = false;
+  bool bf16_y_allowed_ = true;
   // The stream of the prepare_weights() call in progress (see "Weight upload" above).
   cudaStream_t upload_stream_ = cudaStreamLegacy;
 };

@@ -16,8 +16,8 @@
 //                                                      which the combine would do first anyway)
 //   combine (kernels/sm90/moe/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
-// Knob (read once at construction, for A/B runs and tests): MEGAMOE_SPLIT_BF16_Y=0 keeps fp32 y
-// at every T (the output is bit for bit the same).
+// Knob (read once at construction by the base, Sm90BackendBase::fc2_bf16_y; for A/B runs and
+// tests): MEGAMOE_SPLIT_BF16_Y=0 keeps fp32 y at every T (the output is bit for bit the same).
 //
 // Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
 // re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
@@ -53,7 +53,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/sm90_common/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/common/cuda_helpers.h"
@@ -76,8 +75,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
         w13_(name, c.device),
         w2_(name, c.device),
         s13_(name, c.device),
-        s2_(name, c.device),
-        bf16_y_(env_int("MEGAMOE_SPLIT_BF16_Y", 1) != 0) {
+        s2_(name, c.device) {
     fc1_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), N13_, H_, c.device);
     fc2_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), H_, I_, c.device);
   }
@@ -135,8 +133,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
               stream, tactic);
     sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
                                       sw_.a_scales, stream);
-    // y as bf16 straight from FC2's epilogue when no bias must be added before the rounding.
-    const bool y_bf16 = bf16_y_ && !has_b2_ && tactic == sm90::Fp8GemmTactic::kLargeTile;
+    const bool y_bf16 = fc2_bf16_y(tactic == sm90::Fp8GemmTactic::kLargeTile);
     if (y_bf16)
       fc2_->run_bf16_out(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream);
     else
@@ -145,7 +142,6 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   }
 
   DeviceBuffer w13_, w2_, s13_, s2_;
-  bool bf16_y_;
   std::unique_ptr<sm90::GroupedGemmFp8Blockwise> fc1_, fc2_;
 };
 

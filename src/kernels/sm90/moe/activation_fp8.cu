@@ -1,7 +1,8 @@
 // Activation + 1x128 quantize of FC2's input (see moe_kernels_fp8.h). A warp walks one or more
 // 128-column groups of a row (activation_quant_kernel says how many); in each, lane l takes
-// columns 4l..4l+3 of g (and u, and the biases) with 16-byte loads, computes a = bf16(act(h + b13)) with the same formulas as activation.cu (which mirror the
-// CPU reference), then the warp quantizes the group's 128 bf16 values exactly as
+// columns 4l..4l+3 of g (and u, and the biases) with 16-byte loads, computes
+// a = bf16(act(h + b13)) with the same formulas as activation.cu (which mirror the CPU
+// reference), then the warp quantizes the group's 128 bf16 values exactly as
 // formats::quantize_fp8_act_1x128 does: e4m3 codes (one 32-bit store per lane) and one fp32 scale.
 // A partial last group (I not a multiple of 128; I % 4 == 0, so a lane's 4 columns are all real
 // or all past I) loads and stores only its real columns; lanes past I hold a = 0, which leaves the
@@ -32,7 +33,7 @@ constexpr int kThreads = 256;
 constexpr int kColsPerLane = kBlock / 32;  // 4: one 16-byte fp32 load, one 32-bit store of codes
 static_assert(kColsPerLane * sizeof(float) == vec::kBytesPerVectorLoad, "a lane's fp32 columns: one vector load");
 static_assert(kColsPerLane * sizeof(uint8_t) == sizeof(uint32_t), "a lane's codes: one 32-bit store");
-static_assert(kThreads % 32 == 0, "whole warps, one per (row, group)");
+static_assert(kThreads % 32 == 0, "whole warps: a warp owns its (row, groups)");
 
 // The h (and bias) values of one lane for one 128-column group: columns c..c+3 of g and of u.
 struct LaneGroup {
