@@ -63,11 +63,11 @@ struct PreparedGemm {
     ga.tactic = t;
     return ga;
   }
-  // The large tactic into bf16 D16 (poisoned first); returns D16's bits.
-  std::vector<uint16_t> run_bf16_out() {
+  // A large tactic into bf16 D16 (poisoned first); returns D16's bits.
+  std::vector<uint16_t> run_bf16_out(sm90::W4A16Tactic t) {
     DevBuf<uint16_t> d16(size_t(M * N));
     CUDA_CHECK(cudaMemset(d16.p, 0xFF, d16.n * 2));
-    sm90::W4A16GemmArgs ga = args(sm90::W4A16Tactic::kLarge);
+    sm90::W4A16GemmArgs ga = args(t);
     ga.D = nullptr;
     ga.D16 = d16.p;
     sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
@@ -92,11 +92,22 @@ struct PreparedGemm {
   DevBuf<int32_t> doff;
 };
 
-const char* tactic_name(sm90::W4A16Tactic t) { return t == sm90::W4A16Tactic::kSmall ? "small tactic" : "large tactic"; }
+const char* tactic_name(sm90::W4A16Tactic t) {
+  switch (t) {
+    case sm90::W4A16Tactic::kSmall: return "small tactic";
+    case sm90::W4A16Tactic::kLarge: return "large tactic";
+    case sm90::W4A16Tactic::kLargeTma: return "large TMA tactic";
+    default: return "auto";
+  }
+}
+// Every tactic a caller can force.
+const sm90::W4A16Tactic kTactics[] = {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge,
+                                      sm90::W4A16Tactic::kLargeTma};
 
 // The GEMM alone, each tactic forced, against a float64 dequantize-and-multiply on the CPU:
-// ragged experts (0, 1, 15, 17, 130 and 300 rows; 0-30 rows; 0-9 rows: partial 16-, 32- and
-// 128-token passes), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
+// ragged experts (0, 1, 15, 17, 130 and 300 rows; 0-30 rows; 0-9 rows: partial 16-, 32-, 128-
+// and 256-token passes; 150 experts of 0-4 rows: more tiles than SMs, so the TMA tactic's
+// persistent CTAs walk several), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
 // extreme scales, both scale formats, nvfp4 alpha per expert. fp32 accumulation of exact bf16
 // products: 1e-5.
 TEST(W4A16, GemmTacticsMatchCpu) {
@@ -104,8 +115,10 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   GPUTEST_TRACE_SEED();
   // Mean 77 rows per expert (32-token passes of the small tactic), 12 (32-token passes, one for
   // most experts) and 4 (16-token passes).
+  std::vector<int32_t> many(150);
+  for (size_t i = 0; i < many.size(); ++i) many[i] = int32_t((i * 7) % 5);
   for (const std::vector<int32_t>& rows :
-       {std::vector<int32_t>{0, 1, 15, 17, 130, 300}, {0, 1, 15, 17, 30, 9}, {0, 1, 7, 2, 5, 9}}) {
+       {std::vector<int32_t>{0, 1, 15, 17, 130, 300}, {0, 1, 15, 17, 30, 9}, {0, 1, 7, 2, 5, 9}, many}) {
     SCOPED_TRACE("rows " + std::to_string(rows[2]) + "...");
     const int64_t N = 192, K = 320;
     const int64_t G = int64_t(rows.size());
@@ -153,7 +166,7 @@ TEST(W4A16, GemmTacticsMatchCpu) {
       PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
       EXPECT_EQ(gemm.ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
       EXPECT_FALSE(gemm.ps.alpha_is_one);
-      for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+      for (sm90::W4A16Tactic t : kTactics) {
         SCOPED_TRACE(tactic_name(t));
         const std::vector<float> d = gemm.run(t);
         double num = 0, den = 0;
@@ -166,8 +179,8 @@ TEST(W4A16, GemmTacticsMatchCpu) {
         EXPECT_EQ(bad, 0) << "non-finite (unwritten) outputs";
         EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
         EXPECT_GT(den, 0.0);
-        if (t == sm90::W4A16Tactic::kLarge) {  // bf16 D: the same values rounded to nearest
-          const std::vector<uint16_t> d16 = gemm.run_bf16_out();
+        if (t != sm90::W4A16Tactic::kSmall) {  // bf16 D: the same values rounded to nearest
+          const std::vector<uint16_t> d16 = gemm.run_bf16_out(t);
           int64_t mismatches = 0;
           for (size_t i = 0; i < d.size(); ++i) mismatches += d16[i] != formats::float_to_bf16_bits(d[i]);
           EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D)";
@@ -246,7 +259,7 @@ TEST(W4A16, DecodeIsExact) {
     }
     const std::vector<float> ones(size_t(G), 1.0f);
     PreparedGemm gemm(a, w, sc, nv ? ones.data() : nullptr, offs, N, K, fmt);
-    for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+    for (sm90::W4A16Tactic t : kTactics) {
       SCOPED_TRACE(tactic_name(t));
       const std::vector<float> d = gemm.run(t);
       int64_t mismatches = 0;
@@ -287,7 +300,7 @@ TEST(W4A16, NaNScalePoisonsOnlyItsRow) {
     const float one = 1.0f;
     PreparedGemm gemm(a, w, sc, nv ? &one : nullptr, offs, N, K, fmt);
     EXPECT_TRUE(gemm.ps.fix_codes);
-    for (sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+    for (sm90::W4A16Tactic t : kTactics) {
       SCOPED_TRACE(tactic_name(t));
       const std::vector<float> d = gemm.run(t);
       int64_t wrong = 0;

@@ -69,13 +69,18 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   }
 
   // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel.
-  std::vector<std::string> tactic_names() const override { return {kSmall, kLarge}; }
+  std::vector<std::string> tactic_names() const override { return {kSmall, kLarge, kLargeTma}; }
   std::string tactic_for(int64_t T) const override {
-    return gemm_tactic(T) == sm90::W4A16Tactic::kSmall ? kSmall : kLarge;
+    switch (gemm_tactic(T)) {
+      case sm90::W4A16Tactic::kSmall: return kSmall;
+      case sm90::W4A16Tactic::kLargeTma: return kLargeTma;
+      default: return kLarge;
+    }
   }
 
   static constexpr const char* kSmall = "split_small";
   static constexpr const char* kLarge = "split_large";
+  static constexpr const char* kLargeTma = "split_large_tma";
 
  protected:
 
@@ -84,6 +89,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     const std::string& r = requested_tactic(T);
     if (r == kSmall) return sm90::W4A16Tactic::kSmall;
     if (r == kLarge) return sm90::W4A16Tactic::kLarge;
+    if (r == kLargeTma) return sm90::W4A16Tactic::kLargeTma;
     return sm90::w4a16_pick_tactic(T * K_, int(EL_));
   }
 
@@ -144,7 +150,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g2.W = w2_.as<const uint8_t>();
     g2.scales = s2_.as<const uint8_t>();
     g2.alpha = g2_.as<const float>();
-    const bool y_bf16 = fc2_bf16_y(g2.tactic == sm90::W4A16Tactic::kLarge);
+    const bool y_bf16 = fc2_bf16_y(g2.tactic != sm90::W4A16Tactic::kSmall);
     g2.D = y_bf16 ? nullptr : static_cast<float*>(sw_.y);
     g2.D16 = y_bf16 ? sw_.y : nullptr;
     g2.N = H_;

@@ -18,6 +18,8 @@ namespace megamoe::sm90 {
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream);
 cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream);
+cudaError_t launch_w4a16_large_tma(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y,
+                                   cudaStream_t stream);
 
 namespace {
 
@@ -96,12 +98,14 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);
   if ((a.D == nullptr) == (a.D16 == nullptr))
     throw_invalid("D, D16", "exactly one output (fp32 D or bf16 D16)", a.D ? "both" : "neither");
-  if (a.D16 && t != W4A16Tactic::kLarge)
+  if (a.D16 && t == W4A16Tactic::kSmall)
     throw_invalid("D16", "the large tactic (bf16 output; the small tactic may add split-K partials into fp32 D)",
                   "the small tactic");
   cudaError_t e;
   if (t == W4A16Tactic::kLarge) {
     e = launch_w4a16_large(a, fmt, int(grid_y), stream);
+  } else if (t == W4A16Tactic::kLargeTma) {
+    e = launch_w4a16_large_tma(a, fmt, total_rows_upper_bound, int(grid_y), stream);
   } else {
     const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
     const int64_t split_max_ctas = kSplitMaxCtasPerSm * cu::current_sm_count();

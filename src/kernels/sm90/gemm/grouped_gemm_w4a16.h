@@ -12,6 +12,9 @@
 //           K split in two when the grid is small: decode-like T.
 //   kLarge  wgmma m64n128k16 with the decoded weights as the register A operand and 128 tokens
 //           per pass from swizzled shared memory: prefill-like T where the MMA rate matters.
+//   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and
+//           decodes into shared memory, two consumer warpgroups run wgmma m64nNk16 (N <= 256
+//           tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cu).
 // kAuto picks by the mean rows per expert (w4a16_pick_tactic).
 //
 // Weight layouts (prepared once by the backend):
@@ -39,7 +42,7 @@ enum class Fp4Scale : uint8_t { kMxfp4, kNvfp4 };
 inline int fp4_scale_block(Fp4Scale s) { return s == Fp4Scale::kMxfp4 ? 32 : 16; }
 inline int fp4_scales_per64(Fp4Scale s) { return 64 / fp4_scale_block(s); }
 
-enum class W4A16Tactic : uint8_t { kAuto, kSmall, kLarge };
+enum class W4A16Tactic : uint8_t { kAuto, kSmall, kLarge, kLargeTma };
 
 struct W4A16GemmArgs {
   const void* A = nullptr;        // bf16 [rows, K]
@@ -49,7 +52,7 @@ struct W4A16GemmArgs {
   const int32_t* offsets = nullptr;  // [G+1], device
   float* D = nullptr;             // [rows, N] fp32
   // Instead of D: [rows, N] bf16, each element the fp32 result rounded to nearest (bit for bit
-  // bf16(D)). kLarge only (the small tactic may split K and add partial sums into fp32 D).
+  // bf16(D)). kLarge / kLargeTma only (the small tactic may split K and add partial sums into fp32 D).
   void* D16 = nullptr;
   int64_t N = 0, K = 0;
   int num_groups = 0;

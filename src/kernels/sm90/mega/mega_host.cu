@@ -2,7 +2,6 @@
 // argument checks and the launch of the format's instantiation (mega_bf16.cu, mega_w4a16.cu,
 // mega_fp8.cu).
 #include <cuda.h>
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -11,6 +10,7 @@
 #include "core/workspace_carver.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
+#include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 #include "kernels/sm90/mega/mega_params.h"
 #include "megamoe/errors.h"
@@ -65,35 +65,10 @@ static_assert(sizeof(CUtensorMap) == sizeof(WeightMaps::tm13) && alignof(CUtenso
               "WeightMaps holds CUtensorMap");
 
 namespace {
-// cuTensorMapEncodeTiled through the runtime's driver entry point: linking libcuda directly
-// would make every binary (the CPU-only CLI and tests included) need a driver to load.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    cu::check("mega", cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q),
-              "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
-    if (p == nullptr || q != cudaDriverEntryPointSuccess)
-      throw CudaError("mega: the driver has no cuTensorMapEncodeTiled (needs CUDA 12 or newer)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }();
-  return fn;
-}
-
-// TMA descriptor of a `rank`-D tensor (dims[0] innermost and contiguous; strides[i] in bytes
-// between consecutive indices of dims[i + 1]). Host only (no device work); the encoders below call
-// it once per prepared weights, not per forward.
+// Weight descriptors are encoded once per prepared weights, not per forward.
 CUtensorMap encode(const void* base, CUtensorMapDataType type, int rank, const cuuint64_t* dims,
                    const cuuint64_t* strides, const cuuint32_t* box, CUtensorMapSwizzle swizzle, const char* what) {
-  if (!cu::aligned(base, 16)) throw_invalid(what, "a 16-byte aligned weight buffer (mega kernel)", "misaligned");
-  CUtensorMap m;
-  const cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
-  const CUresult r = encode_tiled()(&m, type, cuuint32_t(rank), const_cast<void*>(base), dims, strides, box,
-                                    elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS)
-    throw CudaError(std::string("mega: cuTensorMapEncodeTiled(") + what + ") failed: CUresult " + std::to_string(int(r)));
-  return m;
+  return cu::encode_tensor_map(base, type, rank, dims, strides, box, swizzle, "mega", what);
 }
 
 // A 3-D tensor [outer, rows, inner] (contiguous, `elem` bytes per element), boxes of box_inner x
