@@ -13,6 +13,7 @@
 
 #include "formats/codecs.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
+#include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 #include "split_test_util.h"
 
@@ -192,8 +193,89 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLarge);
 }
 
+// FC1 with the activation in the TMA tactic's epilogue (act_out) equals, bit for bit, the same
+// tactic's fp32 D followed by the activation kernel (launch_activation: + b13, act, round), for
+// every activation, with and without biases, both scale formats, ragged experts (256-token passes
+// and their remainders, empty experts) and two 128-row blocks (I = 128). Canonical W13: gate rows
+// [0, I), up rows [I, 2I). Large-magnitude activations so that swiglu's clamp and geglu's tanh
+// both see their saturated ranges.
+TEST(W4A16, ActivationEpilogueMatchesActivationKernel) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::vector<int32_t> rows = {0, 300, 3, 64, 0, 129};
+  const int64_t I = 128, K = 192, G = int64_t(rows.size());
+  std::vector<int32_t> offs(size_t(G + 1), 0), row_expert;
+  for (int64_t g = 0; g < G; ++g) {
+    offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
+    row_expert.insert(row_expert.end(), size_t(rows[size_t(g)]), int32_t(g));
+  }
+  const int64_t M = offs.back();
+  std::mt19937_64 rng(case_seed("activation epilogue"));
+  std::normal_distribution<float> nd(0.0f, 2.0f);
+  std::vector<uint16_t> a(size_t(M * K));
+  for (auto& v : a) v = formats::float_to_bf16_bits(nd(rng));
+  DevBuf<int32_t> d_row_expert(row_expert.size());
+  CUDA_CHECK(cudaMemcpy(d_row_expert.p, row_expert.data(), row_expert.size() * 4, cudaMemcpyHostToDevice));
+  for (const Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2}) {
+    const bool gated = act != Activation::kReLU2;
+    const int64_t N = gated ? 2 * I : I;
+    SCOPED_TRACE("activation " + std::to_string(int(act)));
+    std::vector<uint8_t> w(size_t(G * N * K / 2));
+    for (auto& b : w) b = uint8_t(rng());
+    std::vector<float> bias(size_t(G * N));
+    for (auto& b : bias) b = nd(rng);
+    DevBuf<float> d_bias(bias.size());
+    CUDA_CHECK(cudaMemcpy(d_bias.p, bias.data(), bias.size() * 4, cudaMemcpyHostToDevice));
+    for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
+      const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
+      SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
+      std::vector<uint8_t> sc(size_t(G * N * K / sm90::fp4_scale_block(fmt)));
+      for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x10) : uint8_t(122 + rng() % 6);
+      std::vector<float> alpha(static_cast<size_t>(G));
+      for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
+      PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
+      const std::vector<float> h = gemm.run(sm90::W4A16Tactic::kLargeTma);
+      for (const bool with_bias : {false, true}) {
+        SCOPED_TRACE(with_bias ? "with b13" : "no b13");
+        sm90::ActivationParams p;
+        p.activation = act;
+        p.limit = act == Activation::kSwiGLUOAI || act == Activation::kSwiGLU ? 7.0f : INFINITY;
+        p.alpha = 1.702f;
+        // Reference: the fp32 D just computed, through the activation kernel.
+        DevBuf<float> dh(h.size());
+        CUDA_CHECK(cudaMemcpy(dh.p, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+        DevBuf<uint16_t> want(size_t(M * I)), got(size_t(M * I));
+        CUDA_CHECK(cudaMemset(want.p, 0xFF, want.n * 2));
+        CUDA_CHECK(cudaMemset(got.p, 0xFF, got.n * 2));
+        sm90::launch_activation(dh.p, with_bias ? d_bias.p : nullptr, d_row_expert.p, gemm.doff.p + G, M, I, p,
+                                want.p, nullptr);
+        sm90::W4A16GemmArgs ga = gemm.args(sm90::W4A16Tactic::kLargeTma);
+        ga.D = nullptr;
+        ga.act_out = got.p;
+        ga.act.activation = act;
+        ga.act.limit = p.limit;
+        ga.act.alpha = p.alpha;
+        ga.act.b13 = with_bias ? d_bias.p : nullptr;
+        sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const std::vector<uint16_t> wv = want.download(), gv = got.download();
+        int64_t mismatches = 0, nonzero = 0;
+        for (size_t i = 0; i < wv.size(); ++i) {
+          nonzero += (wv[i] & 0x7FFF) != 0;
+          if (wv[i] != gv[i] && mismatches++ < 5)
+            ADD_FAILURE() << "row " << i / size_t(I) << " col " << i % size_t(I) << ": got 0x" << std::hex << gv[i]
+                          << ", want 0x" << wv[i];
+        }
+        EXPECT_EQ(mismatches, 0);
+        EXPECT_GT(nonzero, int64_t(wv.size() / 4));  // the comparison is of real values
+      }
+    }
+  }
+}
+
 // Bad output arguments are refused by name: bf16 D16 with the small tactic (which may add split-K
-// partials into fp32 D), both outputs, or none.
+// partials into fp32 D), two outputs, or none; the activation epilogue (act_out) with a tactic
+// that has none, or gated with N not 2I.
 TEST(W4A16, RefusesBadOutputs) {
   MEGAMOE_REQUIRE_SM90();
   const int64_t N = 128, K = 128;
@@ -219,6 +301,33 @@ TEST(W4A16, RefusesBadOutputs) {
   sm90::W4A16GemmArgs none = gemm.args(sm90::W4A16Tactic::kLarge);
   none.D = nullptr;
   expect_refused(none, "no output");
+  // The activation epilogue: only the TMA tactic has it, and it is an output of its own.
+  for (const sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
+    sm90::W4A16GemmArgs ga = gemm.args(t);
+    ga.D = nullptr;
+    ga.act_out = d16.p;
+    ga.act.activation = Activation::kReLU2;
+    try {
+      sm90::launch_grouped_gemm_w4a16(ga, sm90::Fp4Scale::kMxfp4, 4, nullptr);
+      ADD_FAILURE() << tactic_name(t) << " with act_out: accepted";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("act_out"), std::string::npos) << e.what();
+    }
+  }
+  sm90::W4A16GemmArgs two = gemm.args(sm90::W4A16Tactic::kLargeTma);
+  two.act_out = d16.p;
+  expect_refused(two, "D and act_out");
+  sm90::W4A16GemmArgs odd = gemm.args(sm90::W4A16Tactic::kLargeTma);  // gated needs N = 2I, I % 64 == 0
+  odd.D = nullptr;
+  odd.act_out = d16.p;
+  odd.N = 64;
+  odd.W = nullptr;
+  try {
+    sm90::launch_grouped_gemm_w4a16(odd, sm90::Fp4Scale::kMxfp4, 4, nullptr);
+    ADD_FAILURE() << "gated act_out with N = 64: accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("N"), std::string::npos) << e.what();
+  }
 }
 
 // The register decode is exact: with A the identity (row m of expert g is the unit vector e_m)

@@ -9,6 +9,8 @@
 //   permute (kernels/sm90/moe/permute.cu)          x -> x_perm [rows, H] bf16, expert order
 //   FC1 W4A16 GEMM (grouped_gemm_w4a16.h)      alpha13 * (x_perm . dq(W13[e])^T) -> h [rows, N13] fp32
 //   activation (kernels/sm90/moe/activation.cu)    h + b13 -> act -> a [rows, I] bf16
+//                                              (the TMA tactic applies it in FC1's epilogue instead,
+//                                              the same float operations, and writes no h)
 //   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32 (bf16
 //                                              from the large tactic when there is no b2; the
 //                                              combine rounds y first anyway; MEGAMOE_SPLIT_BF16_Y=0
@@ -142,10 +144,21 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g1.K = H_;
     g1.num_groups = int(EL_);
     g1.tactic = gemm_tactic(T);
-    sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
-    sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
-                            stream, pdl);
+    if (g1.tactic == sm90::W4A16Tactic::kLargeTma) {  // the activation in FC1's epilogue: no fp32 h
+      g1.D = nullptr;
+      g1.act_out = sw_.a;
+      g1.act.activation = act_.activation;
+      g1.act.limit = act_.limit;
+      g1.act.alpha = act_.alpha;
+      g1.act.b13 = b13();
+      sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
+    } else {
+      sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
+      sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_,
+                              sw_.a, stream, pdl);
+    }
     sm90::W4A16GemmArgs g2 = g1;
+    g2.act_out = nullptr;
     g2.A = sw_.a;
     g2.W = w2_.as<const uint8_t>();
     g2.scales = s2_.as<const uint8_t>();

@@ -1,6 +1,7 @@
 // Grouped W4A16 GEMM (grouped_gemm_w4a16.h): argument checks, the tactic choice, the weight
 // preparation (fragment order) and the scale tiles. The kernels are in
-// grouped_gemm_w4a16_small.cu (mma.sync) and grouped_gemm_w4a16_large.cu (wgmma).
+// grouped_gemm_w4a16_small.cu (mma.sync), grouped_gemm_w4a16_large.cu (wgmma) and
+// grouped_gemm_w4a16_large_tma*.cu (warp-specialised wgmma with TMA).
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 
 #include <cuda_runtime.h>
@@ -96,11 +97,18 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
   W4A16Tactic t = a.tactic;
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);
-  if ((a.D == nullptr) == (a.D16 == nullptr))
-    throw_invalid("D, D16", "exactly one output (fp32 D or bf16 D16)", a.D ? "both" : "neither");
+  const int outputs = (a.D != nullptr) + (a.D16 != nullptr) + (a.act_out != nullptr);
+  if (outputs != 1)
+    throw_invalid("D, D16, act_out", "exactly one output (fp32 D, bf16 D16 or the activation's act_out)",
+                  std::to_string(outputs) + " of them");
   if (a.D16 && t == W4A16Tactic::kSmall)
-    throw_invalid("D16", "the large tactic (bf16 output; the small tactic may add split-K partials into fp32 D)",
+    throw_invalid("D16", "the large tactics (bf16 output; the small tactic may add split-K partials into fp32 D)",
                   "the small tactic");
+  if (a.act_out && t != W4A16Tactic::kLargeTma)
+    throw_invalid("act_out", "the TMA tactic (the only one with the activation epilogue)",
+                  t == W4A16Tactic::kSmall ? "the small tactic" : "the large tactic");
+  if (a.act_out && a.act.activation != Activation::kReLU2 && a.N % 128 != 0)
+    throw_invalid("N", "2 * I with I a multiple of 64 (gated activation epilogue)", std::to_string(a.N));
   cudaError_t e;
   if (t == W4A16Tactic::kLarge) {
     e = launch_w4a16_large(a, fmt, int(grid_y), stream);

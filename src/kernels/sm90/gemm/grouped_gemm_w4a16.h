@@ -14,7 +14,8 @@
 //           per pass from swizzled shared memory: prefill-like T where the MMA rate matters.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and
 //           decodes into shared memory, two consumer warpgroups run wgmma m64nNk16 (N <= 256
-//           tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cu).
+//           tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cuh). The only tactic
+//           that can apply FC1's activation in its epilogue (act_out).
 // kAuto picks by the mean rows per expert (w4a16_pick_tactic).
 //
 // Weight layouts (prepared once by the backend):
@@ -36,6 +37,8 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/sm90/gemm/act_epilogue_args.h"
+
 namespace megamoe::sm90 {
 
 enum class Fp4Scale : uint8_t { kMxfp4, kNvfp4 };
@@ -54,6 +57,12 @@ struct W4A16GemmArgs {
   // Instead of D: [rows, N] bf16, each element the fp32 result rounded to nearest (bit for bit
   // bf16(D)). kLarge / kLargeTma only (the small tactic may split K and add partial sums into fp32 D).
   void* D16 = nullptr;
+  // Instead of D / D16, FC1 with the activation in the epilogue (kLargeTma only): W is canonical
+  // W13 ([gate | up] rows, N = 2I; relu2: N = I) and act_out [rows, I] bf16 receives
+  // bf16(act(h[gate i] + b13[gate i], h[up i] + b13[up i])) with h = alpha * acc, the float
+  // operations of fp32 D followed by launch_activation, bit for bit (act.b13 may be null).
+  void* act_out = nullptr;
+  ActEpilogueArgs act;
   int64_t N = 0, K = 0;
   int num_groups = 0;
   W4A16Tactic tactic = W4A16Tactic::kAuto;

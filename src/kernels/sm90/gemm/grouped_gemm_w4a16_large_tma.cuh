@@ -1,0 +1,432 @@
+// W4A16 grouped GEMM, warp-specialised large tactic (grouped_gemm_w4a16.h, kLargeTma): a
+// producer warpgroup moves and decodes, two consumer warpgroups only multiply.
+//
+// Work: tiles of 128 weight rows x one expert (swap-AB as the other tactics: weight rows are
+// wgmma's M, tokens its N), handed out persistently (tile t = blockIdx.x + i * gridDim.x, expert
+// rank major, so the CTAs of one wave share an expert's token rows in L2). A tile runs its
+// expert's rows in passes of up to 256 tokens (wgmma N = 64, 128, 192 or 256: the pass's rows
+// rounded up to 64), every pass a full K loop of 64-wide steps.
+//
+// Warp roles (384 threads, one CTA per SM):
+//   warp 0, lanes 0-1  TMA issuers: lane 0 per step the pass's token rows (boxes of 64 rows x 64 K
+//                    bf16, 128-byte swizzle), lane 1 the tile's packed codes (two boxes of 64 rows
+//                    x 32 bytes) and scales (two bulk copies), each into its own ring
+//   warps 1-3        decoders: the e2m1 codes + scales of a stage -> bf16 weights (decode_step,
+//                    the register decode every W4A16 tactic uses), written by stmatrix into the
+//                    step's A buffer in the swizzled K-major layout wgmma reads from shared memory
+//   warps 4-7, 8-11  consumers (warpgroup c): 4 wgmma m64nNk16 per step, both operands from
+//                    shared memory (A = warpgroup c's 64 decoded rows, B = the stage's token
+//                    tile), one wgmma group in flight across steps, fp32 accumulators (N/2 a
+//                    thread), epilogue straight to global memory
+// The producer warpgroup gives registers to the consumers (setmaxnreg 56 / 224: 128 x 56 +
+// 256 x 224 = 64512 of the SM's 65536). Both operands in shared memory keep the consumers'
+// registers to the accumulators: with A in registers (double-buffered fragments) ptxas ran out of
+// the 168 registers a 384-thread kernel compiles to and serialised the MMAs (warning C7512).
+//
+// Shared memory (dynamic, 1024-byte aligned), three rings:
+//   kXStages x 32 KB token tiles (256 rows x 128 B, SW128, the K-major layout the B descriptor
+//                   reads), written by TMA, freed by the consumers once their MMAs are done
+//   kABufs x 16 KB A buffers: per warpgroup 64 rows x 64 K bf16, SW128 (the A descriptor),
+//                   written by the decoders, freed by the consumers once their MMAs are done
+//   kWStages x 4.5 KB codes + scales: packed codes (two halves of 64 rows x 32 B, fragment order),
+//                   then the scale tile (two halves of 64 rows), written by TMA, freed by the
+//                   decoders; the deepest ring, so the decoders never wait for the tokens
+// Barriers: a full / empty pair per slot of each ring: xfull / wfull (TMA transaction bytes),
+// xempty (8 consumer warps), wempty (3 decoder warps), dfull (3 decoder warps), dempty (8
+// consumer warps). Every wait is bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA
+// becomes a launch error, not a hung GPU).
+//
+// Tile rows: a tile is two halves of 64 weight rows, loaded as two TMA boxes (and two scale
+// copies). Half 0 is tile rows 0..63, half 1 rows 64..127; virtual warp vw (warp vw % 4 of
+// warpgroup vw / 4) has A rows 16 (vw % 4) + gq and + 8 (accumulator rows of lane group gq), and
+// the decoders fill them with tile rows 8 vw + gq (half 0) and 64 + 8 vw + gq (half 1), so every consumer thread holds
+// each accumulator of half 0 next to the same position of half 1. Plain outputs: half 1 follows
+// half 0 (weight rows n0 .. n0 + 127). Gated FC1 with the activation epilogue: half 0 is gate
+// rows j0 .. j0 + 63 of canonical W13 ([gate | up]) and half 1 the up rows I + j0 .., so a thread
+// holds h[gate j] and h[up j] of the same token and applies the activation in registers: no fp32
+// h in memory, and no re-layout of the weights (the Mega kernel reads the same canonical W13).
+//
+// Why a producer decode: with the decode in the MMA warps (kLarge), each step is decode -> MMA
+// -> wait in one instruction stream, and two CTAs per SM must hide each other's decode (ncu:
+// tensor pipe 60% active at T = 8192). Here the decode runs one to two steps ahead in other
+// warps, and the token tile comes by TMA instead of every thread's cp.async (the L1 path free).
+#pragma once
+#include <algorithm>
+
+#include <cuda.h>
+
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/tensor_map.h"
+#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
+#include "kernels/sm90/gemm/wgmma_ss.cuh"
+#include "kernels/sm90/moe/activation_math.cuh"
+
+// Included by the tactic's translation units (grouped_gemm_w4a16_large_tma*.cu), each instantiating
+// its own epilogues: internal linkage keeps them apart.
+namespace megamoe::sm90::w4a16_tma {
+namespace {
+
+using namespace w4a16;
+
+// What the epilogue writes: fp32 D, bf16 D, or the activation's bf16 a (FC1).
+enum class Epi : uint8_t { kF32, kBf16, kSwiGLU, kSwiGLUOAI, kGeGLU, kReLU2 };
+template <Epi E> constexpr bool kIsAct = E >= Epi::kSwiGLU;
+template <Epi E> constexpr bool kGated = kIsAct<E> && E != Epi::kReLU2;
+template <Epi E> constexpr Activation kAct = E == Epi::kSwiGLU      ? Activation::kSwiGLU
+                                             : E == Epi::kSwiGLUOAI ? Activation::kSwiGLUOAI
+                                             : E == Epi::kGeGLU     ? Activation::kGeGLU
+                                                                    : Activation::kReLU2;
+
+constexpr int kTmaThreads = 384;
+constexpr int kWRows = 128;        // weight rows per tile: 2 consumer warpgroups x 64
+constexpr int kMaxTok = 256;       // tokens per pass: wgmma's largest N
+constexpr int kTokBox = 64;        // token rows per TMA box (a pass loads ceil(rows / 64) of them)
+constexpr int kXStages = 4;        // token tiles in flight (TMA -> consumers)
+constexpr int kWStages = 8;        // packed codes + scales of a step in flight (TMA -> decoders)
+constexpr int kABufs = 3;          // decoded A tiles: decoders -> consumers (see consume_pass)
+constexpr int kDecodeWarps = 3, kConsumerWarps = 8, kVirtualWarps = 8;  // 16 weight rows each
+constexpr int kTokBoxBytes = kTokBox * kSmemRowBytes;                 // 8192
+constexpr int kXBytes = kMaxTok * kSmemRowBytes;                      // 32768: one token stage
+constexpr int kHalfRows = 64;      // weight rows per TMA box (one half of the tile)
+constexpr int kWBytes = kWRows * kPackedRowBytes;                     // 4096
+constexpr int kWHalfBytes = kHalfRows * kPackedRowBytes;              // 2048
+constexpr int kWStageBytes = kWBytes + ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes;  // 4608: codes, then scales
+constexpr int kAWgBytes = 64 * kSmemRowBytes;                         // 8192: one warpgroup's 64 x 64 bf16
+constexpr int kABytes = 2 * kAWgBytes;                                // 16384: both warpgroups' A tiles
+constexpr int kAlignSlack = 1024;  // SW128 tiles start on 1024-byte boundaries
+constexpr int kXOff = 0, kAOff = kXStages * kXBytes, kWOff = kAOff + kABufs * kABytes;
+constexpr int kSmemTma = kAlignSlack + kWOff + kWStages * kWStageBytes;  // 213 KB
+constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
+constexpr int kProducerRegs = 56, kConsumerRegs = 224;
+static_assert(kXBytes % 1024 == 0 && kABytes % 1024 == 0, "SW128 tiles stay 1024-byte aligned");
+static_assert(kWStageBytes % 128 == 0, "TMA boxes and bulk copies land 128-byte aligned");
+static_assert(kSmemTma <= kMaxDynamicSmem, "fits the opt-in shared memory");
+static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
+static_assert(kWRows == 2 * 64 && kVirtualWarps * 16 == kWRows, "two consumer warpgroups of m64");
+
+// Three rings, each slot with a full / empty pair: token tiles (x), codes + scales (w), decoded A
+// tiles (a; "full" = dfull, "empty" = dempty).
+struct Barriers {
+  uint64_t xfull[kXStages], xempty[kXStages], wfull[kWStages], wempty[kWStages], dfull[kABufs], dempty[kABufs];
+};
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+// The first expert after g with at least one row, or G. Every role walks the experts with its own
+// cursor, in the same order, so all agree on the tile sequence without talking to each other.
+__device__ __forceinline__ int next_active_expert(const int32_t* __restrict__ offsets, int G, int g) {
+  for (++g; g < G; ++g)
+    if (__ldg(offsets + g + 1) > __ldg(offsets + g)) break;
+  return g;
+}
+
+// The CTA's tile sequence: tile t = blockIdx.x + i * gridDim.x is row block t % nblk of the
+// (t / nblk)-th expert with rows. next() returns false when the tiles are exhausted.
+struct TileWalk {
+  const int32_t* offsets;
+  int G, nblk;
+  int t, g = -1, rank = -1;
+  int blk = 0, lo = 0, hi = 0;
+  __device__ TileWalk(const int32_t* o, int G_, int nblk_) : offsets(o), G(G_), nblk(nblk_), t(int(blockIdx.x)) {}
+  __device__ bool next() {
+    const int want = t / nblk;
+    while (rank < want) {
+      g = next_active_expert(offsets, G, g);
+      if (g >= G) return false;
+      ++rank;
+    }
+    blk = t % nblk;
+    lo = __ldg(offsets + g);
+    hi = __ldg(offsets + g + 1);
+    t += int(gridDim.x);
+    return true;
+  }
+};
+
+__device__ __forceinline__ int pass_boxes(int rows) { return (min(rows, kMaxTok) + kTokBox - 1) / kTokBox; }
+
+// Consumer warpgroup c: one pass of N tokens (N / 64 boxes) over the K loop. `step` is the CTA-wide
+// step counter (token stage = step % kXStages, A buffer = step % kABufs); it advances by KT. One
+// wgmma group in flight: after issuing step i, wait for step i - 1's group, then free its token
+// stage and its A buffer (wgmma reads both asynchronously, so neither is released earlier). The
+// decoders fill A buffer i while groups i - 2 and i - 1 run (kABufs = 3): two groups of slack.
+template <int N>
+__device__ __forceinline__ void consume_pass(float (&acc)[N / 2], Barriers& bars, uint32_t xbase, uint32_t abase,
+                                             int c, int lane, int KT, uint32_t& step) {
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) acc[i] = 0.0f;
+  auto release = [&](uint32_t i) {
+    if (lane == 0) {
+      ptx::mbar_arrive(smem_u32(&bars.xempty[i % kXStages]));
+      ptx::mbar_arrive(smem_u32(&bars.dempty[i % kABufs]));
+    }
+  };
+  for (int kt = 0; kt < KT; ++kt) {
+    const uint32_t i = step + uint32_t(kt);
+    const uint32_t xs = i % kXStages, b = i % kABufs;
+    ptx::mbar_wait(smem_u32(&bars.dfull[b]), (i / kABufs) & 1u, kTimeoutNs);
+    ptx::mbar_wait(smem_u32(&bars.xfull[xs]), (i / kXStages) & 1u, kTimeoutNs);
+    const uint64_t adesc = wgmma::sw128_desc(abase + b * uint32_t(kABytes) + uint32_t(c * kAWgBytes));
+    const uint64_t bdesc = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes));
+    wgmma::fence();
+    wgmma::fence_acc(acc);
+#pragma unroll
+    for (int k16 = 0; k16 < 4; ++k16)  // +2 = +32 bytes of K in both tiles
+      wgmma::mma_ss<N>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
+    wgmma::commit();
+    wgmma::wait<1>();
+    wgmma::fence_acc(acc);
+    if (kt > 0) release(i - 1);
+  }
+  wgmma::wait<0>();
+  wgmma::fence_acc(acc);
+  step += uint32_t(KT);
+  release(step - 1);
+}
+
+// The kernel's outputs and the epilogue's per-layer values.
+struct EpiArgs {
+  void* out;          // fp32 D / bf16 D [rows, N], or bf16 a [rows, I] (I = N / 2 gated, N relu2)
+  const float* bias;  // activations: b13 [G, N] canonical, or null
+  float limit, act_alpha;
+};
+
+// Base weight row (within the expert) of half h of row block blk.
+template <Epi E>
+__device__ __forceinline__ int half_row(int blk, int h, int N) {
+  if constexpr (kGated<E>) return blk * kHalfRows + h * (N / 2);  // gate rows j0.., up rows I + j0..
+  else return blk * kWRows + h * kHalfRows;
+}
+
+// A consumer thread's weight rows of the current tile and what its epilogue applies to them.
+struct RowEpi {
+  float al;      // the expert's alpha
+  int na, nb;    // weight rows of accumulators q < 2 and q >= 2 (gated: gate row j and up row I + j)
+  float ba, bb;  // their biases (activations with b13; else 0 and unused)
+};
+
+// One pass of NT tokens (t0 .. t0 + rows - 1): the K loop (consume_pass), then the epilogue.
+// Accumulator 4j + q is weight row na (q < 2) or nb (q >= 2), token 8j + 2tig + q % 2.
+// h = alpha * acc rounded once (__fmul_rn: never contracted into an FMA with the bias), then
+// + bias and the activation: the float operations of fp32 D followed by launch_activation.
+template <int NT, Epi E>
+__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t xbase, uint32_t abase,
+                                         int c, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
+                                         int rows, int N) {
+  float acc[NT / 2];
+  consume_pass<NT>(acc, bars, xbase, abase, c, lane, KT, step);
+  const int tig = lane & 3;
+#pragma unroll
+  for (int j = 0; j < NT / 8; ++j) {
+    if (j * 8 >= rows) break;
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const int col = j * 8 + 2 * tig + q;
+      if (col >= rows) continue;
+      const size_t t = size_t(t0 + col);
+      float ha = __fmul_rn(rw.al, acc[4 * j + q]), hb = __fmul_rn(rw.al, acc[4 * j + q + 2]);
+      if constexpr (kIsAct<E>) {
+        if (ep.bias) {
+          ha = __fadd_rn(ha, rw.ba);
+          hb = __fadd_rn(hb, rw.bb);
+        }
+      }
+      if constexpr (kGated<E>) {
+        const int I = N / 2;  // na is gate row j (< I), nb its up row I + j
+        static_cast<__nv_bfloat16*>(ep.out)[t * size_t(I) + size_t(rw.na)] =
+            __float2bfloat16_rn(act::act_fn<kAct<E>>(ha, hb, ep.limit, ep.act_alpha));
+      } else {
+        auto put = [&](int n, float h) {
+          if (n >= N) return;
+          const size_t idx = t * size_t(N) + size_t(n);
+          if constexpr (E == Epi::kF32) static_cast<float*>(ep.out)[idx] = h;
+          else if constexpr (E == Epi::kBf16) static_cast<__nv_bfloat16*>(ep.out)[idx] = __float2bfloat16_rn(h);
+          else static_cast<__nv_bfloat16*>(ep.out)[idx] =  // relu2: a has N = I columns
+                   __float2bfloat16_rn(act::act_fn<Activation::kReLU2>(h, 0.0f, ep.limit, ep.act_alpha));
+        };
+        put(rw.na, ha);
+        put(rw.nb, hb);
+      }
+    }
+  }
+}
+
+template <Fp4Scale F, Epi E>
+__global__ void __launch_bounds__(kTmaThreads, 1)
+    w4a16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
+                           const uint8_t* __restrict__ S, const float* __restrict__ alpha,
+                           const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G) {
+  constexpr int kPerRow = ScaleCfg<F>::kPerRow;
+  constexpr int kSHalfBytes = kHalfRows * kPerRow;  // one half's scale codes of a step: 128 or 256 B
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ Barriers bars;
+  const uint32_t raw = smem_u32(smem_raw);
+  const uint32_t base = (raw + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
+  const uint32_t xbase = base + uint32_t(kXOff), abase = base + uint32_t(kAOff), wbase = base + uint32_t(kWOff);
+  const uint8_t* wring = smem_raw + (wbase - raw);  // the codes + scales ring, for the decoders' loads
+  const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+  // Row blocks per expert: 128 rows (gated: 64 gate + 64 up rows, N = 2I, I % 64 == 0).
+  const int KT = K / kBK, nblk = (N + kWRows - 1) / kWRows;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kXStages; ++s) {
+      ptx::mbar_init(smem_u32(&bars.xfull[s]), 1);
+      ptx::mbar_init(smem_u32(&bars.xempty[s]), kConsumerWarps);
+    }
+    for (int s = 0; s < kWStages; ++s) {
+      ptx::mbar_init(smem_u32(&bars.wfull[s]), 1);
+      ptx::mbar_init(smem_u32(&bars.wempty[s]), kDecodeWarps);
+    }
+    for (int b = 0; b < kABufs; ++b) {
+      ptx::mbar_init(smem_u32(&bars.dfull[b]), kDecodeWarps);
+      ptx::mbar_init(smem_u32(&bars.dempty[b]), kConsumerWarps);
+    }
+    ptx::mbar_fence_init();
+  }
+  __syncthreads();
+  ptx::pdl_wait_then_release();  // the activations come from the previous kernel
+
+  TileWalk walk(offsets, G, nblk);
+  uint32_t step = 0;  // CTA-wide step counter, the same sequence in every role
+  if (warp < 4) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (warp == 0) {
+      // Two TMA issuers, each on its own ring so that neither waits for the other: lane 0 the
+      // token tiles (released by the consumers), lane 1 the codes and scales (released by the
+      // decoders, which run ahead of the consumers).
+      if (lane > 1) return;
+      if (lane == 0) ptx::prefetch_tensormap(&tm_x);
+      else ptx::prefetch_tensormap(&tm_w);
+      while (walk.next()) {
+        const int r0 = half_row<E>(walk.blk, 0, N), r1 = half_row<E>(walk.blk, 1, N);
+        const bool two = r1 < N;  // plain outputs: the last block of an N % 128 == 64 matrix has one half
+        const uint32_t wbytes = uint32_t((two ? 2 : 1) * (kWHalfBytes + kSHalfBytes));
+        const uint8_t* sg = S + (size_t(walk.g) * size_t(KT) * size_t(N)) * kPerRow;
+        for (int t0 = walk.lo; t0 < walk.hi; t0 += kMaxTok) {
+          const int boxes = pass_boxes(walk.hi - t0);
+          for (int kt = 0; kt < KT; ++kt, ++step) {
+            if (lane == 0) {
+              const uint32_t s = step % kXStages, use = step / kXStages;
+              if (use > 0) ptx::mbar_wait(smem_u32(&bars.xempty[s]), (use - 1) & 1u, kTimeoutNs);
+              const uint32_t full = smem_u32(&bars.xfull[s]), st = xbase + s * uint32_t(kXBytes);
+              ptx::mbar_arrive_expect_tx(full, uint32_t(boxes * kTokBoxBytes));  // zero-filled rows count too
+              for (int b = 0; b < boxes; ++b)
+                ptx::tma_load_2d(st + uint32_t(b * kTokBoxBytes), &tm_x, full, kt * kBK, t0 + b * kTokBox);
+            } else {
+              const uint32_t s = step % kWStages, use = step / kWStages;
+              if (use > 0) ptx::mbar_wait(smem_u32(&bars.wempty[s]), (use - 1) & 1u, kTimeoutNs);
+              const uint32_t full = smem_u32(&bars.wfull[s]), st = wbase + s * uint32_t(kWStageBytes);
+              ptx::mbar_arrive_expect_tx(full, wbytes);
+              const uint8_t* sk = sg + size_t(kt) * size_t(N) * kPerRow;
+              ptx::tma_load_2d(st, &tm_w, full, kt * kPackedRowBytes, walk.g * N + r0);
+              ptx::bulk_load(st + uint32_t(kWBytes), sk + size_t(r0) * kPerRow, kSHalfBytes, full);
+              if (two) {
+                ptx::tma_load_2d(st + uint32_t(kWHalfBytes), &tm_w, full, kt * kPackedRowBytes, walk.g * N + r1);
+                ptx::bulk_load(st + uint32_t(kWBytes + kSHalfBytes), sk + size_t(r1) * kPerRow, kSHalfBytes, full);
+              }
+            }
+          }
+        }
+      }
+      return;
+    }
+    // Decoders: warp 1..3 decodes virtual warps dw, dw + 3, dw + 6 (< 8) of every step. A single-half
+    // tile decodes stale half-1 bytes too: those rows' results are never written.
+    const int dw = warp - 1, gq = lane >> 2, tig = lane & 3;
+    while (walk.next()) {
+      for (int t0 = walk.lo; t0 < walk.hi; t0 += kMaxTok) {
+        for (int kt = 0; kt < KT; ++kt, ++step) {
+          const uint32_t ws = step % kWStages, b = step % kABufs;
+          ptx::mbar_wait(smem_u32(&bars.wfull[ws]), (step / kWStages) & 1u, kTimeoutNs);
+          if (step >= uint32_t(kABufs))
+            ptx::mbar_wait(smem_u32(&bars.dempty[b]), ((step / kABufs) - 1) & 1u, kTimeoutNs);
+          const uint8_t* wst = wring + ws * kWStageBytes;  // codes [128 rows x 32 B], then scales
+          const uint8_t* ss = wst + kWBytes;
+          const uint32_t adst = abase + b * uint32_t(kABytes);
+          for (int vw = dw; vw < kVirtualWarps; vw += kDecodeWarps) {
+            const int ra = vw * 8 + gq, rb = kHalfRows + ra;  // MMA rows gq and gq + 8
+            const uint2 wa = *reinterpret_cast<const uint2*>(wst + ra * kPackedRowBytes + tig * 8);
+            const uint2 wb = *reinterpret_cast<const uint2*>(wst + rb * kPackedRowBytes + tig * 8);
+            uint32_t af[4][4];
+            decode_step<F>(wa, wb, row_scale_codes<F>(ss, ra), row_scale_codes<F>(ss, rb), af);
+            // stmatrix: af[k16] is matrices {rows 0-7, rows 8-15} x {k 0-7, k 8-15} of the warp's 16
+            // A rows (16 (vw % 4) .. of warpgroup vw / 4's tile); lane l addresses row l % 8 of matrix
+            // l / 8: A row 16 (vw % 4) + 8 (m & 1) + l % 8, 16-byte chunk 2 k16 + (m >> 1), SW128.
+            const int m = lane >> 3, arow = (vw % 4) * 16 + (m & 1) * 8 + (lane & 7);
+            const uint32_t rbase = adst + uint32_t((vw / 4) * kAWgBytes + arow * kSmemRowBytes);
+#pragma unroll
+            for (int k16 = 0; k16 < 4; ++k16) {
+              const int chunk = (2 * k16 + (m >> 1)) ^ (arow & 7);
+              ptx::stmatrix_x4(rbase + uint32_t(chunk * 16), af[k16][0], af[k16][1], af[k16][2], af[k16][3]);
+            }
+          }
+          ptx::fence_proxy_async_shared();  // the A tile is read by wgmma (async proxy)
+          __syncwarp();
+          if (lane == 0) {
+            ptx::mbar_arrive(smem_u32(&bars.wempty[ws]));  // codes and scales read
+            ptx::mbar_arrive(smem_u32(&bars.dfull[b]));    // A tile written
+          }
+        }
+      }
+    }
+    return;
+  }
+
+  // Consumers.
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  // Virtual warp vw = warp - 4 (warp vw % 4 of warpgroup c): tile rows 8 vw + gq and 64 + 8 vw + gq.
+  const int vw = warp - 4, c = vw / 4, gq = lane >> 2;
+  while (walk.next()) {
+    RowEpi rw;
+    rw.al = alpha ? __ldg(alpha + walk.g) : 1.0f;
+    rw.na = half_row<E>(walk.blk, 0, N) + vw * 8 + gq;  // the weight rows of accumulators q < 2
+    rw.nb = half_row<E>(walk.blk, 1, N) + vw * 8 + gq;  // and q >= 2
+    rw.ba = rw.bb = 0.0f;
+    if constexpr (kIsAct<E>) {
+      if (ep.bias) {
+        const float* br = ep.bias + size_t(walk.g) * size_t(N);
+        rw.ba = __ldg(br + rw.na);
+        if (rw.nb < N) rw.bb = __ldg(br + rw.nb);
+      }
+    }
+    for (int t0 = walk.lo; t0 < walk.hi; t0 += kMaxTok) {
+      const int rows = min(kMaxTok, walk.hi - t0);
+      const int boxes = pass_boxes(rows);
+      switch (boxes) {  // one accumulator array per MMA width (wgmma_rs.cuh says why)
+        case 1: run_pass<64, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+        case 2: run_pass<128, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+        case 3: run_pass<192, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+        default: run_pass<256, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+      }
+    }
+  }
+}
+
+// Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM).
+template <Fp4Scale F, Epi E>
+cudaError_t launch_tma(const W4A16GemmArgs& a, const EpiArgs& ep, int64_t rows_bound, int grid_y,
+                       cudaStream_t stream) {
+  auto kernel = w4a16_large_tma_kernel<F, E>;
+  const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemTma);
+  if (attr != cudaSuccess) return attr;
+  // Token rows [rows_bound, K] bf16: boxes of 64 K x 64 rows, 128-byte swizzle (the B tile).
+  const cuuint64_t xd[2] = {cuuint64_t(a.K), cuuint64_t(rows_bound)};
+  const cuuint64_t xs[1] = {cuuint64_t(a.K * 2)};
+  const cuuint32_t xb[2] = {cuuint32_t(kBK), cuuint32_t(kTokBox)};
+  const CUtensorMap tx = cu::encode_tensor_map(a.A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, xd, xs, xb,
+                                               CU_TENSOR_MAP_SWIZZLE_128B, "w4a16", "A");
+  // Packed codes [G * N, K / 2] bytes: boxes of one step (32 bytes) x 64 rows (half a tile), unswizzled.
+  const cuuint64_t wd[2] = {cuuint64_t(a.K / 2), cuuint64_t(int64_t(a.num_groups) * a.N)};
+  const cuuint64_t ws[1] = {cuuint64_t(a.K / 2)};
+  const cuuint32_t wb[2] = {cuuint32_t(kPackedRowBytes), cuuint32_t(kHalfRows)};
+  const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, wd, ws, wb,
+                                               CU_TENSOR_MAP_SWIZZLE_NONE, "w4a16", "W");
+  const int64_t tiles = cu::ceil_div<int64_t>(a.N, kWRows) * grid_y;
+  const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
+  kernel<<<grid, kTmaThreads, kSmemTma, stream>>>(tx, tw, a.scales, a.alpha, a.offsets, ep, int(a.N), int(a.K),
+                                                  a.num_groups);
+  return cudaGetLastError();
+}
+
+}  // namespace
+}  // namespace megamoe::sm90::w4a16_tma
