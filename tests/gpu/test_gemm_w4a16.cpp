@@ -191,6 +191,7 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLarge);
+  EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);
 }
 
 // FC1 with the activation in the TMA tactic's epilogue (act_out) equals, bit for bit, the same

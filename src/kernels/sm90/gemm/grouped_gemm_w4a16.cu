@@ -31,6 +31,12 @@ namespace {
 // large one's time (deepseek-v3 T = 1024: 4.67 against 5.01 ms), at 64 rows 1.45-1.75x. The
 // switch sits between them.
 constexpr int64_t kLargeMinMeanRows = 36;
+// The TMA tactic (with FC1's activation in its epilogue) from a mean of 512 rows per expert. Measured
+// on the H200 (mxfp4, forced tactics, one job, 2026-12-01, docs/BENCHMARKS.md): mixtral-8x7b 0.87-0.92x
+// the large tactic's layer time from 512 rows (T = 2048..8192), qwen3-30b-a3b at 512 rows 1.006x (a
+// tie); at 128-256 rows it ranged from 0.965x (deepseek-v3 T = 4096) to 1.09x (qwen3-30b-a3b T =
+// 4096), below 128 rows it is 1.3-1.5x slower. `megamoe tune` measures it per shape.
+constexpr int64_t kTmaMinMeanRows = 512;
 // The small tactic splits K in two when its grid has at most this many CTAs per SM (of the
 // device, queried): fewer than two per SM leaves too few warps to cover the decode's latency
 // chains (H100/H200: 132 SMs, 264 CTAs).
@@ -82,6 +88,7 @@ BlockFix block_fix(Fp4Scale fmt, uint8_t c) {
 
 W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups) {
   if (num_groups <= 0) return W4A16Tactic::kSmall;
+  if (total_rows_upper_bound >= kTmaMinMeanRows * num_groups) return W4A16Tactic::kLargeTma;
   return total_rows_upper_bound >= kLargeMinMeanRows * num_groups ? W4A16Tactic::kLarge : W4A16Tactic::kSmall;
 }
 
