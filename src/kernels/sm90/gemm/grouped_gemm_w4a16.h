@@ -7,7 +7,7 @@
 // g are [offsets[g], offsets[g+1]) (device, G+1 int32; never read on the host). Asynchronous,
 // allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0.
 //
-// Two tactics, one weight layout (swap-AB in both: weight rows are the MMA's M, tokens its N):
+// Three tactics, one weight layout (swap-AB in all: weight rows are the MMA's M, tokens its N):
 //   kSmall  mma.sync m16n8k16, 32 tokens per pass, a 4-stage x 8 KB cp.async weight stream,
 //           K split in two when the grid is small: decode-like T.
 //   kLarge  wgmma m64n128k16 with the decoded weights as the register A operand and 128 tokens

@@ -1,4 +1,4 @@
-// Device pieces shared by the two W4A16 GEMM tactics (grouped_gemm_w4a16.h): the copy atoms,
+// Device pieces shared by the W4A16 GEMM tactics (grouped_gemm_w4a16.h): the copy atoms,
 // the e2m1 decode into MMA A fragments, and the lookup of the j-th expert that has rows.
 //
 // A fragment (mma.sync m16n8k16 and wgmma with A in registers use the same per-warp layout):
