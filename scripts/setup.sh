@@ -21,14 +21,20 @@ fi
 
 # Python packages (test oracles and the extension's build tools).
 py_missing=()
-for mod_pkg in numpy:numpy pytest:pytest ml_dtypes:ml_dtypes nanobind:nanobind \
+# ml_dtypes >= 0.7: the e8m0 cast's oracle (0.7.0 rounds float32 subnormals to the nearest of
+# 2^-127 and 2^-126, as src/formats/codecs.h does; 0.5 and 0.6 did not).
+for mod_pkg in numpy:numpy pytest:pytest "ml_dtypes:ml_dtypes>=0.7" nanobind:nanobind \
                scikit_build_core:scikit-build-core; do
   mod="${mod_pkg%%:*}"; pkg="${mod_pkg##*:}"
-  "$PY" -c "import $mod" >/dev/null 2>&1 || py_missing+=("$pkg")
+  "$PY" -c "import $mod" >/dev/null 2>&1 || { py_missing+=("$pkg"); continue; }
+  if [ "$mod" = ml_dtypes ]; then
+    "$PY" -c "import ml_dtypes, sys; sys.exit(tuple(int(p) for p in ml_dtypes.__version__.split('.')[:2]) < (0, 7))" \
+      >/dev/null 2>&1 || py_missing+=("$pkg")
+  fi
 done
 if [ ${#py_missing[@]} -gt 0 ]; then
   echo "[setup] pip install ${py_missing[*]}"
-  "$PY" -m pip install -q --disable-pip-version-check "${py_missing[@]}"
+  "$PY" -m pip install -q --disable-pip-version-check --upgrade "${py_missing[@]}"
 fi
 
 # CUTLASS/CuTe headers from the pinned wheel, unpacked into .deps/cutlass.

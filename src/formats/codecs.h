@@ -36,8 +36,9 @@ float e4m3_to_float(uint8_t code);
 // bit pattern: for x > 0 it keeps x's biased exponent field and adds one when the dropped
 // significand rounds up, i.e. RNE of the significand to an integer with the implicit bit
 // as its last bit. For normal x that means "nearest power of two in linear terms, ties
-// (1.5 * 2^e) up": [1, 1.5) -> 1, [1.5, 2) -> 2. For float32 subnormals (x < 2^-126):
-// x <= 2^-127 -> code 0, x > 2^-127 -> code 1. Overflow (x >= 1.5 * 2^127) -> 255 (NaN).
+// (1.5 * 2^e) up": [1, 1.5) -> 1, [1.5, 2) -> 2. For float32 subnormals (x < 2^-126) the same
+// rule between 2^-127 and 2^-126: x < 1.5 * 2^-127 -> code 0, else code 1 (ml_dtypes >= 0.7;
+// 0.5-0.6 gave code 1 from just above 2^-127). Overflow (x >= 1.5 * 2^127) -> 255 (NaN).
 // NaN, +-inf, negative numbers and +-0 -> 255 (NaN).
 // The quantizers do not use this cast; they use the two exponent helpers below.
 uint8_t float_to_e8m0(float x);
@@ -124,7 +125,8 @@ constexpr uint8_t e8m0_encode(float x) {
   const uint32_t u = f2u(x);
   const uint32_t e = u >> 23;  // sign bit included: negatives give e >= 256
   const uint32_t m = u & 0x7FFFFFu;
-  const uint32_t up = ((m & 0x400000u) != 0u) && (((m & 0x3FFFFFu) != 0u) || e != 0u);
+  // Normal x: ties (1.5 * 2^e) up. Subnormal x: the nearest of 2^-127 (code 0) and 2^-126, ties up.
+  const uint32_t up = e != 0u ? uint32_t((m & 0x400000u) != 0u) : uint32_t(m >= 0x600000u);
   const uint32_t code = e + up;
   return uint8_t((u == 0u || e >= 255u || code > 255u) ? 255u : code);
 }

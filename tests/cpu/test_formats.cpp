@@ -326,7 +326,9 @@ TEST(FormatCodecE8m0, CastRoundsToNearestPowerOfTwoTiesUp) {
   // float32 subnormals: <= 2^-127 -> code 0, above -> code 1.
   EXPECT_EQ(fm::float_to_e8m0(from_bits(1)), 0);
   EXPECT_EQ(fm::float_to_e8m0(from_bits(0x00400000)), 0);
-  EXPECT_EQ(fm::float_to_e8m0(from_bits(0x00400001)), 1);
+  EXPECT_EQ(fm::float_to_e8m0(from_bits(0x00400001)), 0);  // subnormals: nearest of 2^-127, 2^-126
+  EXPECT_EQ(fm::float_to_e8m0(from_bits(0x005FFFFF)), 0);
+  EXPECT_EQ(fm::float_to_e8m0(from_bits(0x00600000)), 1);  // 1.5 * 2^-127: ties up
   EXPECT_EQ(fm::float_to_e8m0(from_bits(0x007FFFFF)), 1);
   // Overflow and specials -> NaN (255).
   EXPECT_EQ(fm::float_to_e8m0(0x1p127f), 254);
