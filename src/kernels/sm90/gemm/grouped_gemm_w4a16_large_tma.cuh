@@ -39,8 +39,8 @@
 // Tile rows: a tile is two halves of 64 weight rows, loaded as two TMA boxes (and two scale
 // copies). Half 0 is tile rows 0..63, half 1 rows 64..127; virtual warp vw (warp vw % 4 of
 // warpgroup vw / 4) has A rows 16 (vw % 4) + gq and + 8 (accumulator rows of lane group gq), and
-// the decoders fill them with tile rows 8 vw + gq (half 0) and 64 + 8 vw + gq (half 1), so every consumer thread holds
-// each accumulator of half 0 next to the same position of half 1. Plain outputs: half 1 follows
+// the decoders fill them with tile rows 8 vw + gq (half 0) and 64 + 8 vw + gq (half 1), so every
+// consumer thread holds each accumulator of half 0 next to the same position of half 1. Plain outputs: half 1 follows
 // half 0 (weight rows n0 .. n0 + 127). Gated FC1 with the activation epilogue: half 0 is gate
 // rows j0 .. j0 + 63 of canonical W13 ([gate | up]) and half 1 the up rows I + j0 .., so a thread
 // holds h[gate j] and h[up j] of the same token and applies the activation in registers: no fp32
@@ -50,6 +50,10 @@
 // -> wait in one instruction stream, and two CTAs per SM must hide each other's decode (ncu:
 // tensor pipe 60% active at T = 8192). Here the decode runs one to two steps ahead in other
 // warps, and the token tile comes by TMA instead of every thread's cp.async (the L1 path free).
+// Measured (H200, docs/BENCHMARKS.md): faster than kLarge from about 512 rows per expert (where
+// w4a16_pick_tactic switches), slower below 128; a 64-K step takes ~1600 cycles at N = 256
+// against ~1290 at the MMA ceiling, and neither the decode warps nor the ring depths alone
+// explain the difference (the variants tried are listed there).
 #pragma once
 #include <algorithm>
 
