@@ -23,6 +23,7 @@
 #include <string>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
+#include "kernels/sm90/gemm/wgmma.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -45,22 +46,6 @@ static_assert(kStageBytes % kSwizzleAtomBytes == 0, "stages stay 1024-byte align
 static_assert(2 * kSmem <= 228 * 1024 && kSmem <= kMaxDynamicSmem, "two CTAs per SM");
 static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
 static_assert(kBT * (kSmemRowBytes / kChunkBytes) % kThreads == 0, "activation tile: whole chunks per thread");
-
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
-// Keeps the compiler from moving accumulator reads/writes across the asynchronous MMAs.
-__device__ __forceinline__ void fence_acc(float (&d)[64]) {
-#pragma unroll
-  for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
-// Shared-memory matrix descriptor of a K-major, 128-byte-swizzled tile: start address >> 4,
-// leading offset 1 (unused by swizzled K-major layouts), stride offset 1024 bytes (8 rows of
-// 128 bytes) >> 4 = 64, layout type 1 = SWIZZLE_128B in bits 62-63.
-__device__ __forceinline__ uint64_t sw128_desc(uint32_t smem_addr) {
-  return uint64_t((smem_addr & 0x3FFFF) >> 4) | (uint64_t(1) << 16) | (uint64_t(64) << 32) | (uint64_t(1) << 62);
-}
 
 __device__ __forceinline__ void wgmma_m64n128k16_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
   asm volatile(
@@ -154,14 +139,14 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
       const uint8_t* ss = st + kXBytes + kWBytes;
       uint32_t af[4][4];
       decode_step<F>(wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
-      const uint64_t desc = sw128_desc(sbase + uint32_t(slot * kStageBytes));
-      wgmma_fence();
-      fence_acc(acc);
+      const uint64_t desc = wgmma::sw128_desc(sbase + uint32_t(slot * kStageBytes));
+      wgmma::fence();
+      wgmma::fence_acc(acc);
 #pragma unroll
       for (int s = 0; s < 4; ++s) wgmma_m64n128k16_rs(acc, af[s], desc + uint64_t(2 * s));  // +32 bytes of K
-      wgmma_commit();
-      wgmma_wait0();
-      fence_acc(acc);
+      wgmma::commit();
+      wgmma::wait<0>();
+      wgmma::fence_acc(acc);
     }
     cp_async_wait<0>();
     __syncthreads();  // every warp is done with the stages before the next pass refills them

@@ -62,7 +62,7 @@
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
-#include "kernels/sm90/gemm/wgmma_ss.cuh"
+#include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
 
 // Included by the tactic's translation units (grouped_gemm_w4a16_large_tma*.cu), each instantiating
@@ -396,7 +396,8 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
     for (int t0 = walk.lo; t0 < walk.hi; t0 += kMaxTok) {
       const int rows = min(kMaxTok, walk.hi - t0);
       const int boxes = pass_boxes(rows);
-      switch (boxes) {  // one accumulator array per MMA width (wgmma_rs.cuh says why)
+      switch (boxes) {  // one accumulator array per MMA width: MMAs of different N sharing one
+                        // array made ptxas serialise them (warning C7512)
         case 1: run_pass<64, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
         case 2: run_pass<128, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
         case 3: run_pass<192, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;

@@ -1,6 +1,7 @@
-// wgmma with both operands in shared memory (bf16 x bf16 -> fp32, m64nNk16, A and B K-major
-// 128-byte-swizzled tiles through descriptors) for N = 64, 128, 192 and 256, plus the fence /
-// commit / wait and the descriptor the W4A16 TMA tactic uses. The accumulator array holds exactly
+// wgmma pieces of the hand-written W4A16 tactics: the fence / commit / wait, the 128-byte-swizzle
+// descriptor (both large tactics), and the MMA with both operands in shared memory (bf16 x bf16
+// -> fp32, m64nNk16, A and B K-major 128-byte-swizzled tiles) for N = 64, 128, 192 and 256 (the
+// TMA tactic; the large tactic keeps its one register-A MMA beside its kernel). The accumulator array holds exactly
 // N / 2 floats (one array per N). The operand lists are written out (inline PTX takes no arrays).
 #pragma once
 #include <cstdint>
