@@ -11,6 +11,9 @@
 //   (bench/results/2026-12-01_c625760_tune_w4a16_*).
 //   fp8_block and bf16, T = 128..8192 (the split tactics): `megamoe tune --recipe <r> --tokens
 //   128-8192 --iters 40` of 2026-12-01 (bench/results/2026-12-01_{148df44_tune_fp8,8ac2c24_tune_bf16}_128-8192.*).
+//   fp8_block, T = 8..1024, re-measured after the 32-wide swap-AB token tile (choose_fp8_swap_tile):
+//   `megamoe tune --recipe fp8_block --tokens 8,16,32,64,128,256,512,1024 --iters 40` of 2026-12-02
+//   (bench/results/2026-12-02_fp8swap32_tune_fp8_8-1024.*).
 //   Larger T of the W4A16 recipes uses the backend's heuristic.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
@@ -449,7 +452,7 @@ const char* shipped_tactics_json() {
     "1": "mega_rounds",
     "2": "mega_rounds",
     "4": "mega",
-    "8": "mega",
+    "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
@@ -481,44 +484,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.57104
     },
     "8": {
-     "mega": 0.654528,
-     "mega_rounds": 0.656416,
-     "split_swap_ab": 0.6616,
-     "split_large_tile": 0.9368
+     "mega": 0.687232,
+     "mega_rounds": 0.648352,
+     "split_swap_ab": 0.613504,
+     "split_large_tile": 0.909536
     },
     "16": {
-     "mega": 1.13002,
-     "mega_rounds": 1.13232,
-     "split_swap_ab": 1.1169,
-     "split_large_tile": 1.57216
+     "mega": 1.12838,
+     "mega_rounds": 1.12854,
+     "split_swap_ab": 1.05731,
+     "split_large_tile": 1.54422
     },
     "32": {
-     "mega": 1.84886,
-     "mega_rounds": 1.85507,
-     "split_swap_ab": 1.77664,
-     "split_large_tile": 2.47149
+     "mega": 1.83222,
+     "mega_rounds": 1.83488,
+     "split_swap_ab": 1.70845,
+     "split_large_tile": 2.40586
     },
     "64": {
-     "mega": 2.47725,
-     "mega_rounds": 2.46899,
-     "split_swap_ab": 2.35987,
-     "split_large_tile": 3.24656
+     "mega": 2.44592,
+     "mega_rounds": 2.44518,
+     "split_swap_ab": 2.27952,
+     "split_large_tile": 3.15574
     },
     "128": {
-     "split_swap_ab": 2.70086,
-     "split_large_tile": 3.53088
+     "split_swap_ab": 2.63027,
+     "split_large_tile": 3.62291
     },
     "256": {
-     "split_swap_ab": 2.8152,
-     "split_large_tile": 3.63005
+     "split_swap_ab": 2.74829,
+     "split_large_tile": 3.66835
     },
     "512": {
-     "split_swap_ab": 2.89686,
-     "split_large_tile": 4.46758
+     "split_swap_ab": 2.83923,
+     "split_large_tile": 3.65443
     },
     "1024": {
-     "split_swap_ab": 3.16048,
-     "split_large_tile": 3.73875
+     "split_swap_ab": 3.02125,
+     "split_large_tile": 3.73635
     },
     "2048": {
      "split_swap_ab": 3.94749,
@@ -551,8 +554,8 @@ const char* shipped_tactics_json() {
     "1": "mega_rounds",
     "2": "mega",
     "4": "mega",
-    "8": "mega",
-    "16": "mega",
+    "8": "split_swap_ab",
+    "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
@@ -583,44 +586,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.09872
     },
     "8": {
-     "mega": 0.10016,
-     "mega_rounds": 0.100192,
-     "split_swap_ab": 0.113184,
-     "split_large_tile": 0.138656
+     "mega": 0.110848,
+     "mega_rounds": 0.110976,
+     "split_swap_ab": 0.107744,
+     "split_large_tile": 0.136416
     },
     "16": {
-     "mega": 0.143488,
-     "mega_rounds": 0.143904,
-     "split_swap_ab": 0.150176,
-     "split_large_tile": 0.19024
+     "mega": 0.154816,
+     "mega_rounds": 0.145984,
+     "split_swap_ab": 0.139648,
+     "split_large_tile": 0.184864
     },
     "32": {
-     "mega": 0.191264,
-     "mega_rounds": 0.192192,
-     "split_swap_ab": 0.188512,
-     "split_large_tile": 0.2464
+     "mega": 0.192,
+     "mega_rounds": 0.19216,
+     "split_swap_ab": 0.174464,
+     "split_large_tile": 0.232992
     },
     "64": {
-     "mega": 0.219104,
-     "mega_rounds": 0.2192,
-     "split_swap_ab": 0.206496,
-     "split_large_tile": 0.267168
+     "mega": 0.218208,
+     "mega_rounds": 0.219168,
+     "split_swap_ab": 0.19312,
+     "split_large_tile": 0.250112
     },
     "128": {
-     "split_swap_ab": 0.241952,
-     "split_large_tile": 0.271296
+     "split_swap_ab": 0.203424,
+     "split_large_tile": 0.256096
     },
     "256": {
-     "split_swap_ab": 0.226848,
-     "split_large_tile": 0.262656
+     "split_swap_ab": 0.21184,
+     "split_large_tile": 0.26048
     },
     "512": {
      "split_swap_ab": 0.237312,
-     "split_large_tile": 0.271328
+     "split_large_tile": 0.267744
     },
     "1024": {
-     "split_swap_ab": 0.300128,
-     "split_large_tile": 0.288096
+     "split_swap_ab": 0.299488,
+     "split_large_tile": 0.28688
     },
     "2048": {
      "split_swap_ab": 0.459456,
@@ -653,8 +656,8 @@ const char* shipped_tactics_json() {
     "1": "mega_rounds",
     "2": "mega",
     "4": "mega",
-    "8": "mega",
-    "16": "mega",
+    "8": "split_swap_ab",
+    "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
@@ -685,44 +688,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.554496
     },
     "8": {
-     "mega": 0.400576,
-     "mega_rounds": 0.443232,
-     "split_swap_ab": 0.408256,
-     "split_large_tile": 0.5952
+     "mega": 0.400256,
+     "mega_rounds": 0.439392,
+     "split_swap_ab": 0.363232,
+     "split_large_tile": 0.577984
     },
     "16": {
-     "mega": 0.401728,
-     "mega_rounds": 0.441984,
-     "split_swap_ab": 0.408192,
-     "split_large_tile": 0.598976
+     "mega": 0.398656,
+     "mega_rounds": 0.438816,
+     "split_swap_ab": 0.366336,
+     "split_large_tile": 0.575232
     },
     "32": {
-     "mega": 0.426656,
-     "mega_rounds": 0.470336,
-     "split_swap_ab": 0.404288,
-     "split_large_tile": 0.593408
+     "mega": 0.426816,
+     "mega_rounds": 0.470912,
+     "split_swap_ab": 0.372864,
+     "split_large_tile": 0.577408
     },
     "64": {
-     "mega": 0.582016,
-     "mega_rounds": 0.582336,
-     "split_swap_ab": 0.403328,
-     "split_large_tile": 0.592096
+     "mega": 0.585888,
+     "mega_rounds": 0.584384,
+     "split_swap_ab": 0.381952,
+     "split_large_tile": 0.583392
     },
     "128": {
-     "split_swap_ab": 0.411008,
-     "split_large_tile": 0.552896
+     "split_swap_ab": 0.401728,
+     "split_large_tile": 0.560576
     },
     "256": {
-     "split_swap_ab": 0.527104,
-     "split_large_tile": 0.518816
+     "split_swap_ab": 0.531744,
+     "split_large_tile": 0.521696
     },
     "512": {
-     "split_swap_ab": 0.7008,
-     "split_large_tile": 0.704064
+     "split_swap_ab": 0.67216,
+     "split_large_tile": 0.677664
     },
     "1024": {
-     "split_swap_ab": 1.21853,
-     "split_large_tile": 1.07168
+     "split_swap_ab": 1.19293,
+     "split_large_tile": 1.04861
     },
     "2048": {
      "split_swap_ab": 2.48029,
@@ -755,7 +758,7 @@ const char* shipped_tactics_json() {
     "1": "mega_rounds",
     "2": "mega",
     "4": "mega",
-    "8": "mega",
+    "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
@@ -787,44 +790,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.2032
     },
     "8": {
-     "mega": 0.249312,
-     "mega_rounds": 0.249792,
-     "split_swap_ab": 0.251648,
-     "split_large_tile": 0.351488
+     "mega": 0.248256,
+     "mega_rounds": 0.24832,
+     "split_swap_ab": 0.226208,
+     "split_large_tile": 0.35248
     },
     "16": {
-     "mega": 0.387552,
-     "mega_rounds": 0.38784,
-     "split_swap_ab": 0.374208,
-     "split_large_tile": 0.527904
+     "mega": 0.383616,
+     "mega_rounds": 0.38336,
+     "split_swap_ab": 0.3392,
+     "split_large_tile": 0.52176
     },
     "32": {
-     "mega": 0.56992,
-     "mega_rounds": 0.57024,
-     "split_swap_ab": 0.533728,
-     "split_large_tile": 0.755808
+     "mega": 0.562688,
+     "mega_rounds": 0.564,
+     "split_swap_ab": 0.492,
+     "split_large_tile": 0.742816
     },
     "64": {
-     "mega": 0.805856,
-     "mega_rounds": 0.806784,
-     "split_swap_ab": 0.736288,
-     "split_large_tile": 1.02602
+     "mega": 0.796736,
+     "mega_rounds": 0.796416,
+     "split_swap_ab": 0.699904,
+     "split_large_tile": 1.03658
     },
     "128": {
-     "split_swap_ab": 0.835264,
-     "split_large_tile": 1.12042
+     "split_swap_ab": 0.783424,
+     "split_large_tile": 1.12762
     },
     "256": {
-     "split_swap_ab": 0.871136,
-     "split_large_tile": 1.15488
+     "split_swap_ab": 0.83296,
+     "split_large_tile": 1.15056
     },
     "512": {
-     "split_swap_ab": 0.90032,
-     "split_large_tile": 1.17136
+     "split_swap_ab": 0.8648,
+     "split_large_tile": 1.16237
     },
     "1024": {
-     "split_swap_ab": 0.948128,
-     "split_large_tile": 1.21184
+     "split_swap_ab": 0.926656,
+     "split_large_tile": 1.17603
     },
     "2048": {
      "split_swap_ab": 1.20237,

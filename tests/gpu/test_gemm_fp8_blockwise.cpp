@@ -128,6 +128,10 @@ TEST(Fp8Gemm, BothTacticsMatchFloat64Product) {
   GPUTEST_TRACE_SEED();
   run_gemm_case({0, 1, 70, 200, 3, 0}, 256, 384, case_seed("gemm a"));
   run_gemm_case({130, 0, 257, 64, 1, 5, 33, 128}, 512, 256, case_seed("gemm b"));
+  // At most 16 rows per group on average: swap-AB runs its 32-wide token tile (choose_fp8_swap_tile).
+  ASSERT_EQ(sm90::choose_fp8_swap_tile(59, 7), 32);
+  ASSERT_EQ(sm90::choose_fp8_swap_tile(274, 6), 64);
+  run_gemm_case({0, 1, 9, 16, 3, 0, 30}, 256, 384, case_seed("gemm c"));
 }
 
 // K and N not multiples of 128 (the backend's gpt-oss shapes: K = H or I = 2880 = 22.5 x 128, N =
@@ -139,6 +143,7 @@ TEST(Fp8Gemm, PartialBlocksSmall) {
   run_gemm_case({0, 5, 70, 130, 1}, 320, 208, case_seed("gemm partial a"));   // N 2.5 blocks, K 1.625
   run_gemm_case({3, 64, 0, 17}, 144, 2880, case_seed("gemm partial b"));      // N 1.125 blocks, K 22.5
   run_gemm_case({40, 200}, 2880, 336, case_seed("gemm partial c"));           // N 22.5 blocks, K 2.625
+  run_gemm_case({3, 16, 0, 5}, 320, 208, case_seed("gemm partial d"));        // 32-wide token tile
 }
 
 // run_bf16_out stores 16-byte bf16 vectors: ldd must be a multiple of 8 elements and at least N.

@@ -1,7 +1,8 @@
 // Dispatcher of the grouped FP8 blockwise GEMM (see grouped_gemm_fp8_blockwise.h): owns the
 // device workspace and one prepared CUTLASS kernel per tactic (the kernels live in
-// grouped_gemm_fp8_blockwise_swapab.cu and grouped_gemm_fp8_blockwise_large.cu). No CUTLASS
-// header is included here. The large tile is prepared twice: with fp32 D and with bf16 D.
+// grouped_gemm_fp8_blockwise_swapab.cu, _swapab32.cu, _large.cu and _large_bf16.cu). No CUTLASS
+// header is included here. Swap-AB is prepared with two token tiles (32 and 64 wide), the large
+// tile twice: with fp32 D and with bf16 D.
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 
 #include <cstdint>
@@ -23,23 +24,31 @@ struct DeviceScope : cu::DeviceGuard {
 };
 bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
-// Prepared kernels: the two tactics with fp32 D, then the large tile with bf16 D (run_bf16_out).
-constexpr int kNumKernels = 3;
-constexpr int kLargeBf16Out = 2;
+// Prepared kernels: swap-AB with the 64-wide token tile, the large tile, the large tile with bf16
+// D (run_bf16_out), swap-AB with the 32-wide token tile.
+constexpr int kNumKernels = 4;
+constexpr int kSwap64 = 0, kLarge = 1, kLargeBf16Out = 2, kSwap32 = 3;
 const fd::TacticOps& ops_for(int i) {
-  return i == 0 ? fd::swapab_ops() : i == 1 ? fd::large_ops() : fd::large_bf16_ops();
+  switch (i) {
+    case kSwap64: return fd::swapab_ops();
+    case kLarge: return fd::large_ops();
+    case kLargeBf16Out: return fd::large_bf16_ops();
+    default: return fd::swapab32_ops();
+  }
 }
-int index_of(Fp8GemmTactic t) { return t == Fp8GemmTactic::kSwapAB ? 0 : 1; }
+int64_t avg_rows(int64_t total_rows_upper_bound, int num_groups) {
+  return num_groups > 0 ? cu::ceil_div<int64_t>(total_rows_upper_bound, num_groups) : 0;
+}
 
 }  // namespace
 
 struct GroupedGemmFp8Blockwise::Kernels {
-  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumKernels> prepared;  // index_of(tactic), kLargeBf16Out
+  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumKernels> prepared;  // kSwap64, kLarge, kLargeBf16Out, kSwap32
 };
 
 const char* fp8_tactic_name(Fp8GemmTactic t) {
   switch (t) {
-    case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x64x128";
+    case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x32|128x64x128";
     case Fp8GemmTactic::kLargeTile: return "fp8_large_tile_128x128x128";
   }
   return "unknown";
@@ -49,10 +58,22 @@ const char* fp8_tactic_name(Fp8GemmTactic t) {
 // token tile), large tiles beyond. At few rows per group the GEMM is weight-bandwidth bound: the
 // swap-AB tile puts 128 weight rows in wgmma's M and wastes at most one partial 64-row token tile
 // per weight slab, while a 128-token-row tile would run 128 rows of MMA per weight byte whatever
-// the group holds. Not tuned yet (no measurements of the crossover on H200).
+// the group holds. The shipped tactic table (`megamoe tune`, src/core/tactics_default.cpp) overrides
+// this per preset and token bucket where measurement disagreed.
 Fp8GemmTactic choose_fp8_tactic(int64_t total_rows_upper_bound, int num_groups) {
-  const int64_t avg = num_groups > 0 ? cu::ceil_div<int64_t>(total_rows_upper_bound, num_groups) : 0;
-  return avg <= 64 ? Fp8GemmTactic::kSwapAB : Fp8GemmTactic::kLargeTile;
+  return avg_rows(total_rows_upper_bound, num_groups) <= 64 ? Fp8GemmTactic::kSwapAB : Fp8GemmTactic::kLargeTile;
+}
+
+// Within kSwapAB: the 32-wide token tile up to 16 rows per group on average, the 64-wide one beyond.
+// The GEMM is a weight stream there and CUTLASS's carve-out gives the narrower tile more stages (20
+// instead of 24 KiB each), so more weight bytes can be in flight per SM (the likely reason; the
+// 256-row weight slab, tried in the same job, gained less: 0.97-1.10x). Measured on H200 (split
+// fp8_block pipeline forced to swap-AB, both tiles in one job, best of two runs; docs/BENCHMARKS.md):
+// 1.01-1.12x faster at 1-16 rows per group on all four presets (qwen3-30b-a3b T = 128: 0.211 ->
+// 0.199 ms, gpt-oss-120b T = 8: 0.254 -> 0.226 ms), a tie at 32 rows (mixtral-8x7b T = 128), 0.98x
+// (qwen3-30b-a3b T = 512) and 0.82x (mixtral-8x7b T = 512, 64 rows: two token tiles) beyond.
+int choose_fp8_swap_tile(int64_t total_rows_upper_bound, int num_groups) {
+  return avg_rows(total_rows_upper_bound, num_groups) <= 16 ? 32 : 64;
 }
 
 void make_weight_scales_mn_major(const float* canonical, int64_t G, int64_t NB, int64_t KB, float* out) {
@@ -92,7 +113,10 @@ void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W,
                                   cudaStream_t stream, Fp8GemmTactic tactic) {
   if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile)
     throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
-  run_kernel(index_of(tactic), A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+  const int kernel = tactic == Fp8GemmTactic::kLargeTile                                   ? kLarge
+                     : choose_fp8_swap_tile(total_rows_upper_bound, num_groups_) == 32 ? kSwap32
+                                                                                       : kSwap64;
+  run_kernel(kernel, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
 }
 
 void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D,

@@ -31,12 +31,15 @@
 namespace megamoe::sm90 {
 
 enum class Fp8GemmTactic : uint8_t {
-  kSwapAB,     // small T: weights in wgmma's M (128-row tiles), 64 token rows in N
+  kSwapAB,     // small T: weights in wgmma's M (128-row tiles), 32 or 64 token rows in N (by the
+               // rows per group, choose_fp8_swap_tile)
   kLargeTile,  // large T: 128 token rows x 128 weight rows tiles
 };
 const char* fp8_tactic_name(Fp8GemmTactic t);
 // Swap-AB up to 64 rows per group on average (ceil(total_rows / groups)), large tiles beyond.
 Fp8GemmTactic choose_fp8_tactic(int64_t total_rows_upper_bound, int num_groups);
+// Within kSwapAB: the token tile's width, 32 up to 16 rows per group on average, else 64.
+int choose_fp8_swap_tile(int64_t total_rows_upper_bound, int num_groups);
 
 // Canonical weight scales [G, NB, KB] (host memory) -> the GEMM's [G, KB, NB] (host memory).
 void make_weight_scales_mn_major(const float* canonical, int64_t G, int64_t NB, int64_t KB, float* out);
@@ -104,7 +107,8 @@ struct TacticOps {
   void (*destroy)(void* state);
   void (*run)(void* state, const RunArgs& args, cudaStream_t stream);
 };
-const TacticOps& swapab_ops();  // grouped_gemm_fp8_blockwise_swapab.cu
+const TacticOps& swapab_ops();    // grouped_gemm_fp8_blockwise_swapab.cu (64-wide token tile)
+const TacticOps& swapab32_ops();  // grouped_gemm_fp8_blockwise_swapab32.cu (32-wide token tile)
 const TacticOps& large_ops();   // grouped_gemm_fp8_blockwise_large.cu
 const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
 }  // namespace fp8_gemm_detail
