@@ -449,9 +449,9 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega_rounds",
+    "1": "split_swap_ab",
     "2": "mega_rounds",
-    "4": "mega",
+    "4": "split_swap_ab",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
@@ -466,22 +466,22 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.139392,
-     "mega_rounds": 0.129664,
-     "split_swap_ab": 0.142368,
-     "split_large_tile": 0.177984
+     "mega": 0.138304,
+     "mega_rounds": 0.129632,
+     "split_swap_ab": 0.127808,
+     "split_large_tile": 0.174368
     },
     "2": {
-     "mega": 0.205472,
-     "mega_rounds": 0.195264,
-     "split_swap_ab": 0.22048,
-     "split_large_tile": 0.298656
+     "mega": 0.205344,
+     "mega_rounds": 0.195648,
+     "split_swap_ab": 0.199712,
+     "split_large_tile": 0.289984
     },
     "4": {
-     "mega": 0.382752,
-     "mega_rounds": 0.383232,
-     "split_swap_ab": 0.403712,
-     "split_large_tile": 0.57104
+     "mega": 0.381376,
+     "mega_rounds": 0.380192,
+     "split_swap_ab": 0.37008,
+     "split_large_tile": 0.552096
     },
     "8": {
      "mega": 0.687232,
@@ -568,22 +568,22 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.049984,
-     "mega_rounds": 0.049632,
-     "split_swap_ab": 0.052704,
-     "split_large_tile": 0.056448
+     "mega": 0.047072,
+     "mega_rounds": 0.04528,
+     "split_swap_ab": 0.048416,
+     "split_large_tile": 0.051584
     },
     "2": {
-     "mega": 0.057984,
-     "mega_rounds": 0.058176,
-     "split_swap_ab": 0.062912,
-     "split_large_tile": 0.07152
+     "mega": 0.054368,
+     "mega_rounds": 0.054816,
+     "split_swap_ab": 0.05648,
+     "split_large_tile": 0.0664
     },
     "4": {
-     "mega": 0.078016,
-     "mega_rounds": 0.078752,
-     "split_swap_ab": 0.084672,
-     "split_large_tile": 0.09872
+     "mega": 0.076832,
+     "mega_rounds": 0.077472,
+     "split_swap_ab": 0.07792,
+     "split_large_tile": 0.093024
     },
     "8": {
      "mega": 0.110848,
@@ -655,7 +655,7 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_rounds",
     "2": "mega",
-    "4": "mega",
+    "4": "split_swap_ab",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
@@ -670,22 +670,22 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.14048,
-     "mega_rounds": 0.127424,
-     "split_swap_ab": 0.155136,
-     "split_large_tile": 0.212256
+     "mega": 0.138816,
+     "mega_rounds": 0.126304,
+     "split_swap_ab": 0.13632,
+     "split_large_tile": 0.205312
     },
     "2": {
-     "mega": 0.169248,
-     "mega_rounds": 0.18464,
-     "split_swap_ab": 0.19088,
-     "split_large_tile": 0.269664
+     "mega": 0.168672,
+     "mega_rounds": 0.183424,
+     "split_swap_ab": 0.172832,
+     "split_large_tile": 0.268064
     },
     "4": {
-     "mega": 0.350432,
-     "mega_rounds": 0.358976,
-     "split_swap_ab": 0.37808,
-     "split_large_tile": 0.554496
+     "mega": 0.347168,
+     "mega_rounds": 0.35856,
+     "split_swap_ab": 0.33392,
+     "split_large_tile": 0.53888
     },
     "8": {
      "mega": 0.400256,
@@ -756,8 +756,8 @@ const char* shipped_tactics_json() {
    "intermediate": 2880,
    "tactics": {
     "1": "mega_rounds",
-    "2": "mega",
-    "4": "mega",
+    "2": "split_swap_ab",
+    "4": "split_swap_ab",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
@@ -772,22 +772,22 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.072608,
-     "mega_rounds": 0.06608,
-     "split_swap_ab": 0.073504,
-     "split_large_tile": 0.08656
+     "mega": 0.071872,
+     "mega_rounds": 0.064832,
+     "split_swap_ab": 0.070112,
+     "split_large_tile": 0.087776
     },
     "2": {
-     "mega": 0.090208,
-     "mega_rounds": 0.091456,
-     "split_swap_ab": 0.096896,
-     "split_large_tile": 0.112832
+     "mega": 0.09056,
+     "mega_rounds": 0.09136,
+     "split_swap_ab": 0.090272,
+     "split_large_tile": 0.11536
     },
     "4": {
-     "mega": 0.146592,
-     "mega_rounds": 0.147136,
-     "split_swap_ab": 0.154912,
-     "split_large_tile": 0.2032
+     "mega": 0.1464,
+     "mega_rounds": 0.14688,
+     "split_swap_ab": 0.140928,
+     "split_large_tile": 0.222528
     },
     "8": {
      "mega": 0.248256,

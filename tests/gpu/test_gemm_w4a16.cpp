@@ -114,12 +114,13 @@ const sm90::W4A16Tactic kTactics[] = {sm90::W4A16Tactic::kSmall, sm90::W4A16Tact
 TEST(W4A16, GemmTacticsMatchCpu) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  // Mean 77 rows per expert (32-token passes of the small tactic), 12 (32-token passes, one for
-  // most experts) and 4 (16-token passes).
+  // Mean 166 rows per expert (32-token passes of the small tactic; the TMA tactic's passes of
+  // <= 320 tokens: 300 is one pass of two 160-wide MMAs, 700 is 320 + 320 + 60), 12 (32-token
+  // passes, one for most experts) and 4 (16-token passes).
   std::vector<int32_t> many(150);
   for (size_t i = 0; i < many.size(); ++i) many[i] = int32_t((i * 7) % 5);
   for (const std::vector<int32_t>& rows :
-       {std::vector<int32_t>{0, 1, 15, 17, 130, 300}, {0, 1, 15, 17, 30, 9}, {0, 1, 7, 2, 5, 9}, many}) {
+       {std::vector<int32_t>{0, 1, 15, 17, 130, 300, 700}, {0, 1, 15, 17, 30, 9}, {0, 1, 7, 2, 5, 9}, many}) {
     SCOPED_TRACE("rows " + std::to_string(rows[2]) + "...");
     const int64_t N = 192, K = 320;
     const int64_t G = int64_t(rows.size());
@@ -190,7 +191,8 @@ TEST(W4A16, GemmTacticsMatchCpu) {
     }
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);
-  EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLarge);
+  EXPECT_EQ(sm90::w4a16_pick_tactic(4096 * 8, 256), sm90::W4A16Tactic::kLarge);     // 128 rows
+  EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLargeTma);  // 256 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);
 }
 
@@ -203,7 +205,7 @@ TEST(W4A16, GemmTacticsMatchCpu) {
 TEST(W4A16, ActivationEpilogueMatchesActivationKernel) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  const std::vector<int32_t> rows = {0, 300, 3, 64, 0, 129};
+  const std::vector<int32_t> rows = {0, 300, 3, 64, 0, 129, 330};  // 330: passes of 320 (2 x 160) and 10
   const int64_t I = 128, K = 192, G = int64_t(rows.size());
   std::vector<int32_t> offs(size_t(G + 1), 0), row_expert;
   for (int64_t g = 0; g < G; ++g) {

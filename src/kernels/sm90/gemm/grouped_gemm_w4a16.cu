@@ -31,12 +31,13 @@ namespace {
 // large one's time (deepseek-v3 T = 1024: 4.67 against 5.01 ms), at 64 rows 1.45-1.75x. The
 // switch sits between them.
 constexpr int64_t kLargeMinMeanRows = 36;
-// The TMA tactic (with FC1's activation in its epilogue) from a mean of 512 rows per expert. Measured
-// on the H200 (mxfp4, forced tactics, one job, 2026-12-01, docs/BENCHMARKS.md): mixtral-8x7b 0.87-0.92x
-// the large tactic's layer time from 512 rows (T = 2048..8192), qwen3-30b-a3b at 512 rows 1.006x (a
-// tie); at 128-256 rows it ranged from 0.965x (deepseek-v3 T = 4096) to 1.09x (qwen3-30b-a3b T =
-// 4096), below 128 rows it is 1.3-1.5x slower. `megamoe tune` measures it per shape.
-constexpr int64_t kTmaMinMeanRows = 512;
+// The TMA tactic (with FC1's activation in its epilogue) from a mean of 256 rows per expert. Measured
+// on the H200 with its passes of up to 320 tokens (mxfp4, forced tactics, one job, 2026-12-02,
+// docs/BENCHMARKS.md), its layer time against the large tactic's: at 256 rows 0.77-0.93x
+// (deepseek-v3 and gpt-oss-120b T = 8192, qwen3-30b-a3b T = 4096, mixtral-8x7b T = 1024), at 512 and
+// more 0.79-0.96x; at 128 rows 0.96x (deepseek-v3 T = 4096), 1.00x (gpt-oss-120b) and 1.14x
+// (qwen3-30b-a3b T = 2048), at 32-64 rows 1.26-1.36x. `megamoe tune` measures it per shape.
+constexpr int64_t kTmaMinMeanRows = 256;
 // The small tactic splits K in two when its grid has at most this many CTAs per SM (of the
 // device, queried): fewer than two per SM leaves too few warps to cover the decode's latency
 // chains (H100/H200: 132 SMs, 264 CTAs).

@@ -4,8 +4,12 @@
 // Work: tiles of 128 weight rows x one expert (swap-AB as the other tactics: weight rows are
 // wgmma's M, tokens its N), handed out persistently (tile t = blockIdx.x + i * gridDim.x, expert
 // rank major, so the CTAs of one wave share an expert's token rows in L2). A tile runs its
-// expert's rows in passes of up to 256 tokens (wgmma N = 64, 128, 192 or 256: the pass's rows
-// rounded up to 64), every pass a full K loop of 64-wide steps.
+// expert's rows in passes of up to 320 tokens (wgmma N = 64, 128, 192 or 256: the pass's rows
+// rounded up to 64; 257..320 rows as two MMAs of N = 160 on the halves of the token tile), every
+// pass a full K loop of 64-wide steps that decodes the tile's weights again. Why 320: at T = 8192
+// deepseek-v3 and gpt-oss-120b experts hold 256 +- 16 rows, and with passes of 256 about half of
+// them paid a second pass (a full decode for a few rows: ~1100 cycles per step at N = 64 against
+// ~1600 at N = 256); mixtral-8x7b's ~2048 rows take 7 passes instead of 8-9.
 //
 // Warp roles (384 threads, one CTA per SM):
 //   warp 0, lanes 0-1  TMA issuers: lane 0 per step the pass's token rows (boxes of 64 rows x 64 K
@@ -24,15 +28,15 @@
 // the 168 registers a 384-thread kernel compiles to and serialised the MMAs (warning C7512).
 //
 // Shared memory (dynamic, 1024-byte aligned), three rings:
-//   kXStages x 32 KB token tiles (256 rows x 128 B, SW128, the K-major layout the B descriptor
+//   kXStages x 40 KB token tiles (320 rows x 128 B, SW128, the K-major layout the B descriptor
 //                   reads), written by TMA, freed by the consumers once their MMAs are done
 //   kABufs x 16 KB A buffers: per warpgroup 64 rows x 64 K bf16, SW128 (the A descriptor),
 //                   written by the decoders, freed by the consumers once their MMAs are done
 //   kWStages x 4.5 KB codes + scales: packed codes (two halves of 64 rows x 32 B, fragment order),
 //                   then the scale tile (two halves of 64 rows), written by TMA, freed by the
-//                   decoders; the deepest ring, so the decoders never wait for the tokens
+//                   decoders (3 deep: what the 40 KB token stages leave)
 // Barriers: a full / empty pair per slot of each ring: xfull / wfull (TMA transaction bytes),
-// xempty (8 consumer warps), wempty (3 decoder warps), dfull (3 decoder warps), dempty (8
+// xempty (8 consumer warps), wempty (the 96 decoder lanes), dfull (3 decoder warps), dempty (8
 // consumer warps). Every wait is bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA
 // becomes a launch error, not a hung GPU).
 //
@@ -50,7 +54,7 @@
 // -> wait in one instruction stream, and two CTAs per SM must hide each other's decode (ncu:
 // tensor pipe 60% active at T = 8192). Here the decode runs one to two steps ahead in other
 // warps, and the token tile comes by TMA instead of every thread's cp.async (the L1 path free).
-// Measured (H200, docs/BENCHMARKS.md): faster than kLarge from about 512 rows per expert (where
+// Measured (H200, docs/BENCHMARKS.md): faster than kLarge from about 256 rows per expert (where
 // w4a16_pick_tactic switches), slower below 128; a 64-K step takes ~1600 cycles at N = 256
 // against ~1290 at the MMA ceiling, and neither the decode warps nor the ring depths alone
 // explain the difference (the variants tried are listed there).
@@ -83,10 +87,11 @@ template <Epi E> constexpr Activation kAct = E == Epi::kSwiGLU      ? Activation
 
 constexpr int kTmaThreads = 384;
 constexpr int kWRows = 128;        // weight rows per tile: 2 consumer warpgroups x 64
-constexpr int kMaxTok = 256;       // tokens per pass: wgmma's largest N
+constexpr int kMaxTok = 320;       // tokens per pass: wgmma's largest N (256), or two MMAs of 160
+constexpr int kSplitN = 160;       // the MMA width of each half of a pass of 257..320 tokens
 constexpr int kTokBox = 64;        // token rows per TMA box (a pass loads ceil(rows / 64) of them)
 constexpr int kXStages = 4;        // token tiles in flight (TMA -> consumers)
-constexpr int kWStages = 8;        // packed codes + scales of a step in flight (TMA -> decoders)
+constexpr int kWStages = 3;        // packed codes + scales of a step in flight (TMA -> decoders)
 constexpr int kABufs = 3;          // decoded A tiles: decoders -> consumers (see consume_pass)
 constexpr int kDecodeWarps = 3, kConsumerWarps = 8, kVirtualWarps = 8;  // 16 weight rows each
 constexpr int kTokBoxBytes = kTokBox * kSmemRowBytes;                 // 8192
@@ -99,10 +104,12 @@ constexpr int kAWgBytes = 64 * kSmemRowBytes;                         // 8192: o
 constexpr int kABytes = 2 * kAWgBytes;                                // 16384: both warpgroups' A tiles
 constexpr int kAlignSlack = 1024;  // SW128 tiles start on 1024-byte boundaries
 constexpr int kXOff = 0, kAOff = kXStages * kXBytes, kWOff = kAOff + kABufs * kABytes;
-constexpr int kSmemTma = kAlignSlack + kWOff + kWStages * kWStageBytes;  // 213 KB
+constexpr int kSmemTma = kAlignSlack + kWOff + kWStages * kWStageBytes;  // 222.5 KB
 constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
 constexpr int kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kXBytes % 1024 == 0 && kABytes % 1024 == 0, "SW128 tiles stay 1024-byte aligned");
+static_assert(2 * kSplitN == kMaxTok && (kSplitN * kSmemRowBytes) % 1024 == 0,
+              "the second half of a 320-token tile starts on an 8-row (1024-byte) SW128 atom");
 static_assert(kWStageBytes % 128 == 0, "TMA boxes and bulk copies land 128-byte aligned");
 static_assert(kSmemTma <= kMaxDynamicSmem, "fits the opt-in shared memory");
 static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
@@ -154,11 +161,17 @@ __device__ __forceinline__ int pass_boxes(int rows) { return (min(rows, kMaxTok)
 // wgmma group in flight: after issuing step i, wait for step i - 1's group, then free its token
 // stage and its A buffer (wgmma reads both asynchronously, so neither is released earlier). The
 // decoders fill A buffer i while groups i - 2 and i - 1 run (kABufs = 3): two groups of slack.
-template <int N>
-__device__ __forceinline__ void consume_pass(float (&acc)[N / 2], Barriers& bars, uint32_t xbase, uint32_t abase,
-                                             int c, int lane, int KT, uint32_t& step) {
+// kTwo: a pass of 2N tokens as two MMAs of width N per k16 block, on token rows 0..N-1 (acc) and
+// N..2N-1 (acc2) of the stage, the same A descriptor.
+template <int N, bool kTwo = false>
+__device__ __forceinline__ void consume_pass(float (&acc)[N / 2], float (&acc2)[N / 2], Barriers& bars,
+                                             uint32_t xbase, uint32_t abase, int c, int lane, int KT,
+                                             uint32_t& step) {
 #pragma unroll
-  for (int i = 0; i < N / 2; ++i) acc[i] = 0.0f;
+  for (int i = 0; i < N / 2; ++i) {
+    acc[i] = 0.0f;
+    if constexpr (kTwo) acc2[i] = 0.0f;
+  }
   auto release = [&](uint32_t i) {
     if (lane == 0) {
       ptx::mbar_arrive(smem_u32(&bars.xempty[i % kXStages]));
@@ -172,18 +185,24 @@ __device__ __forceinline__ void consume_pass(float (&acc)[N / 2], Barriers& bars
     ptx::mbar_wait(smem_u32(&bars.xfull[xs]), (i / kXStages) & 1u, kTimeoutNs);
     const uint64_t adesc = wgmma::sw128_desc(abase + b * uint32_t(kABytes) + uint32_t(c * kAWgBytes));
     const uint64_t bdesc = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes));
+    const uint64_t bdesc2 = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes) + uint32_t(N * kSmemRowBytes));
     wgmma::fence();
     wgmma::fence_acc(acc);
+    if constexpr (kTwo) wgmma::fence_acc(acc2);
 #pragma unroll
-    for (int k16 = 0; k16 < 4; ++k16)  // +2 = +32 bytes of K in both tiles
+    for (int k16 = 0; k16 < 4; ++k16) {  // +2 = +32 bytes of K in both tiles
       wgmma::mma_ss<N>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
+      if constexpr (kTwo) wgmma::mma_ss<N>(acc2, adesc + uint64_t(2 * k16), bdesc2 + uint64_t(2 * k16));
+    }
     wgmma::commit();
     wgmma::wait<1>();
     wgmma::fence_acc(acc);
+    if constexpr (kTwo) wgmma::fence_acc(acc2);
     if (kt > 0) release(i - 1);
   }
   wgmma::wait<0>();
   wgmma::fence_acc(acc);
+  if constexpr (kTwo) wgmma::fence_acc(acc2);
   step += uint32_t(KT);
   release(step - 1);
 }
@@ -214,11 +233,8 @@ struct RowEpi {
 // h = alpha * acc rounded once (__fmul_rn: never contracted into an FMA with the bias), then
 // + bias and the activation: the float operations of fp32 D followed by launch_activation.
 template <int NT, Epi E>
-__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t xbase, uint32_t abase,
-                                         int c, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
-                                         int rows, int N) {
-  float acc[NT / 2];
-  consume_pass<NT>(acc, bars, xbase, abase, c, lane, KT, step);
+__device__ __forceinline__ void epilogue(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, const RowEpi& rw,
+                                         int t0, int rows, int N) {
   const int tig = lane & 3;
 #pragma unroll
   for (int j = 0; j < NT / 8; ++j) {
@@ -255,6 +271,27 @@ __device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint
   }
 }
 
+template <int NT, Epi E>
+__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t xbase, uint32_t abase,
+                                         int c, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
+                                         int rows, int N) {
+  float acc[NT / 2];
+  consume_pass<NT>(acc, acc, bars, xbase, abase, c, lane, KT, step);
+  epilogue<NT, E>(ep, acc, lane, rw, t0, rows, N);
+}
+
+// A pass of kSplitN + 1 .. 2 kSplitN tokens: two accumulator arrays of the same MMA width (one width
+// per function, as above), the second for tokens t0 + kSplitN ...
+template <Epi E>
+__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t xbase, uint32_t abase,
+                                             int c, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
+                                             int rows, int N) {
+  float acc[kSplitN / 2], acc2[kSplitN / 2];
+  consume_pass<kSplitN, true>(acc, acc2, bars, xbase, abase, c, lane, KT, step);
+  epilogue<kSplitN, E>(ep, acc, lane, rw, t0, kSplitN, N);
+  epilogue<kSplitN, E>(ep, acc2, lane, rw, t0 + kSplitN, rows - kSplitN, N);
+}
+
 template <Fp4Scale F, Epi E>
 __global__ void __launch_bounds__(kTmaThreads, 1)
     w4a16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
@@ -279,7 +316,7 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
     }
     for (int s = 0; s < kWStages; ++s) {
       ptx::mbar_init(smem_u32(&bars.wfull[s]), 1);
-      ptx::mbar_init(smem_u32(&bars.wempty[s]), kDecodeWarps);
+      ptx::mbar_init(smem_u32(&bars.wempty[s]), kDecodeWarps * 32);  // every decoder lane
     }
     for (int b = 0; b < kABufs; ++b) {
       ptx::mbar_init(smem_u32(&bars.dfull[b]), kDecodeWarps);
@@ -364,12 +401,14 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
               ptx::stmatrix_x4(rbase + uint32_t(chunk * 16), af[k16][0], af[k16][1], af[k16][2], af[k16][3]);
             }
           }
+          // Every lane releases its own reads of the codes and scales (the next TMA into this stage
+          // is ordered after each reader's arrive: racecheck, which does not carry __syncwarp's
+          // ordering over to another lane's arrive, flagged the lane-0-only release once the
+          // ring wrapped within a test).
+          ptx::mbar_arrive(smem_u32(&bars.wempty[ws]));
           ptx::fence_proxy_async_shared();  // the A tile is read by wgmma (async proxy)
           __syncwarp();
-          if (lane == 0) {
-            ptx::mbar_arrive(smem_u32(&bars.wempty[ws]));  // codes and scales read
-            ptx::mbar_arrive(smem_u32(&bars.dfull[b]));    // A tile written
-          }
+          if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.dfull[b]));  // A tile written
         }
       }
     }
@@ -401,7 +440,8 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
         case 1: run_pass<64, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
         case 2: run_pass<128, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
         case 3: run_pass<192, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
-        default: run_pass<256, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+        case 4: run_pass<256, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+        default: run_pass_two<E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
       }
     }
   }
