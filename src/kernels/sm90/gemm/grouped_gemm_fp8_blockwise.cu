@@ -69,9 +69,9 @@ Fp8GemmTactic choose_fp8_tactic(int64_t total_rows_upper_bound, int num_groups) 
 // instead of 24 KiB each), so more weight bytes can be in flight per SM (the likely reason; the
 // 256-row weight slab, tried in the same job, gained less: 0.97-1.10x). Measured on H200 (split
 // fp8_block pipeline forced to swap-AB, both tiles in one job, best of two runs; docs/BENCHMARKS.md):
-// 1.01-1.12x faster at 1-16 rows per group on all four presets (qwen3-30b-a3b T = 128: 0.211 ->
-// 0.199 ms, gpt-oss-120b T = 8: 0.254 -> 0.226 ms), a tie at 32 rows (mixtral-8x7b T = 128), 0.98x
-// (qwen3-30b-a3b T = 512) and 0.82x (mixtral-8x7b T = 512, 64 rows: two token tiles) beyond.
+// 1.00-1.12x at up to 16 rows per group on all four presets (qwen3-30b-a3b T = 128: 0.211 -> 0.199
+// ms, gpt-oss-120b T = 8: 0.254 -> 0.226 ms; deepseek-v3 T = 512 a tie); at 32 rows 0.98-1.00x
+// (qwen3-30b-a3b T = 512, mixtral-8x7b T = 128), at 64 0.995x, at 128 0.82x (mixtral-8x7b T = 256, 512).
 int choose_fp8_swap_tile(int64_t total_rows_upper_bound, int num_groups) {
   return avg_rows(total_rows_upper_bound, num_groups) <= 16 ? 32 : 64;
 }
