@@ -14,7 +14,10 @@
 //   fp8_block, T = 8..1024, re-measured after the 32-wide swap-AB token tile (choose_fp8_swap_tile):
 //   `megamoe tune --recipe fp8_block --tokens 8,16,32,64,128,256,512,1024 --iters 40` of 2026-12-02
 //   (bench/results/2026-12-02_fp8swap32_tune_fp8_8-1024.*).
-//   Larger T of the W4A16 recipes uses the backend's heuristic.
+//   w4a16_mxfp4 and w4a16_nvfp4, T = 128..8192 (the split tactics, after the TMA tactic's 320-token
+//   passes): `megamoe tune --recipe <r> --presets <p> --tokens 128-8192 --iters 30` of 2026-12-02
+//   (bench/results/2026-12-02_7e376a5_tune_w4a16_128-8192.*): the heuristic's choice in 27 of 28
+//   cells per format; qwen3-30b-a3b T = 8192 runs split_large (1.02x).
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -863,7 +866,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "mega",
-    "64": "mega_rounds"
+    "64": "mega_rounds",
+    "128": "split_small",
+    "256": "split_small",
+    "512": "split_small",
+    "1024": "split_small",
+    "2048": "split_large",
+    "4096": "split_large",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -907,6 +917,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 1.97286,
      "split_small": 2.05542,
      "split_large": 4.27728
+    },
+    "128": {
+     "split_small": 2.26326,
+     "split_large": 4.76874,
+     "split_large_tma": 6.08237
+    },
+    "256": {
+     "split_small": 2.46621,
+     "split_large": 4.95094,
+     "split_large_tma": 6.26893
+    },
+    "512": {
+     "split_small": 2.87581,
+     "split_large": 4.97155,
+     "split_large_tma": 6.34538
+    },
+    "1024": {
+     "split_small": 4.55274,
+     "split_large": 5.04237,
+     "split_large_tma": 6.48787
+    },
+    "2048": {
+     "split_small": 8.17926,
+     "split_large": 5.36026,
+     "split_large_tma": 7.052
+    },
+    "4096": {
+     "split_small": 15.538,
+     "split_large": 8.67386,
+     "split_large_tma": 8.70429
+    },
+    "8192": {
+     "split_small": 30.5514,
+     "split_large": 15.0013,
+     "split_large_tma": 12.2985
     }
    }
   },
@@ -930,7 +975,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega_rounds",
     "32": "split_small",
-    "64": "split_small"
+    "64": "split_small",
+    "128": "split_small",
+    "256": "split_small",
+    "512": "split_small",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large_tma",
+    "8192": "split_large"
    },
    "measured_ms": {
     "1": {
@@ -974,6 +1026,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.177024,
      "split_small": 0.163616,
      "split_large": 0.319616
+    },
+    "128": {
+     "split_small": 0.174816,
+     "split_large": 0.322688,
+     "split_large_tma": 0.420672
+    },
+    "256": {
+     "split_small": 0.203744,
+     "split_large": 0.326368,
+     "split_large_tma": 0.4256
+    },
+    "512": {
+     "split_small": 0.318304,
+     "split_large": 0.334784,
+     "split_large_tma": 0.447872
+    },
+    "1024": {
+     "split_small": 0.532576,
+     "split_large": 0.361632,
+     "split_large_tma": 0.502464
+    },
+    "2048": {
+     "split_small": 0.94848,
+     "split_large": 0.550432,
+     "split_large_tma": 0.630208
+    },
+    "4096": {
+     "split_small": 1.77706,
+     "split_large": 0.935008,
+     "split_large_tma": 0.886848
+    },
+    "8192": {
+     "split_small": 3.50659,
+     "split_large": 1.76403,
+     "split_large_tma": 1.79715
     }
    }
   },
@@ -997,7 +1084,14 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "mega_rounds",
     "32": "mega",
-    "64": "split_small"
+    "64": "split_small",
+    "128": "split_small",
+    "256": "split_large",
+    "512": "split_large",
+    "1024": "split_large_tma",
+    "2048": "split_large_tma",
+    "4096": "split_large_tma",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -1041,6 +1135,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.468576,
      "split_small": 0.424736,
      "split_large": 0.654368
+    },
+    "128": {
+     "split_small": 0.61424,
+     "split_large": 0.658528,
+     "split_large_tma": 0.832064
+    },
+    "256": {
+     "split_small": 1.1559,
+     "split_large": 0.668576,
+     "split_large_tma": 0.919008
+    },
+    "512": {
+     "split_small": 1.98746,
+     "split_large": 0.9944,
+     "split_large_tma": 1.07187
+    },
+    "1024": {
+     "split_small": 3.91706,
+     "split_large": 1.80842,
+     "split_large_tma": 1.43808
+    },
+    "2048": {
+     "split_small": 7.8255,
+     "split_large": 3.9071,
+     "split_large_tma": 2.95664
+    },
+    "4096": {
+     "split_small": 15.2488,
+     "split_large": 6.79267,
+     "split_large_tma": 5.73885
+    },
+    "8192": {
+     "split_small": 30.4942,
+     "split_large": 12.9636,
+     "split_large_tma": 10.5137
     }
    }
   },
@@ -1064,7 +1193,14 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "split_small",
     "32": "split_small",
-    "64": "split_small"
+    "64": "split_small",
+    "128": "split_small",
+    "256": "split_small",
+    "512": "split_small",
+    "1024": "split_small",
+    "2048": "split_large",
+    "4096": "split_large",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -1108,6 +1244,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.6416,
      "split_small": 0.583232,
      "split_large": 1.25613
+    },
+    "128": {
+     "split_small": 0.640352,
+     "split_large": 1.40525,
+     "split_large_tma": 1.79811
+    },
+    "256": {
+     "split_small": 0.721376,
+     "split_large": 1.45837,
+     "split_large_tma": 1.85408
+    },
+    "512": {
+     "split_small": 0.847712,
+     "split_large": 1.46592,
+     "split_large_tma": 1.84842
+    },
+    "1024": {
+     "split_small": 1.36221,
+     "split_large": 1.53574,
+     "split_large_tma": 1.91616
+    },
+    "2048": {
+     "split_small": 2.34762,
+     "split_large": 1.60336,
+     "split_large_tma": 2.11344
+    },
+    "4096": {
+     "split_small": 4.48989,
+     "split_large": 2.46528,
+     "split_large_tma": 2.5625
+    },
+    "8192": {
+     "split_small": 9.48486,
+     "split_large": 4.52675,
+     "split_large_tma": 3.64186
     }
    }
   },
@@ -1131,7 +1302,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "mega",
-    "64": "mega"
+    "64": "mega",
+    "128": "split_small",
+    "256": "split_small",
+    "512": "split_small",
+    "1024": "split_small",
+    "2048": "split_large",
+    "4096": "split_large",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -1175,6 +1353,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 2.06346,
      "split_small": 2.13827,
      "split_large": 4.35501
+    },
+    "128": {
+     "split_small": 2.3681,
+     "split_large": 4.94467,
+     "split_large_tma": 6.60266
+    },
+    "256": {
+     "split_small": 2.60733,
+     "split_large": 5.09405,
+     "split_large_tma": 6.76781
+    },
+    "512": {
+     "split_small": 2.89021,
+     "split_large": 5.08362,
+     "split_large_tma": 6.79882
+    },
+    "1024": {
+     "split_small": 4.76954,
+     "split_large": 5.18998,
+     "split_large_tma": 6.88163
+    },
+    "2048": {
+     "split_small": 8.57446,
+     "split_large": 5.60723,
+     "split_large_tma": 7.4552
+    },
+    "4096": {
+     "split_small": 16.2941,
+     "split_large": 8.99578,
+     "split_large_tma": 9.21248
+    },
+    "8192": {
+     "split_small": 32.2892,
+     "split_large": 15.7964,
+     "split_large_tma": 12.6599
     }
    }
   },
@@ -1198,7 +1411,14 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "mega",
     "32": "split_small",
-    "64": "split_small"
+    "64": "split_small",
+    "128": "split_small",
+    "256": "split_small",
+    "512": "split_small",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large_tma",
+    "8192": "split_large"
    },
    "measured_ms": {
     "1": {
@@ -1242,6 +1462,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.181632,
      "split_small": 0.172608,
      "split_large": 0.323232
+    },
+    "128": {
+     "split_small": 0.18336,
+     "split_large": 0.328416,
+     "split_large_tma": 0.438688
+    },
+    "256": {
+     "split_small": 0.211136,
+     "split_large": 0.332288,
+     "split_large_tma": 0.443872
+    },
+    "512": {
+     "split_small": 0.328736,
+     "split_large": 0.341376,
+     "split_large_tma": 0.467744
+    },
+    "1024": {
+     "split_small": 0.54992,
+     "split_large": 0.36704,
+     "split_large_tma": 0.516256
+    },
+    "2048": {
+     "split_small": 0.978048,
+     "split_large": 0.55744,
+     "split_large_tma": 0.646528
+    },
+    "4096": {
+     "split_small": 1.86304,
+     "split_large": 0.983808,
+     "split_large_tma": 0.938656
+    },
+    "8192": {
+     "split_small": 3.67875,
+     "split_large": 1.83606,
+     "split_large_tma": 1.8697
     }
    }
   },
@@ -1265,7 +1520,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "mega",
     "32": "mega",
-    "64": "split_small"
+    "64": "split_small",
+    "128": "split_small",
+    "256": "split_large",
+    "512": "split_large",
+    "1024": "split_large_tma",
+    "2048": "split_large_tma",
+    "4096": "split_large_tma",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -1309,6 +1571,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.510144,
      "split_small": 0.43856,
      "split_large": 0.666368
+    },
+    "128": {
+     "split_small": 0.624672,
+     "split_large": 0.678496,
+     "split_large_tma": 0.883488
+    },
+    "256": {
+     "split_small": 1.18291,
+     "split_large": 0.686496,
+     "split_large_tma": 0.976832
+    },
+    "512": {
+     "split_small": 2.08362,
+     "split_large": 1.01574,
+     "split_large_tma": 1.1577
+    },
+    "1024": {
+     "split_small": 4.12704,
+     "split_large": 1.87293,
+     "split_large_tma": 1.50733
+    },
+    "2048": {
+     "split_small": 8.2945,
+     "split_large": 4.08374,
+     "split_large_tma": 3.0585
+    },
+    "4096": {
+     "split_small": 15.8414,
+     "split_large": 7.3145,
+     "split_large_tma": 5.76115
+    },
+    "8192": {
+     "split_small": 32.2924,
+     "split_large": 13.4085,
+     "split_large_tma": 10.9513
     }
    }
   },
@@ -1332,7 +1629,14 @@ const char* shipped_tactics_json() {
     "8": "mega",
     "16": "split_small",
     "32": "split_small",
-    "64": "split_small"
+    "64": "split_small",
+    "128": "split_small",
+    "256": "split_small",
+    "512": "split_small",
+    "1024": "split_small",
+    "2048": "split_large",
+    "4096": "split_large",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -1376,6 +1680,41 @@ const char* shipped_tactics_json() {
      "mega_rounds": 0.665984,
      "split_small": 0.618688,
      "split_large": 1.28269
+    },
+    "128": {
+     "split_small": 0.685504,
+     "split_large": 1.4361,
+     "split_large_tma": 1.91424
+    },
+    "256": {
+     "split_small": 0.766176,
+     "split_large": 1.48915,
+     "split_large_tma": 1.97507
+    },
+    "512": {
+     "split_small": 0.880256,
+     "split_large": 1.48976,
+     "split_large_tma": 1.9679
+    },
+    "1024": {
+     "split_small": 1.42554,
+     "split_large": 1.58998,
+     "split_large_tma": 2.02602
+    },
+    "2048": {
+     "split_small": 2.53914,
+     "split_large": 1.65645,
+     "split_large_tma": 2.25562
+    },
+    "4096": {
+     "split_small": 4.69053,
+     "split_large": 2.55574,
+     "split_large_tma": 2.73926
+    },
+    "8192": {
+     "split_small": 9.8697,
+     "split_large": 4.7417,
+     "split_large_tma": 3.79638
     }
    }
   }
