@@ -201,6 +201,26 @@ TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
   }
 }
 
+// The shipped table is measured data: every preset entry names a tactic for every token bucket,
+// and that tactic is the fastest one its `megamoe tune` run measured for the bucket (a hand edit
+// that picks another, or drops a bucket's measurements, fails here).
+TEST(TacticCache, ShippedDefaultsAreTheMeasuredWinnersOfEveryBucket) {
+  const TacticCache shipped = TacticCache::parse(shipped_tactics_json());
+  for (const TacticEntry& e : shipped.entries) {
+    for (int b = 0; b < kTacticBuckets; ++b) {
+      SCOPED_TRACE(e.key.describe() + " T = " + std::to_string(tactic_bucket_tokens(b)));
+      ASSERT_FALSE(e.tactic[size_t(b)].empty());
+      const auto& m = e.measured[size_t(b)];
+      ASSERT_FALSE(m.empty());
+      size_t best = 0;
+      for (size_t i = 1; i < m.size(); ++i)
+        if (m[i].second < m[best].second) best = i;
+      EXPECT_EQ(e.tactic[size_t(b)], m[best].first);
+      EXPECT_GT(m[best].second, 0.0);
+    }
+  }
+}
+
 TEST(TacticApi, BackendWithoutTacticsRejectsNames) {
   MoeConfig c = reftest::make_config(4, 2, 64, 32);
   c.max_tokens = 8;
