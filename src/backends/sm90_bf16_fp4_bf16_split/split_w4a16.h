@@ -144,19 +144,19 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g1.K = H_;
     g1.num_groups = int(EL_);
     g1.tactic = gemm_tactic(T);
-    if (g1.tactic == sm90::W4A16Tactic::kLargeTma) {  // the activation in FC1's epilogue: no fp32 h
+    const bool fused_act = g1.tactic == sm90::W4A16Tactic::kLargeTma;  // activation in FC1's epilogue: no h
+    if (fused_act) {
       g1.D = nullptr;
       g1.act_out = sw_.a;
       g1.act.activation = act_.activation;
       g1.act.limit = act_.limit;
       g1.act.alpha = act_.alpha;
       g1.act.b13 = b13();
-      sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
-    } else {
-      sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
+    }
+    sm90::launch_grouped_gemm_w4a16(g1, F, rows_bound, stream);
+    if (!fused_act)
       sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_,
                               sw_.a, stream, pdl);
-    }
     sm90::W4A16GemmArgs g2 = g1;
     g2.act_out = nullptr;
     g2.A = sw_.a;

@@ -13,8 +13,8 @@
 //   kLarge  wgmma m64n128k16 with the decoded weights as the register A operand and 128 tokens
 //           per pass from swizzled shared memory: prefill-like T where the MMA rate matters.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and
-//           decodes into shared memory, two consumer warpgroups run wgmma m64nNk16 (N <= 256
-//           tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cuh). The only tactic
+//           decodes into shared memory, two consumer warpgroups run wgmma m64nNk16 (N <= 256;
+//           up to 320 tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cuh). The only tactic
 //           that can apply FC1's activation in its epilogue (act_out).
 // kAuto picks by the mean rows per expert (w4a16_pick_tactic).
 //
