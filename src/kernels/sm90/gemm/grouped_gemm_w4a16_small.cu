@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "megamoe/errors.h"
@@ -64,7 +65,7 @@ static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one
 static_assert(kWBytes == kBN * kPackedRowBytes, "stage sizes");
 
 template <Fp4Scale F, int BT>
-__global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat16* __restrict__ A,
+__global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfloat16* __restrict__ A,
                                                                const uint8_t* __restrict__ W,
                                                                const uint8_t* __restrict__ S,
                                                                const float* __restrict__ alpha,
@@ -163,44 +164,75 @@ __global__ void __launch_bounds__(kThreads) w4a16_small_kernel(const __nv_bfloat
       if (s < KS) load_stage(s);
       cp_async_commit();
     }
-    for (int ks = 0; ks < KS; ++ks) {
-      cp_async_wait<kStages - 2>();
-      __syncthreads();
-      {
-        const int nk = ks + kStages - 1;
-        if (nk < KS) load_stage(nk % kStages);
-        cp_async_commit();
-      }
-      const uint8_t* st = smem + (ks % kStages) * C::kStage;
-#pragma unroll
-      for (int u = 0; u < kSub; ++u) {
-        const uint8_t* su = st + u * kWBytes;  // weights of sub-step u
-        const uint2 wa = *reinterpret_cast<const uint2*>(su + wa_off);
-        const uint2 wb = *reinterpret_cast<const uint2*>(su + wb_off);
-        const uint8_t* ss = st + u * C::kSBytes;
-        uint32_t ca, cb;
-        if constexpr (kPerRow == 2) {
-          ca = *reinterpret_cast<const uint16_t*>(ss + sa_off);
-          cb = *reinterpret_cast<const uint16_t*>(ss + sb_off);
-        } else {
-          ca = *reinterpret_cast<const uint32_t*>(ss + sa_off);
-          cb = *reinterpret_cast<const uint32_t*>(ss + sb_off);
+    // The K loop for a pass with NTA active n8 tiles (ceil(rows_here / 8), a compile-time count):
+    // no per-tile branch inside, and the MMAs of a k16 block go to the NTA accumulators back to
+    // back. Each tile's MMAs form a dependent chain on its accumulator (SASS of the branchy
+    // version: a NOP after every HMMA, 32 a stage at BT = 32); with one tile, the k16 blocks
+    // 2h and 2h + 1 go to two accumulators (acc and acc_hi, summed after the loop) so two
+    // chains interleave.
+    auto k_loop = [&](auto nta_c) {
+      constexpr int NTA = decltype(nta_c)::value;
+      constexpr bool kSplitAcc = NTA == 1;
+      float acc_hi[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int ks = 0; ks < KS; ++ks) {
+        cp_async_wait<kStages - 2>();
+        __syncthreads();
+        {
+          const int nk = ks + kStages - 1;
+          if (nk < KS) load_stage(nk % kStages);
+          cp_async_commit();
         }
-        uint32_t af[4][4];
-        decode_step<F>(wa, wb, ca, cb, af);
-        const uint32_t xu = sbase + uint32_t((ks % kStages) * C::kStage + u * kXBytes);
+        const uint8_t* st = smem + (ks % kStages) * C::kStage;
 #pragma unroll
-        for (int j = 0; j < kNT; ++j) {
-          if (j * 8 < rows_here) {  // warp-uniform (ldmatrix needs the whole warp)
+        for (int u = 0; u < kSub; ++u) {
+          const uint8_t* su = st + u * kWBytes;  // weights of sub-step u
+          const uint2 wa = *reinterpret_cast<const uint2*>(su + wa_off);
+          const uint2 wb = *reinterpret_cast<const uint2*>(su + wb_off);
+          const uint8_t* ss = st + u * C::kSBytes;
+          uint32_t ca, cb;
+          if constexpr (kPerRow == 2) {
+            ca = *reinterpret_cast<const uint16_t*>(ss + sa_off);
+            cb = *reinterpret_cast<const uint16_t*>(ss + sb_off);
+          } else {
+            ca = *reinterpret_cast<const uint32_t*>(ss + sa_off);
+            cb = *reinterpret_cast<const uint32_t*>(ss + sb_off);
+          }
+          uint32_t af[4][4];
+          decode_step<F>(wa, wb, ca, cb, af);
+          const uint32_t xu = sbase + uint32_t((ks % kStages) * C::kStage + u * kXBytes);
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-              uint32_t b[4];  // b0, b1 of k16 block 2 h, then of block 2 h + 1
-              ptx::ldmatrix_x4(xu + uint32_t(j * 8 * kSmemRowBytes) + xl_off[h], b[0], b[1], b[2], b[3]);
-              ptx::mma_m16n8k16_bf16(acc[j], af[2 * h], b[0], b[1]);
-              ptx::mma_m16n8k16_bf16(acc[j], af[2 * h + 1], b[2], b[3]);
+          for (int h = 0; h < 2; ++h) {
+            uint32_t b[NTA][4];  // per tile: b0, b1 of k16 block 2 h, then of block 2 h + 1
+#pragma unroll
+            for (int j = 0; j < NTA; ++j)
+              ptx::ldmatrix_x4(xu + uint32_t(j * 8 * kSmemRowBytes) + xl_off[h], b[j][0], b[j][1], b[j][2], b[j][3]);
+#pragma unroll
+            for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[2 * h], b[j][0], b[j][1]);
+            if constexpr (kSplitAcc) {
+              ptx::mma_m16n8k16_bf16(acc_hi, af[2 * h + 1], b[0][2], b[0][3]);
+            } else {
+#pragma unroll
+              for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[2 * h + 1], b[j][2], b[j][3]);
             }
           }
         }
+      }
+      if constexpr (kSplitAcc) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[0][q] += acc_hi[q];
+      }
+    };
+    const int nta = (rows_here + 7) / 8;  // 1 .. kNT
+    if constexpr (kNT == 2) {
+      if (nta == 1) k_loop(std::integral_constant<int, 1>{});
+      else k_loop(std::integral_constant<int, 2>{});
+    } else {
+      static_assert(kNT == 4, "BT = 16 or 32");
+      switch (nta) {
+        case 1: k_loop(std::integral_constant<int, 1>{}); break;
+        case 2: k_loop(std::integral_constant<int, 2>{}); break;
+        case 3: k_loop(std::integral_constant<int, 3>{}); break;
+        default: k_loop(std::integral_constant<int, 4>{}); break;
       }
     }
     cp_async_wait<0>();
