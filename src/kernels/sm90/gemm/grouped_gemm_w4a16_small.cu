@@ -138,16 +138,30 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
     int next_kt = ks0 * kSub;
     auto load_stage = [&](int slot) {
       const uint32_t st = sbase + uint32_t(slot * C::kStage);
+      if (next_kt + kSub <= KT) {
+        // Every stage but possibly the last: the predicates are the loop's invariants and the
+        // sources advance once per stage (constant offsets inside it).
 #pragma unroll
-      for (int u = 0; u < kSub; ++u) {
-        const bool in = next_kt + u < KT;  // a zero-filled half stage past K adds exact zeros
-        cp_async16(st + w_dst + u * kWBytes, w_src, w_ok && in);
-        if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src, x_ok && in);
-        if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src, s_ok && in);
-        if (in) {
-          w_src += kPackedRowBytes;
-          x_src += kBK;
-          s_src += s_step;
+        for (int u = 0; u < kSub; ++u) {
+          cp_async16(st + w_dst + u * kWBytes, w_src + u * kPackedRowBytes, w_ok);
+          if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src + u * kBK, x_ok);
+          if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src + u * s_step, s_ok);
+        }
+        w_src += kSub * kPackedRowBytes;
+        x_src += kSub * kBK;
+        s_src += kSub * s_step;
+      } else {
+#pragma unroll
+        for (int u = 0; u < kSub; ++u) {
+          const bool in = next_kt + u < KT;  // a zero-filled half stage past K adds exact zeros
+          cp_async16(st + w_dst + u * kWBytes, w_src, w_ok && in);
+          if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src, x_ok && in);
+          if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src, s_ok && in);
+          if (in) {
+            w_src += kPackedRowBytes;
+            x_src += kBK;
+            s_src += s_step;
+          }
         }
       }
       next_kt += kSub;
