@@ -18,6 +18,9 @@
 //   passes): `megamoe tune --recipe <r> --presets <p> --tokens 128-8192 --iters 30` of 2026-12-02
 //   (bench/results/2026-12-02_7e376a5_tune_w4a16_128-8192.*): the heuristic's choice in 27 of 28
 //   cells per format; qwen3-30b-a3b T = 8192 runs split_large (1.02x).
+//   w4a16_mxfp4 and w4a16_nvfp4, T = 1..1024, re-measured after the small tactic's per-tile-count K
+//   loop (1e5e670, 1.02-1.14x faster than 69a0f61's): `megamoe tune --recipe <r> --presets (the four)
+//   --tokens 1-1024 --iters 30` of 2026-12-02 (bench/results/2026-12-02_1e5e670_tune_w4a16_1-1024.*).
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -860,7 +863,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega_rounds",
+    "1": "mega",
     "2": "mega_rounds",
     "4": "mega",
     "8": "mega",
@@ -877,66 +880,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107968,
-     "mega_rounds": 0.097088,
-     "split_small": 0.120736,
-     "split_large": 0.189184
+     "mega": 0.107552,
+     "mega_rounds": 0.14112,
+     "split_small": 0.11264,
+     "split_large": 0.189824,
+     "split_large_tma": 0.266272
     },
     "2": {
-     "mega": 0.164128,
-     "mega_rounds": 0.154464,
-     "split_small": 0.190144,
-     "split_large": 0.342624
+     "mega": 0.162976,
+     "mega_rounds": 0.161952,
+     "split_small": 0.178016,
+     "split_large": 0.343232,
+     "split_large_tma": 0.45616
     },
     "4": {
-     "mega": 0.297088,
-     "mega_rounds": 0.297728,
-     "split_small": 0.34048,
-     "split_large": 0.656448
+     "mega": 0.300896,
+     "mega_rounds": 0.301728,
+     "split_small": 0.32528,
+     "split_large": 0.651904,
+     "split_large_tma": 0.846464
     },
     "8": {
-     "mega": 0.518752,
-     "mega_rounds": 0.518976,
-     "split_small": 0.56592,
-     "split_large": 1.13197
+     "mega": 0.51024,
+     "mega_rounds": 0.51088,
+     "split_small": 0.543712,
+     "split_large": 1.12675,
+     "split_large_tma": 1.44246
     },
     "16": {
-     "mega": 0.90352,
-     "mega_rounds": 0.904064,
-     "split_small": 0.96624,
-     "split_large": 1.97187
+     "mega": 0.890688,
+     "mega_rounds": 0.891008,
+     "split_small": 0.92512,
+     "split_large": 1.95914,
+     "split_large_tma": 2.51043
     },
     "32": {
-     "mega": 1.4647,
-     "mega_rounds": 1.46483,
-     "split_small": 1.54282,
-     "split_large": 3.21283
+     "mega": 1.44451,
+     "mega_rounds": 1.44509,
+     "split_small": 1.48931,
+     "split_large": 3.19955,
+     "split_large_tma": 4.02723
     },
     "64": {
-     "mega": 1.97302,
-     "mega_rounds": 1.97286,
-     "split_small": 2.05542,
-     "split_large": 4.27728
+     "mega": 1.94374,
+     "mega_rounds": 1.91322,
+     "split_small": 1.99773,
+     "split_large": 4.24237,
+     "split_large_tma": 5.40483
     },
     "128": {
-     "split_small": 2.26326,
-     "split_large": 4.76874,
-     "split_large_tma": 6.08237
+     "split_small": 2.31123,
+     "split_large": 4.81053,
+     "split_large_tma": 6.11629
     },
     "256": {
-     "split_small": 2.46621,
-     "split_large": 4.95094,
-     "split_large_tma": 6.26893
+     "split_small": 2.49366,
+     "split_large": 4.95946,
+     "split_large_tma": 6.28109
     },
     "512": {
-     "split_small": 2.87581,
-     "split_large": 4.97155,
-     "split_large_tma": 6.34538
+     "split_small": 2.8287,
+     "split_large": 4.97722,
+     "split_large_tma": 6.37296
     },
     "1024": {
-     "split_small": 4.55274,
-     "split_large": 5.04237,
-     "split_large_tma": 6.48787
+     "split_small": 4.52742,
+     "split_large": 5.15834,
+     "split_large_tma": 6.49242
     },
     "2048": {
      "split_small": 8.17926,
@@ -973,7 +983,7 @@ const char* shipped_tactics_json() {
     "2": "mega",
     "4": "mega",
     "8": "mega",
-    "16": "mega_rounds",
+    "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
@@ -986,66 +996,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.037216,
-     "mega_rounds": 0.036896,
-     "split_small": 0.036704,
-     "split_large": 0.050688
+     "mega": 0.04064,
+     "mega_rounds": 0.04112,
+     "split_small": 0.03552,
+     "split_large": 0.050432,
+     "split_large_tma": 0.064288
     },
     "2": {
-     "mega": 0.042176,
-     "mega_rounds": 0.044352,
-     "split_small": 0.047584,
-     "split_large": 0.065408
+     "mega": 0.045664,
+     "mega_rounds": 0.05184,
+     "split_small": 0.045856,
+     "split_large": 0.064928,
+     "split_large_tma": 0.09248
     },
     "4": {
-     "mega": 0.062048,
-     "mega_rounds": 0.062432,
-     "split_small": 0.066944,
-     "split_large": 0.099392
+     "mega": 0.061088,
+     "mega_rounds": 0.06192,
+     "split_small": 0.062784,
+     "split_large": 0.098368,
+     "split_large_tma": 0.129408
     },
     "8": {
-     "mega": 0.078272,
-     "mega_rounds": 0.078688,
-     "split_small": 0.08688,
-     "split_large": 0.15056
+     "mega": 0.0776,
+     "mega_rounds": 0.077888,
+     "split_small": 0.083264,
+     "split_large": 0.149216,
+     "split_large_tma": 0.193824
     },
     "16": {
-     "mega": 0.113472,
-     "mega_rounds": 0.11344,
-     "split_small": 0.11792,
-     "split_large": 0.215328
+     "mega": 0.112064,
+     "mega_rounds": 0.112288,
+     "split_small": 0.111456,
+     "split_large": 0.213344,
+     "split_large_tma": 0.276608
     },
     "32": {
-     "mega": 0.152576,
-     "mega_rounds": 0.153152,
-     "split_small": 0.14864,
-     "split_large": 0.290656
+     "mega": 0.150368,
+     "mega_rounds": 0.151072,
+     "split_small": 0.141952,
+     "split_large": 0.288288,
+     "split_large_tma": 0.368064
     },
     "64": {
-     "mega": 0.176128,
-     "mega_rounds": 0.177024,
-     "split_small": 0.163616,
-     "split_large": 0.319616
+     "mega": 0.174624,
+     "mega_rounds": 0.175072,
+     "split_small": 0.154816,
+     "split_large": 0.317088,
+     "split_large_tma": 0.414656
     },
     "128": {
-     "split_small": 0.174816,
-     "split_large": 0.322688,
-     "split_large_tma": 0.420672
+     "split_small": 0.165536,
+     "split_large": 0.320928,
+     "split_large_tma": 0.417408
     },
     "256": {
-     "split_small": 0.203744,
-     "split_large": 0.326368,
-     "split_large_tma": 0.4256
+     "split_small": 0.188288,
+     "split_large": 0.324608,
+     "split_large_tma": 0.423168
     },
     "512": {
-     "split_small": 0.318304,
-     "split_large": 0.334784,
-     "split_large_tma": 0.447872
+     "split_small": 0.292416,
+     "split_large": 0.332864,
+     "split_large_tma": 0.44416
     },
     "1024": {
-     "split_small": 0.532576,
-     "split_large": 0.361632,
-     "split_large_tma": 0.502464
+     "split_small": 0.483616,
+     "split_large": 0.36016,
+     "split_large_tma": 0.499456
     },
     "2048": {
      "split_small": 0.94848,
@@ -1081,7 +1098,7 @@ const char* shipped_tactics_json() {
     "1": "mega_rounds",
     "2": "mega_rounds",
     "4": "mega_rounds",
-    "8": "mega_rounds",
+    "8": "mega",
     "16": "mega_rounds",
     "32": "mega",
     "64": "split_small",
@@ -1095,66 +1112,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.109184,
-     "mega_rounds": 0.104672,
-     "split_small": 0.126816,
-     "split_large": 0.284
+     "mega": 0.107328,
+     "mega_rounds": 0.104608,
+     "split_small": 0.113824,
+     "split_large": 0.282592,
+     "split_large_tma": 0.302016
     },
     "2": {
-     "mega": 0.140448,
-     "mega_rounds": 0.132064,
-     "split_small": 0.168128,
-     "split_large": 0.343936
+     "mega": 0.138752,
+     "mega_rounds": 0.13024,
+     "split_small": 0.157152,
+     "split_large": 0.341184,
+     "split_large_tma": 0.376544
     },
     "4": {
-     "mega": 0.27792,
-     "mega_rounds": 0.271104,
-     "split_small": 0.319552,
-     "split_large": 0.593024
+     "mega": 0.273792,
+     "mega_rounds": 0.266304,
+     "split_small": 0.302656,
+     "split_large": 0.589952,
+     "split_large_tma": 0.735392
     },
     "8": {
-     "mega": 0.309088,
-     "mega_rounds": 0.300544,
-     "split_small": 0.352096,
-     "split_large": 0.651744
+     "mega": 0.304512,
+     "mega_rounds": 0.327328,
+     "split_small": 0.334976,
+     "split_large": 0.646784,
+     "split_large_tma": 0.808192
     },
     "16": {
-     "mega": 0.310048,
-     "mega_rounds": 0.301536,
-     "split_small": 0.355488,
-     "split_large": 0.652928
+     "mega": 0.304864,
+     "mega_rounds": 0.29632,
+     "split_small": 0.338656,
+     "split_large": 0.648512,
+     "split_large_tma": 0.80784
     },
     "32": {
-     "mega": 0.3352,
-     "mega_rounds": 0.357888,
-     "split_small": 0.377312,
-     "split_large": 0.653696
+     "mega": 0.334912,
+     "mega_rounds": 0.360448,
+     "split_small": 0.35184,
+     "split_large": 0.648032,
+     "split_large_tma": 0.807552
     },
     "64": {
-     "mega": 0.468,
-     "mega_rounds": 0.468576,
-     "split_small": 0.424736,
-     "split_large": 0.654368
+     "mega": 0.4688,
+     "mega_rounds": 0.470944,
+     "split_small": 0.376,
+     "split_large": 0.648416,
+     "split_large_tma": 0.80752
     },
     "128": {
-     "split_small": 0.61424,
-     "split_large": 0.658528,
-     "split_large_tma": 0.832064
+     "split_small": 0.54624,
+     "split_large": 0.669312,
+     "split_large_tma": 0.837216
     },
     "256": {
-     "split_small": 1.1559,
-     "split_large": 0.668576,
-     "split_large_tma": 0.919008
+     "split_small": 1.04051,
+     "split_large": 0.718048,
+     "split_large_tma": 0.96016
     },
     "512": {
-     "split_small": 1.98746,
-     "split_large": 0.9944,
-     "split_large_tma": 1.07187
+     "split_small": 1.86176,
+     "split_large": 1.09085,
+     "split_large_tma": 1.12019
     },
     "1024": {
-     "split_small": 3.91706,
-     "split_large": 1.80842,
-     "split_large_tma": 1.43808
+     "split_small": 3.67181,
+     "split_large": 1.98858,
+     "split_large_tma": 1.53955
     },
     "2048": {
      "split_small": 7.8255,
@@ -1188,9 +1212,9 @@ const char* shipped_tactics_json() {
    "intermediate": 2880,
    "tactics": {
     "1": "split_small",
-    "2": "mega",
+    "2": "split_small",
     "4": "mega",
-    "8": "mega_rounds",
+    "8": "mega",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
@@ -1204,66 +1228,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.059232,
-     "mega_rounds": 0.060928,
-     "split_small": 0.054336,
-     "split_large": 0.091744
+     "mega": 0.05824,
+     "mega_rounds": 0.072416,
+     "split_small": 0.052096,
+     "split_large": 0.09184,
+     "split_large_tma": 0.121632
     },
     "2": {
-     "mega": 0.07568,
+     "mega": 0.075424,
      "mega_rounds": 0.077152,
-     "split_small": 0.07696,
-     "split_large": 0.132864
+     "split_small": 0.073472,
+     "split_large": 0.132288,
+     "split_large_tma": 0.171328
     },
     "4": {
-     "mega": 0.115104,
-     "mega_rounds": 0.11568,
-     "split_small": 0.122336,
-     "split_large": 0.219872
+     "mega": 0.113664,
+     "mega_rounds": 0.114528,
+     "split_small": 0.11728,
+     "split_large": 0.21856,
+     "split_large_tma": 0.284
     },
     "8": {
-     "mega": 0.187328,
-     "mega_rounds": 0.187072,
-     "split_small": 0.198048,
-     "split_large": 0.386304
+     "mega": 0.185792,
+     "mega_rounds": 0.18624,
+     "split_small": 0.189504,
+     "split_large": 0.38432,
+     "split_large_tma": 0.499488
     },
     "16": {
-     "mega": 0.303712,
-     "mega_rounds": 0.304096,
-     "split_small": 0.29392,
-     "split_large": 0.599552
+     "mega": 0.299808,
+     "mega_rounds": 0.300128,
+     "split_small": 0.279872,
+     "split_large": 0.596288,
+     "split_large_tma": 0.767936
     },
     "32": {
-     "mega": 0.445888,
-     "mega_rounds": 0.446304,
-     "split_small": 0.419904,
-     "split_large": 0.89264
+     "mega": 0.43952,
+     "mega_rounds": 0.44,
+     "split_small": 0.400736,
+     "split_large": 0.88672,
+     "split_large_tma": 1.13088
     },
     "64": {
-     "mega": 0.641568,
-     "mega_rounds": 0.6416,
-     "split_small": 0.583232,
-     "split_large": 1.25613
+     "mega": 0.6264,
+     "mega_rounds": 0.627648,
+     "split_small": 0.555712,
+     "split_large": 1.26144,
+     "split_large_tma": 1.60259
     },
     "128": {
-     "split_small": 0.640352,
-     "split_large": 1.40525,
-     "split_large_tma": 1.79811
+     "split_small": 0.627968,
+     "split_large": 1.41802,
+     "split_large_tma": 1.79597
     },
     "256": {
-     "split_small": 0.721376,
-     "split_large": 1.45837,
-     "split_large_tma": 1.85408
+     "split_small": 0.693856,
+     "split_large": 1.46883,
+     "split_large_tma": 1.85523
     },
     "512": {
-     "split_small": 0.847712,
-     "split_large": 1.46592,
-     "split_large_tma": 1.84842
+     "split_small": 0.758944,
+     "split_large": 1.47869,
+     "split_large_tma": 1.86832
     },
     "1024": {
-     "split_small": 1.36221,
-     "split_large": 1.53574,
-     "split_large_tma": 1.91616
+     "split_small": 1.26045,
+     "split_large": 1.62346,
+     "split_large_tma": 1.92534
     },
     "2048": {
      "split_small": 2.34762,
@@ -1296,13 +1327,13 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega_rounds",
-    "2": "mega_rounds",
+    "1": "mega",
+    "2": "mega",
     "4": "mega",
-    "8": "mega",
+    "8": "mega_rounds",
     "16": "mega",
-    "32": "mega",
-    "64": "mega",
+    "32": "mega_rounds",
+    "64": "mega_rounds",
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
@@ -1313,66 +1344,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.110592,
-     "mega_rounds": 0.101664,
-     "split_small": 0.120544,
-     "split_large": 0.191872
+     "mega": 0.11136,
+     "mega_rounds": 0.150592,
+     "split_small": 0.116,
+     "split_large": 0.192768,
+     "split_large_tma": 0.278592
     },
     "2": {
-     "mega": 0.16672,
-     "mega_rounds": 0.161472,
-     "split_small": 0.198144,
-     "split_large": 0.347872
+     "mega": 0.168448,
+     "mega_rounds": 0.171616,
+     "split_small": 0.185408,
+     "split_large": 0.34816,
+     "split_large_tma": 0.479328
     },
     "4": {
-     "mega": 0.315424,
-     "mega_rounds": 0.316064,
-     "split_small": 0.354368,
-     "split_large": 0.665664
+     "mega": 0.312192,
+     "mega_rounds": 0.312352,
+     "split_small": 0.337152,
+     "split_large": 0.665632,
+     "split_large_tma": 0.91456
     },
     "8": {
-     "mega": 0.543296,
-     "mega_rounds": 0.543936,
-     "split_small": 0.587296,
-     "split_large": 1.15024
+     "mega": 0.543328,
+     "mega_rounds": 0.542976,
+     "split_small": 0.561152,
+     "split_large": 1.1481,
+     "split_large_tma": 1.55424
     },
     "16": {
-     "mega": 0.944544,
-     "mega_rounds": 0.944768,
-     "split_small": 1.00477,
-     "split_large": 2.01376
+     "mega": 0.948608,
+     "mega_rounds": 0.949216,
+     "split_small": 0.958208,
+     "split_large": 1.9825,
+     "split_large_tma": 2.66109
     },
     "32": {
-     "mega": 1.53395,
-     "mega_rounds": 1.53501,
-     "split_small": 1.60496,
-     "split_large": 3.25117
+     "mega": 1.528,
+     "mega_rounds": 1.52714,
+     "split_small": 1.53843,
+     "split_large": 3.24915,
+     "split_large_tma": 4.31453
     },
     "64": {
-     "mega": 2.06224,
-     "mega_rounds": 2.06346,
-     "split_small": 2.13827,
-     "split_large": 4.35501
+     "mega": 2.06928,
+     "mega_rounds": 2.03373,
+     "split_small": 2.08035,
+     "split_large": 4.32701,
+     "split_large_tma": 5.80198
     },
     "128": {
-     "split_small": 2.3681,
-     "split_large": 4.94467,
-     "split_large_tma": 6.60266
+     "split_small": 2.41846,
+     "split_large": 4.90675,
+     "split_large_tma": 6.55021
     },
     "256": {
-     "split_small": 2.60733,
-     "split_large": 5.09405,
-     "split_large_tma": 6.76781
+     "split_small": 2.64003,
+     "split_large": 5.07034,
+     "split_large_tma": 6.75222
     },
     "512": {
-     "split_small": 2.89021,
-     "split_large": 5.08362,
-     "split_large_tma": 6.79882
+     "split_small": 2.93962,
+     "split_large": 5.0823,
+     "split_large_tma": 6.78576
     },
     "1024": {
-     "split_small": 4.76954,
-     "split_large": 5.18998,
-     "split_large_tma": 6.88163
+     "split_small": 4.71427,
+     "split_large": 5.32851,
+     "split_large_tma": 6.87219
     },
     "2048": {
      "split_small": 8.57446,
@@ -1405,11 +1443,11 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "mega",
-    "2": "mega",
+    "1": "split_small",
+    "2": "split_small",
     "4": "mega",
-    "8": "mega_rounds",
-    "16": "mega",
+    "8": "mega",
+    "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
@@ -1422,66 +1460,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.037088,
-     "mega_rounds": 0.03824,
-     "split_small": 0.037696,
-     "split_large": 0.05152
+     "mega": 0.042304,
+     "mega_rounds": 0.042688,
+     "split_small": 0.036832,
+     "split_large": 0.051552,
+     "split_large_tma": 0.066304
     },
     "2": {
-     "mega": 0.04272,
-     "mega_rounds": 0.045856,
-     "split_small": 0.04944,
-     "split_large": 0.066144
+     "mega": 0.048192,
+     "mega_rounds": 0.054592,
+     "split_small": 0.047648,
+     "split_large": 0.06624,
+     "split_large_tma": 0.096672
     },
     "4": {
-     "mega": 0.063136,
-     "mega_rounds": 0.064288,
-     "split_small": 0.069248,
-     "split_large": 0.10048
+     "mega": 0.063264,
+     "mega_rounds": 0.064192,
+     "split_small": 0.064384,
+     "split_large": 0.10032,
+     "split_large_tma": 0.134816
     },
     "8": {
-     "mega": 0.081632,
-     "mega_rounds": 0.08144,
-     "split_small": 0.091264,
-     "split_large": 0.152512
+     "mega": 0.081696,
+     "mega_rounds": 0.082144,
+     "split_small": 0.0872,
+     "split_large": 0.151648,
+     "split_large_tma": 0.203616
     },
     "16": {
-     "mega": 0.117024,
-     "mega_rounds": 0.117248,
-     "split_small": 0.123936,
-     "split_large": 0.218016
+     "mega": 0.117568,
+     "mega_rounds": 0.118176,
+     "split_small": 0.116736,
+     "split_large": 0.2168,
+     "split_large_tma": 0.294016
     },
     "32": {
-     "mega": 0.158752,
-     "mega_rounds": 0.15936,
-     "split_small": 0.157696,
-     "split_large": 0.294144
+     "mega": 0.1576,
+     "mega_rounds": 0.158304,
+     "split_small": 0.148864,
+     "split_large": 0.29296,
+     "split_large_tma": 0.392896
     },
     "64": {
-     "mega": 0.180672,
-     "mega_rounds": 0.181632,
-     "split_small": 0.172608,
-     "split_large": 0.323232
+     "mega": 0.181184,
+     "mega_rounds": 0.18208,
+     "split_small": 0.162624,
+     "split_large": 0.322016,
+     "split_large_tma": 0.431616
     },
     "128": {
-     "split_small": 0.18336,
-     "split_large": 0.328416,
-     "split_large_tma": 0.438688
+     "split_small": 0.173152,
+     "split_large": 0.326784,
+     "split_large_tma": 0.435552
     },
     "256": {
-     "split_small": 0.211136,
-     "split_large": 0.332288,
-     "split_large_tma": 0.443872
+     "split_small": 0.194752,
+     "split_large": 0.330464,
+     "split_large_tma": 0.441152
     },
     "512": {
-     "split_small": 0.328736,
-     "split_large": 0.341376,
-     "split_large_tma": 0.467744
+     "split_small": 0.305632,
+     "split_large": 0.339904,
+     "split_large_tma": 0.464096
     },
     "1024": {
-     "split_small": 0.54992,
-     "split_large": 0.36704,
-     "split_large_tma": 0.516256
+     "split_small": 0.499392,
+     "split_large": 0.367584,
+     "split_large_tma": 0.515328
     },
     "2048": {
      "split_small": 0.978048,
@@ -1516,10 +1561,10 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "mega_rounds",
-    "4": "mega",
-    "8": "mega",
-    "16": "mega",
-    "32": "mega",
+    "4": "mega_rounds",
+    "8": "mega_rounds",
+    "16": "mega_rounds",
+    "32": "mega_rounds",
     "64": "split_small",
     "128": "split_small",
     "256": "split_large",
@@ -1531,66 +1576,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.110944,
-     "mega_rounds": 0.112672,
-     "split_small": 0.1328,
-     "split_large": 0.290208
+     "mega": 0.1072,
+     "mega_rounds": 0.112096,
+     "split_small": 0.119296,
+     "split_large": 0.28864,
+     "split_large_tma": 0.321664
     },
     "2": {
-     "mega": 0.147776,
-     "mega_rounds": 0.13968,
-     "split_small": 0.176576,
-     "split_large": 0.351392
+     "mega": 0.148,
+     "mega_rounds": 0.139104,
+     "split_small": 0.164448,
+     "split_large": 0.349184,
+     "split_large_tma": 0.4024
     },
     "4": {
-     "mega": 0.275104,
-     "mega_rounds": 0.28784,
-     "split_small": 0.332128,
-     "split_large": 0.605056
+     "mega": 0.291648,
+     "mega_rounds": 0.285632,
+     "split_small": 0.31408,
+     "split_large": 0.600448,
+     "split_large_tma": 0.781408
     },
     "8": {
-     "mega": 0.334432,
-     "mega_rounds": 0.342496,
-     "split_small": 0.36576,
-     "split_large": 0.664384
+     "mega": 0.327904,
+     "mega_rounds": 0.324064,
+     "split_small": 0.347456,
+     "split_large": 0.660736,
+     "split_large_tma": 0.862976
     },
     "16": {
-     "mega": 0.3344,
-     "mega_rounds": 0.343072,
-     "split_small": 0.368992,
-     "split_large": 0.665056
+     "mega": 0.328224,
+     "mega_rounds": 0.32256,
+     "split_small": 0.350464,
+     "split_large": 0.661088,
+     "split_large_tma": 0.861792
     },
     "32": {
-     "mega": 0.356384,
-     "mega_rounds": 0.364832,
-     "split_small": 0.392128,
-     "split_large": 0.666592
+     "mega": 0.35776,
+     "mega_rounds": 0.35472,
+     "split_small": 0.361888,
+     "split_large": 0.663168,
+     "split_large_tma": 0.864064
     },
     "64": {
-     "mega": 0.509024,
-     "mega_rounds": 0.510144,
-     "split_small": 0.43856,
-     "split_large": 0.666368
+     "mega": 0.506976,
+     "mega_rounds": 0.508192,
+     "split_small": 0.386976,
+     "split_large": 0.6648,
+     "split_large_tma": 0.875936
     },
     "128": {
-     "split_small": 0.624672,
-     "split_large": 0.678496,
-     "split_large_tma": 0.883488
+     "split_small": 0.572832,
+     "split_large": 0.67808,
+     "split_large_tma": 0.885216
     },
     "256": {
-     "split_small": 1.18291,
-     "split_large": 0.686496,
-     "split_large_tma": 0.976832
+     "split_small": 1.07904,
+     "split_large": 0.745248,
+     "split_large_tma": 1.04333
     },
     "512": {
-     "split_small": 2.08362,
-     "split_large": 1.01574,
-     "split_large_tma": 1.1577
+     "split_small": 1.95488,
+     "split_large": 1.10784,
+     "split_large_tma": 1.1759
     },
     "1024": {
-     "split_small": 4.12704,
-     "split_large": 1.87293,
-     "split_large_tma": 1.50733
+     "split_small": 3.83424,
+     "split_large": 2.02474,
+     "split_large_tma": 1.58365
     },
     "2048": {
      "split_small": 8.2945,
@@ -1624,7 +1676,7 @@ const char* shipped_tactics_json() {
    "intermediate": 2880,
    "tactics": {
     "1": "split_small",
-    "2": "mega",
+    "2": "split_small",
     "4": "mega",
     "8": "mega",
     "16": "split_small",
@@ -1640,66 +1692,73 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.062784,
-     "mega_rounds": 0.06304,
-     "split_small": 0.056672,
-     "split_large": 0.094176
+     "mega": 0.059552,
+     "mega_rounds": 0.075744,
+     "split_small": 0.054592,
+     "split_large": 0.09376,
+     "split_large_tma": 0.127168
     },
     "2": {
-     "mega": 0.07616,
-     "mega_rounds": 0.07776,
-     "split_small": 0.080768,
-     "split_large": 0.135584
+     "mega": 0.077408,
+     "mega_rounds": 0.078368,
+     "split_small": 0.0768,
+     "split_large": 0.135488,
+     "split_large_tma": 0.184544
     },
     "4": {
-     "mega": 0.120832,
-     "mega_rounds": 0.121728,
-     "split_small": 0.12752,
-     "split_large": 0.224576
+     "mega": 0.120192,
+     "mega_rounds": 0.120832,
+     "split_small": 0.121952,
+     "split_large": 0.223968,
+     "split_large_tma": 0.301472
     },
     "8": {
-     "mega": 0.195968,
-     "mega_rounds": 0.196416,
-     "split_small": 0.20832,
-     "split_large": 0.394944
+     "mega": 0.194976,
+     "mega_rounds": 0.195456,
+     "split_small": 0.197824,
+     "split_large": 0.392192,
+     "split_large_tma": 0.528128
     },
     "16": {
-     "mega": 0.32096,
-     "mega_rounds": 0.322144,
-     "split_small": 0.310656,
-     "split_large": 0.612512
+     "mega": 0.31856,
+     "mega_rounds": 0.319104,
+     "split_small": 0.29168,
+     "split_large": 0.60928,
+     "split_large_tma": 0.814336
     },
     "32": {
-     "mega": 0.464096,
-     "mega_rounds": 0.464608,
-     "split_small": 0.44496,
-     "split_large": 0.912224
+     "mega": 0.463392,
+     "mega_rounds": 0.463232,
+     "split_small": 0.417376,
+     "split_large": 0.905984,
+     "split_large_tma": 1.21232
     },
     "64": {
-     "mega": 0.6648,
-     "mega_rounds": 0.665984,
-     "split_small": 0.618688,
-     "split_large": 1.28269
+     "mega": 0.667616,
+     "mega_rounds": 0.667712,
+     "split_small": 0.578784,
+     "split_large": 1.28448,
+     "split_large_tma": 1.7055
     },
     "128": {
-     "split_small": 0.685504,
-     "split_large": 1.4361,
-     "split_large_tma": 1.91424
+     "split_small": 0.652288,
+     "split_large": 1.46083,
+     "split_large_tma": 1.91088
     },
     "256": {
-     "split_small": 0.766176,
-     "split_large": 1.48915,
-     "split_large_tma": 1.97507
+     "split_small": 0.720768,
+     "split_large": 1.51363,
+     "split_large_tma": 1.97155
     },
     "512": {
-     "split_small": 0.880256,
-     "split_large": 1.48976,
-     "split_large_tma": 1.9679
+     "split_small": 0.796736,
+     "split_large": 1.60621,
+     "split_large_tma": 2.00051
     },
     "1024": {
-     "split_small": 1.42554,
-     "split_large": 1.58998,
-     "split_large_tma": 2.02602
+     "split_small": 1.388,
+     "split_large": 1.62166,
+     "split_large_tma": 2.02362
     },
     "2048": {
      "split_small": 2.53914,
