@@ -106,21 +106,23 @@ const sm90::W4A16Tactic kTactics[] = {sm90::W4A16Tactic::kSmall, sm90::W4A16Tact
                                       sm90::W4A16Tactic::kLargeTma};
 
 // The GEMM alone, each tactic forced, against a float64 dequantize-and-multiply on the CPU:
-// ragged experts (0, 1, 15, 17, 130 and 300 rows; 0-30 rows; 0-9 rows: partial 16-, 32-, 128-
-// and 256-token passes; 150 experts of 0-4 rows: more tiles than SMs, so the TMA tactic's
+// ragged experts (0, 1, 15, 17, 130, 300 and 700 rows; 0-130 rows; 0-30 rows; 0-9 rows: partial 16-,
+// 32-, 64-, 128- and 320-token passes; 150 experts of 0-4 rows: more tiles than SMs, so the TMA tactic's
 // persistent CTAs walk several), a partial 128-row weight tile (N = 192), 5 K steps, random codes including NaN-free
 // extreme scales, both scale formats, nvfp4 alpha per expert. fp32 accumulation of exact bf16
 // products: 1e-5.
 TEST(W4A16, GemmTacticsMatchCpu) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  // Mean 166 rows per expert (32-token passes of the small tactic; the TMA tactic's passes of
-  // <= 320 tokens: 300 is one pass of two 160-wide MMAs, 700 is 320 + 320 + 60), 12 (32-token
-  // passes, one for most experts) and 4 (16-token passes).
+  // Mean 166 rows per expert (32-token passes of the small tactic, 128-token passes of the large
+  // one; the TMA tactic's passes of <= 320 tokens: 300 is one pass of two 160-wide MMAs, 700 is
+  // 320 + 320 + 60), 44 (the large tactic's 64-token passes: 64, 64 + 1, 64 + 64 + 2), 12
+  // (32-token passes, one for most experts) and 4 (16-token passes).
   std::vector<int32_t> many(150);
   for (size_t i = 0; i < many.size(); ++i) many[i] = int32_t((i * 7) % 5);
   for (const std::vector<int32_t>& rows :
-       {std::vector<int32_t>{0, 1, 15, 17, 130, 300, 700}, {0, 1, 15, 17, 30, 9}, {0, 1, 7, 2, 5, 9}, many}) {
+       {std::vector<int32_t>{0, 1, 15, 17, 130, 300, 700}, {0, 1, 64, 65, 130, 9}, {0, 1, 15, 17, 30, 9},
+        {0, 1, 7, 2, 5, 9}, many}) {
     SCOPED_TRACE("rows " + std::to_string(rows[2]) + "...");
     const int64_t N = 192, K = 320;
     const int64_t G = int64_t(rows.size());
@@ -191,6 +193,8 @@ TEST(W4A16, GemmTacticsMatchCpu) {
     }
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);
+  EXPECT_EQ(sm90::w4a16_pick_tactic(23 * 256, 256), sm90::W4A16Tactic::kSmall);    // 23 rows
+  EXPECT_EQ(sm90::w4a16_pick_tactic(24 * 256, 256), sm90::W4A16Tactic::kLarge);    // 24 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(4096 * 8, 256), sm90::W4A16Tactic::kLarge);     // 128 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLargeTma);  // 256 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);

@@ -18,19 +18,21 @@ namespace megamoe::sm90 {
 
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream);
-cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream);
+cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y,
+                               cudaStream_t stream);
 cudaError_t launch_w4a16_large_tma(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y,
                                    cudaStream_t stream);
 
 namespace {
 
-// The large tactic pays off once experts have more rows than one 32-token pass of the small
-// tactic: each further pass re-decodes the whole weight tile, while a 128-token wgmma pass
-// decodes it once. Measured on the H200 (mxfp4, every preset, 2026-12-01, small tactic with
-// ldmatrix B fragments): at a mean of 32 rows per expert the small tactic takes 0.93-0.96x the
-// large one's time (deepseek-v3 T = 1024: 4.67 against 5.01 ms), at 64 rows 1.45-1.75x. The
-// switch sits between them.
-constexpr int64_t kLargeMinMeanRows = 36;
+// The large tactic pays off once experts have more rows than one 16-token pass of the small
+// tactic: each further pass re-decodes the whole weight tile, while a 64-token wgmma pass decodes
+// it once. Measured on the H200 (mxfp4, every preset, one job, 2026-12-02, with the large tactic's
+// 64-token passes and the small tactic's per-tile-count K loop): at a mean of 32 rows per expert
+// the large tactic takes 0.83-0.92x the small one's time (deepseek-v3 T = 1024: 3.78 against
+// 4.20 ms), at 16 rows 1.27-1.31x (deepseek-v3 T = 512: 3.50 against 2.68 ms). The switch sits
+// between them.
+constexpr int64_t kLargeMinMeanRows = 24;
 // The TMA tactic (with FC1's activation in its epilogue) from a mean of 256 rows per expert. Measured
 // on the H200 with its passes of up to 320 tokens (mxfp4, forced tactics, one job, 2026-12-02,
 // docs/BENCHMARKS.md), its layer time against the large tactic's: at 256 rows 0.77-0.93x
@@ -119,7 +121,7 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
     throw_invalid("N", "2 * I with I a multiple of 64 (gated activation epilogue)", std::to_string(a.N));
   cudaError_t e;
   if (t == W4A16Tactic::kLarge) {
-    e = launch_w4a16_large(a, fmt, int(grid_y), stream);
+    e = launch_w4a16_large(a, fmt, total_rows_upper_bound, int(grid_y), stream);
   } else if (t == W4A16Tactic::kLargeTma) {
     e = launch_w4a16_large_tma(a, fmt, total_rows_upper_bound, int(grid_y), stream);
   } else {

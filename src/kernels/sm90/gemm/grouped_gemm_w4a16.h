@@ -10,8 +10,8 @@
 // Three tactics, one weight layout (swap-AB in all: weight rows are the MMA's M, tokens its N):
 //   kSmall  mma.sync m16n8k16, 32 tokens per pass, a 4-stage x 8 KB cp.async weight stream,
 //           K split in two when the grid is small: decode-like T.
-//   kLarge  wgmma m64n128k16 with the decoded weights as the register A operand and 128 tokens
-//           per pass from swizzled shared memory: prefill-like T where the MMA rate matters.
+//   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
+//           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and
 //           decodes into shared memory, two consumer warpgroups run wgmma m64nNk16 (N <= 256;
 //           up to 320 tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cuh). The only tactic

@@ -3,23 +3,28 @@
 //
 // Grid (ceil(N/128), min(G, rows bound)) as the small tactic (blockIdx.y = rank of an expert
 // with rows). CTA = 2 warpgroups = 8 warps; warpgroup w owns weight rows 64w..64w+63 of the CTA's
-// 128, each warp 16 of them (the A fragment rows of wgmma m64nNk16). Tokens go in passes of 128
-// (wgmma N = 128: 64 fp32 accumulators per thread); the weight tile is re-streamed (from L2) and
-// re-decoded per pass, which costs one decode per 128 tokens of MMA work.
+// 128, each warp 16 of them (the A fragment rows of wgmma m64nNk16). Tokens go in passes of BT =
+// 64 or 128 (wgmma N = BT: BT / 2 fp32 accumulators per thread; launch_w4a16_large picks BT by the
+// mean rows per expert); the weight tile is re-streamed (from L2) and re-decoded per pass, which
+// costs one decode per BT tokens of MMA work, while a pass wider than the expert's rows runs MMAs
+// on padding.
 //
-// Shared memory, per stage (kStages = 4, each 1024-byte aligned, 21 KB):
-//   [0, 16384)      activations 128 tokens x 64 bf16, K-major, 128-byte swizzle (16-byte chunk
+// Shared memory, per stage (kStages = 4, each 1024-byte aligned; 13 KB at BT = 64, 21 KB at 128):
+//   [0, BT * 128)   activations BT tokens x 64 bf16, K-major, 128-byte swizzle (16-byte chunk
 //                   c of row r at r*128 + (c ^ (r & 7))*16): the canonical SW128 K-major layout
 //                   a wgmma descriptor reads (8-row groups 1024 bytes apart = SBO)
-//   [16384, 20480)  packed weights 128 rows x 32 bytes (fragment order)
-//   [20480, ...)    scale tile of the step (256 / 512 bytes)
-// 4 stages = 84 KB: two CTAs per SM (2 x 85 KB), so one CTA's decode overlaps the other's MMAs;
-// 128 registers per thread at most.
+//   [+0, +4096)     packed weights 128 rows x 32 bytes (fragment order)
+//   [+4096, ...)    scale tile of the step (256 / 512 bytes)
+// BT = 128: 4 stages = 85 KB with the alignment slack, two CTAs per SM (128 registers per thread at
+// most); BT = 64: 53 KB, three CTAs per SM (85 registers at most): one CTA's decode overlaps the
+// others' MMAs.
 // Step: wait for the stage (cp.async groups + __syncthreads), refill the slot the previous step
 // used, decode the warp's A fragments for the 4 k16 blocks, 4 wgmma (one per k16 block, the B
 // descriptor advanced 32 bytes along K), commit, wait: the next decode overwrites A.
 // Epilogue: D = alpha[g] * acc (fp32, or rounded to bf16 for FC2's y), rows and columns
 // bounds-checked.
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
@@ -31,39 +36,49 @@ namespace {
 
 using namespace w4a16;
 
-constexpr int kBT = 128, kNT = kBT / 8, kStages = 4;
-constexpr int kXBytes = kBT * kBK * 2;  // 16384
-constexpr int kWBytes = kBN * kBK / 2;  // 4096
-constexpr int kStageBytes = 21 * 1024;  // X + W + scales (<= 512 B), rounded up to 1024
-constexpr int kSwizzleAtomBytes = 1024;  // SW128: 8 rows x 128 B; each stage starts on this boundary
-constexpr int kSmem = kSwizzleAtomBytes /* alignment slack */ + kStages * kStageBytes;
-// Budget (see the top of the file): 1 + 4 x 21 = 85 KB, two CTAs per SM (__launch_bounds__
-// minimum 2) within the SM's 228 KB.
-static_assert(kXBytes + kWBytes + ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes <= kStageBytes &&
-                  kXBytes + kWBytes + ScaleCfg<Fp4Scale::kMxfp4>::kTileBytes <= kStageBytes,
-              "a stage holds the activations, the weights and the larger scale tile");
-static_assert(kStageBytes % kSwizzleAtomBytes == 0, "stages stay 1024-byte aligned for the SW128 descriptors");
-static_assert(2 * kSmem <= 228 * 1024 && kSmem <= kMaxDynamicSmem, "two CTAs per SM");
-static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
-static_assert(kBT * (kSmemRowBytes / kChunkBytes) % kThreads == 0, "activation tile: whole chunks per thread");
+// The 64-token pass up to this mean of rows per expert, the 128-token pass above. Measured on the
+// H200 (mxfp4, forced large tactic, every preset, one job, 2026-12-02, docs/BENCHMARKS.md): at a
+// mean of 4 to 32 rows the 64-token pass takes 0.71-0.76x the 128-token pass's time (three CTAs
+// per SM instead of two, and no MMAs on the padding of a mostly empty 128-token tile;
+// deepseek-v3 T = 1024: 3.78 against 4.99 ms), at 64 rows 1.08-1.29x (an expert's Poisson(64)
+// rows overflow one 64-token pass about half the time), at 128 and more 1.15-1.41x. Up to a
+// mean of 48 an expert's rows rarely exceed one 64-token pass.
+constexpr int64_t kLargeNarrowMaxMeanRows = 48;
 
-__device__ __forceinline__ void wgmma_m64n128k16_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
+constexpr int kStages = 4;
+constexpr int kWBytes = kBN * kBK / 2;   // 4096
+constexpr int kSwizzleAtomBytes = 1024;  // SW128: 8 rows x 128 B; each stage starts on this boundary
+
+template <int BT>
+struct LargeCfg {
+  static constexpr int kBT = BT, kNT = BT / 8, kAcc = BT / 2;
+  static constexpr int kXBytes = BT * kBK * 2;  // 8192 / 16384
+  // X + W + the larger (nvfp4) scale tile, rounded up to 1024: 13 / 21 KB.
+  static constexpr int kStageBytes =
+      (kXBytes + kWBytes + ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
+      kSwizzleAtomBytes;
+  static constexpr int kSmem = kSwizzleAtomBytes /* alignment slack */ + kStages * kStageBytes;
+  // CTAs per SM (the __launch_bounds__ minimum): 2 at BT = 128 (2 x 85 KB), 3 at BT = 64 (3 x 53 KB).
+  static constexpr int kMinBlocks = BT == 64 ? 3 : 2;
+  static constexpr int kXChunksPerThread = BT * (kSmemRowBytes / kChunkBytes) / kThreads;  // 2 / 4
+  static_assert(BT == 64 || BT == 128, "wgmma N = 64 or 128 (wgmma::mma_rs)");
+  static_assert(ScaleCfg<Fp4Scale::kMxfp4>::kTileBytes <= ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes, "stage sizes");
+  static_assert(kMinBlocks * kSmem <= 228 * 1024 && kSmem <= kMaxDynamicSmem, "CTAs per SM");
+  static_assert(kXChunksPerThread * kThreads == BT * (kSmemRowBytes / kChunkBytes),
+                "activation tile: whole chunks per thread");
+};
+static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
 
 // kBf16Out: D is bf16 (the fp32 value alpha * acc rounded to nearest), else fp32.
-template <Fp4Scale F, bool kBf16Out>
-__global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfloat16* __restrict__ A,
+template <Fp4Scale F, bool kBf16Out, int BT>
+__global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_large_kernel(const __nv_bfloat16* __restrict__ A,
                                                                   const uint8_t* __restrict__ W,
                                                                   const uint8_t* __restrict__ S,
                                                                   const float* __restrict__ alpha,
                                                                   const int32_t* __restrict__ offsets,
                                                                   void* __restrict__ D, int N, int K, int G) {
+  using C = LargeCfg<BT>;
+  constexpr int kBT = C::kBT, kNT = C::kNT, kXBytes = C::kXBytes, kStageBytes = C::kStageBytes;
   constexpr int kSBytes = ScaleCfg<F>::kTileBytes;
   extern __shared__ uint8_t smem_raw[];
   __shared__ int scratch[9];
@@ -85,8 +100,8 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   const uint8_t* Sg = S + size_t(g) * size_t(KT) * size_t(N) * ScaleCfg<F>::kPerRow;
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
 
-  // Load roles: activations 4 chunks per thread (chunk c = tid + 256 i: row c/8, column chunk
-  // c%8), weights one chunk (row tid/2, half tid%2), scales the first kSBytes/16 threads.
+  // Load roles: activations kXChunksPerThread chunks per thread (chunk c = tid + 256 i: row c/8,
+  // column chunk c%8), weights one chunk (row tid/2, half tid%2), scales the first kSBytes/16 threads.
   const int w_row = tid >> 1, w_half = tid & 1;
   const bool w_ok = n0 + w_row < N;
   const uint8_t* w_src = Wg + size_t(w_ok ? n0 + w_row : 0) * wrow + w_half * kChunkBytes;
@@ -101,7 +116,7 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
     auto load_stage = [&](int kt, int slot) {
       const uint32_t st = sbase + uint32_t(slot * kStageBytes);
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
+      for (int i = 0; i < C::kXChunksPerThread; ++i) {
         const int r = x_row0 + 32 * i;
         const bool ok = r < rows_here;
         const __nv_bfloat16* src = A + size_t(ok ? t0 + r : lo) * size_t(K) + size_t(kt) * kBK + x_c * 8;
@@ -115,9 +130,9 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
       }
     };
 
-    float acc[64];
+    float acc[C::kAcc];
 #pragma unroll
-    for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+    for (int i = 0; i < C::kAcc; ++i) acc[i] = 0.0f;
 
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
@@ -143,7 +158,7 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
       wgmma::fence();
       wgmma::fence_acc(acc);
 #pragma unroll
-      for (int s = 0; s < 4; ++s) wgmma_m64n128k16_rs(acc, af[s], desc + uint64_t(2 * s));  // +32 bytes of K
+      for (int s = 0; s < 4; ++s) wgmma::mma_rs<kBT>(acc, af[s], desc + uint64_t(2 * s));  // +32 bytes of K
       wgmma::commit();
       wgmma::wait<0>();
       wgmma::fence_acc(acc);
@@ -168,9 +183,10 @@ __global__ void __launch_bounds__(kThreads, 2) w4a16_large_kernel(const __nv_bfl
   }
 }
 
-template <Fp4Scale F, bool kBf16Out>
+template <Fp4Scale F, bool kBf16Out, int BT>
 cudaError_t launch_large(const W4A16GemmArgs& a, int grid_y, cudaStream_t stream) {
-  auto kernel = w4a16_large_kernel<F, kBf16Out>;
+  auto kernel = w4a16_large_kernel<F, kBf16Out, BT>;
+  constexpr int kSmem = LargeCfg<BT>::kSmem;
   // Per launch: the attribute belongs to the current device's context (cheap host call).
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
@@ -181,14 +197,28 @@ cudaError_t launch_large(const W4A16GemmArgs& a, int grid_y, cudaStream_t stream
   return cudaGetLastError();
 }
 
+template <int BT>
+cudaError_t launch_large_bt(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream) {
+  if (a.D16)
+    return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, true, BT>(a, grid_y, stream)
+                                   : launch_large<Fp4Scale::kNvfp4, true, BT>(a, grid_y, stream);
+  return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, false, BT>(a, grid_y, stream)
+                                 : launch_large<Fp4Scale::kNvfp4, false, BT>(a, grid_y, stream);
+}
+
 }  // namespace
 
-cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream) {
-  if (a.D16)
-    return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, true>(a, grid_y, stream)
-                                   : launch_large<Fp4Scale::kNvfp4, true>(a, grid_y, stream);
-  return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, false>(a, grid_y, stream)
-                                 : launch_large<Fp4Scale::kNvfp4, false>(a, grid_y, stream);
+cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y,
+                               cudaStream_t stream) {
+  // Tokens per pass: 64 up to a mean of kLargeNarrowMaxMeanRows rows per expert, 128 above.
+  // MEGAMOE_W4A16_LARGE_TOKENS=64 or 128 forces one (an A/B knob, read once).
+  static const int forced = [] {
+    const char* v = std::getenv("MEGAMOE_W4A16_LARGE_TOKENS");
+    return v ? std::atoi(v) : 0;
+  }();
+  const int64_t mean = rows_bound / std::max<int64_t>(1, a.num_groups);
+  const bool narrow = forced == 64 || (forced != 128 && mean <= kLargeNarrowMaxMeanRows);
+  return narrow ? launch_large_bt<64>(a, fmt, grid_y, stream) : launch_large_bt<128>(a, fmt, grid_y, stream);
 }
 
 }  // namespace megamoe::sm90
