@@ -20,7 +20,10 @@
 //   cells per format; qwen3-30b-a3b T = 8192 runs split_large (1.02x).
 //   w4a16_mxfp4 and w4a16_nvfp4, T = 1..1024, re-measured after the small tactic's per-tile-count K
 //   loop (1e5e670, 1.02-1.14x faster than 69a0f61's): `megamoe tune --recipe <r> --presets (the four)
-//   --tokens 1-1024 --iters 30` of 2026-12-02 (bench/results/2026-12-02_1e5e670_tune_w4a16_1-1024.*).
+//   --tokens 1-1024 --iters 30` of 2026-12-02 (bench/results/2026-12-02_1e5e670_tune_w4a16_1-1024.*);
+//   then T = 16..4096 again after the large tactic's 64-token passes (6257458, `--tokens 16-4096`,
+//   bench/results/2026-12-02_6257458_tune_w4a16_16-4096.*): split_large from a mean of 16-32 rows
+//   per expert, split_large_tma from 128 on deepseek-v3 and gpt-oss-120b.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -873,9 +876,9 @@ const char* shipped_tactics_json() {
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
-    "1024": "split_small",
+    "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large",
+    "4096": "split_large_tma",
     "8192": "split_large_tma"
    },
    "measured_ms": {
@@ -908,55 +911,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.44246
     },
     "16": {
-     "mega": 0.890688,
-     "mega_rounds": 0.891008,
-     "split_small": 0.92512,
-     "split_large": 1.95914,
-     "split_large_tma": 2.51043
+     "mega": 0.89648,
+     "mega_rounds": 0.897152,
+     "split_small": 0.928896,
+     "split_large": 1.39952,
+     "split_large_tma": 2.53117
     },
     "32": {
-     "mega": 1.44451,
-     "mega_rounds": 1.44509,
-     "split_small": 1.48931,
-     "split_large": 3.19955,
-     "split_large_tma": 4.02723
+     "mega": 1.45677,
+     "mega_rounds": 1.45677,
+     "split_small": 1.48586,
+     "split_large": 2.25475,
+     "split_large_tma": 4.0601
     },
     "64": {
-     "mega": 1.94374,
-     "mega_rounds": 1.91322,
-     "split_small": 1.99773,
-     "split_large": 4.24237,
-     "split_large_tma": 5.40483
+     "mega": 1.94909,
+     "mega_rounds": 1.94528,
+     "split_small": 1.97043,
+     "split_large": 3.02528,
+     "split_large_tma": 5.44963
     },
     "128": {
-     "split_small": 2.31123,
-     "split_large": 4.81053,
-     "split_large_tma": 6.11629
+     "split_small": 2.28048,
+     "split_large": 3.42925,
+     "split_large_tma": 6.16717
     },
     "256": {
-     "split_small": 2.49366,
-     "split_large": 4.95946,
-     "split_large_tma": 6.28109
+     "split_small": 2.47677,
+     "split_large": 3.56365,
+     "split_large_tma": 6.2999
     },
     "512": {
-     "split_small": 2.8287,
-     "split_large": 4.97722,
-     "split_large_tma": 6.37296
+     "split_small": 2.77965,
+     "split_large": 3.62083,
+     "split_large_tma": 6.35197
     },
     "1024": {
-     "split_small": 4.52742,
-     "split_large": 5.15834,
-     "split_large_tma": 6.49242
+     "split_small": 4.42147,
+     "split_large": 3.91798,
+     "split_large_tma": 6.48509
     },
     "2048": {
-     "split_small": 8.17926,
-     "split_large": 5.36026,
-     "split_large_tma": 7.052
+     "split_small": 7.97344,
+     "split_large": 5.47965,
+     "split_large_tma": 7.04294
     },
     "4096": {
-     "split_small": 15.538,
-     "split_large": 8.67386,
-     "split_large_tma": 8.70429
+     "split_small": 15.2673,
+     "split_large": 8.75949,
+     "split_large_tma": 8.68477
     },
     "8192": {
      "split_small": 30.5514,
@@ -988,7 +991,7 @@ const char* shipped_tactics_json() {
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_small",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large_tma",
@@ -1024,55 +1027,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.193824
     },
     "16": {
-     "mega": 0.112064,
-     "mega_rounds": 0.112288,
-     "split_small": 0.111456,
-     "split_large": 0.213344,
-     "split_large_tma": 0.276608
+     "mega": 0.114144,
+     "mega_rounds": 0.113472,
+     "split_small": 0.111872,
+     "split_large": 0.15744,
+     "split_large_tma": 0.285952
     },
     "32": {
-     "mega": 0.150368,
-     "mega_rounds": 0.151072,
+     "mega": 0.151712,
+     "mega_rounds": 0.152,
      "split_small": 0.141952,
-     "split_large": 0.288288,
-     "split_large_tma": 0.368064
+     "split_large": 0.207456,
+     "split_large_tma": 0.378944
     },
     "64": {
-     "mega": 0.174624,
-     "mega_rounds": 0.175072,
-     "split_small": 0.154816,
-     "split_large": 0.317088,
-     "split_large_tma": 0.414656
+     "mega": 0.175008,
+     "mega_rounds": 0.175456,
+     "split_small": 0.154432,
+     "split_large": 0.229504,
+     "split_large_tma": 0.416608
     },
     "128": {
-     "split_small": 0.165536,
-     "split_large": 0.320928,
-     "split_large_tma": 0.417408
+     "split_small": 0.165664,
+     "split_large": 0.234784,
+     "split_large_tma": 0.421504
     },
     "256": {
-     "split_small": 0.188288,
-     "split_large": 0.324608,
-     "split_large_tma": 0.423168
+     "split_small": 0.188224,
+     "split_large": 0.2384,
+     "split_large_tma": 0.426144
     },
     "512": {
-     "split_small": 0.292416,
-     "split_large": 0.332864,
-     "split_large_tma": 0.44416
+     "split_small": 0.292736,
+     "split_large": 0.24992,
+     "split_large_tma": 0.44784
     },
     "1024": {
-     "split_small": 0.483616,
-     "split_large": 0.36016,
-     "split_large_tma": 0.499456
+     "split_small": 0.48192,
+     "split_large": 0.360544,
+     "split_large_tma": 0.500576
     },
     "2048": {
-     "split_small": 0.94848,
-     "split_large": 0.550432,
-     "split_large_tma": 0.630208
+     "split_small": 0.856192,
+     "split_large": 0.560576,
+     "split_large_tma": 0.64256
     },
     "4096": {
-     "split_small": 1.77706,
-     "split_large": 0.935008,
-     "split_large_tma": 0.886848
+     "split_small": 1.69472,
+     "split_large": 1.0032,
+     "split_large_tma": 0.924512
     },
     "8192": {
      "split_small": 3.50659,
@@ -1102,7 +1105,7 @@ const char* shipped_tactics_json() {
     "16": "mega_rounds",
     "32": "mega",
     "64": "split_small",
-    "128": "split_small",
+    "128": "split_large",
     "256": "split_large",
     "512": "split_large",
     "1024": "split_large_tma",
@@ -1140,55 +1143,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.808192
     },
     "16": {
-     "mega": 0.304864,
-     "mega_rounds": 0.29632,
-     "split_small": 0.338656,
-     "split_large": 0.648512,
-     "split_large_tma": 0.80784
+     "mega": 0.309696,
+     "mega_rounds": 0.300992,
+     "split_small": 0.341952,
+     "split_large": 0.491552,
+     "split_large_tma": 0.818848
     },
     "32": {
-     "mega": 0.334912,
-     "mega_rounds": 0.360448,
-     "split_small": 0.35184,
-     "split_large": 0.648032,
-     "split_large_tma": 0.807552
+     "mega": 0.338272,
+     "mega_rounds": 0.363904,
+     "split_small": 0.360576,
+     "split_large": 0.48928,
+     "split_large_tma": 0.81344
     },
     "64": {
-     "mega": 0.4688,
-     "mega_rounds": 0.470944,
-     "split_small": 0.376,
-     "split_large": 0.648416,
-     "split_large_tma": 0.80752
+     "mega": 0.47312,
+     "mega_rounds": 0.474272,
+     "split_small": 0.383136,
+     "split_large": 0.492384,
+     "split_large_tma": 0.819808
     },
     "128": {
-     "split_small": 0.54624,
-     "split_large": 0.669312,
-     "split_large_tma": 0.837216
+     "split_small": 0.54656,
+     "split_large": 0.49728,
+     "split_large_tma": 0.826752
     },
     "256": {
-     "split_small": 1.04051,
-     "split_large": 0.718048,
-     "split_large_tma": 0.96016
+     "split_small": 1.03446,
+     "split_large": 0.695104,
+     "split_large_tma": 0.945312
     },
     "512": {
-     "split_small": 1.86176,
-     "split_large": 1.09085,
-     "split_large_tma": 1.12019
+     "split_small": 1.83354,
+     "split_large": 1.05808,
+     "split_large_tma": 1.07878
     },
     "1024": {
-     "split_small": 3.67181,
-     "split_large": 1.98858,
-     "split_large_tma": 1.53955
+     "split_small": 3.58624,
+     "split_large": 1.92931,
+     "split_large_tma": 1.45216
     },
     "2048": {
-     "split_small": 7.8255,
-     "split_large": 3.9071,
-     "split_large_tma": 2.95664
+     "split_small": 7.85546,
+     "split_large": 3.82627,
+     "split_large_tma": 2.90608
     },
     "4096": {
-     "split_small": 15.2488,
-     "split_large": 6.79267,
-     "split_large_tma": 5.73885
+     "split_small": 14.1547,
+     "split_large": 7.1632,
+     "split_large_tma": 5.55392
     },
     "8192": {
      "split_small": 30.4942,
@@ -1221,9 +1224,9 @@ const char* shipped_tactics_json() {
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
-    "1024": "split_small",
+    "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large",
+    "4096": "split_large_tma",
     "8192": "split_large_tma"
    },
    "measured_ms": {
@@ -1256,55 +1259,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.499488
     },
     "16": {
-     "mega": 0.299808,
-     "mega_rounds": 0.300128,
-     "split_small": 0.279872,
-     "split_large": 0.596288,
-     "split_large_tma": 0.767936
+     "mega": 0.301472,
+     "mega_rounds": 0.302432,
+     "split_small": 0.279392,
+     "split_large": 0.429504,
+     "split_large_tma": 0.773632
     },
     "32": {
-     "mega": 0.43952,
-     "mega_rounds": 0.44,
-     "split_small": 0.400736,
-     "split_large": 0.88672,
-     "split_large_tma": 1.13088
+     "mega": 0.442656,
+     "mega_rounds": 0.442976,
+     "split_small": 0.40192,
+     "split_large": 0.636896,
+     "split_large_tma": 1.14784
     },
     "64": {
-     "mega": 0.6264,
-     "mega_rounds": 0.627648,
-     "split_small": 0.555712,
-     "split_large": 1.26144,
-     "split_large_tma": 1.60259
+     "mega": 0.636128,
+     "mega_rounds": 0.637088,
+     "split_small": 0.557024,
+     "split_large": 0.89248,
+     "split_large_tma": 1.60269
     },
     "128": {
-     "split_small": 0.627968,
-     "split_large": 1.41802,
-     "split_large_tma": 1.79597
+     "split_small": 0.627584,
+     "split_large": 0.998976,
+     "split_large_tma": 1.79587
     },
     "256": {
-     "split_small": 0.693856,
-     "split_large": 1.46883,
-     "split_large_tma": 1.85523
+     "split_small": 0.693088,
+     "split_large": 1.03725,
+     "split_large_tma": 1.84685
     },
     "512": {
-     "split_small": 0.758944,
-     "split_large": 1.47869,
-     "split_large_tma": 1.86832
+     "split_small": 0.749216,
+     "split_large": 1.0488,
+     "split_large_tma": 1.86758
     },
     "1024": {
-     "split_small": 1.26045,
-     "split_large": 1.62346,
-     "split_large_tma": 1.92534
+     "split_small": 1.26413,
+     "split_large": 1.18486,
+     "split_large_tma": 1.95306
     },
     "2048": {
-     "split_small": 2.34762,
-     "split_large": 1.60336,
-     "split_large_tma": 2.11344
+     "split_small": 2.28054,
+     "split_large": 1.71635,
+     "split_large_tma": 2.14995
     },
     "4096": {
-     "split_small": 4.48989,
-     "split_large": 2.46528,
-     "split_large_tma": 2.5625
+     "split_small": 4.3681,
+     "split_large": 2.65984,
+     "split_large_tma": 2.59251
     },
     "8192": {
      "split_small": 9.48486,
@@ -1331,13 +1334,13 @@ const char* shipped_tactics_json() {
     "2": "mega",
     "4": "mega",
     "8": "mega_rounds",
-    "16": "mega",
-    "32": "mega_rounds",
-    "64": "mega_rounds",
+    "16": "mega_rounds",
+    "32": "split_small",
+    "64": "split_small",
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
-    "1024": "split_small",
+    "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
     "8192": "split_large_tma"
@@ -1372,55 +1375,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.55424
     },
     "16": {
-     "mega": 0.948608,
-     "mega_rounds": 0.949216,
-     "split_small": 0.958208,
-     "split_large": 1.9825,
-     "split_large_tma": 2.66109
+     "mega": 0.954784,
+     "mega_rounds": 0.954592,
+     "split_small": 0.95952,
+     "split_large": 1.45693,
+     "split_large_tma": 2.70995
     },
     "32": {
-     "mega": 1.528,
-     "mega_rounds": 1.52714,
-     "split_small": 1.53843,
-     "split_large": 3.24915,
-     "split_large_tma": 4.31453
+     "mega": 1.54723,
+     "mega_rounds": 1.54704,
+     "split_small": 1.53888,
+     "split_large": 2.36429,
+     "split_large_tma": 4.3535
     },
     "64": {
-     "mega": 2.06928,
-     "mega_rounds": 2.03373,
-     "split_small": 2.08035,
-     "split_large": 4.32701,
-     "split_large_tma": 5.80198
+     "mega": 2.08022,
+     "mega_rounds": 2.07005,
+     "split_small": 2.05306,
+     "split_large": 3.15306,
+     "split_large_tma": 5.82256
     },
     "128": {
-     "split_small": 2.41846,
-     "split_large": 4.90675,
-     "split_large_tma": 6.55021
+     "split_small": 2.4048,
+     "split_large": 3.57242,
+     "split_large_tma": 6.61098
     },
     "256": {
-     "split_small": 2.64003,
-     "split_large": 5.07034,
-     "split_large_tma": 6.75222
+     "split_small": 2.55536,
+     "split_large": 3.71523,
+     "split_large_tma": 6.80368
     },
     "512": {
-     "split_small": 2.93962,
-     "split_large": 5.0823,
-     "split_large_tma": 6.78576
+     "split_small": 2.95565,
+     "split_large": 3.77306,
+     "split_large_tma": 6.85994
     },
     "1024": {
-     "split_small": 4.71427,
-     "split_large": 5.32851,
-     "split_large_tma": 6.87219
+     "split_small": 4.60115,
+     "split_large": 4.1168,
+     "split_large_tma": 6.93763
     },
     "2048": {
-     "split_small": 8.57446,
-     "split_large": 5.60723,
-     "split_large_tma": 7.4552
+     "split_small": 8.31562,
+     "split_large": 5.69843,
+     "split_large_tma": 7.52198
     },
     "4096": {
-     "split_small": 16.2941,
-     "split_large": 8.99578,
-     "split_large_tma": 9.21248
+     "split_small": 16.0408,
+     "split_large": 9.0968,
+     "split_large_tma": 9.39075
     },
     "8192": {
      "split_small": 32.2892,
@@ -1452,7 +1455,7 @@ const char* shipped_tactics_json() {
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_small",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large_tma",
@@ -1488,55 +1491,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.203616
     },
     "16": {
-     "mega": 0.117568,
-     "mega_rounds": 0.118176,
-     "split_small": 0.116736,
-     "split_large": 0.2168,
-     "split_large_tma": 0.294016
+     "mega": 0.119136,
+     "mega_rounds": 0.119424,
+     "split_small": 0.117216,
+     "split_large": 0.16368,
+     "split_large_tma": 0.298624
     },
     "32": {
-     "mega": 0.1576,
-     "mega_rounds": 0.158304,
-     "split_small": 0.148864,
-     "split_large": 0.29296,
-     "split_large_tma": 0.392896
+     "mega": 0.159968,
+     "mega_rounds": 0.160544,
+     "split_small": 0.149632,
+     "split_large": 0.216352,
+     "split_large_tma": 0.397344
     },
     "64": {
-     "mega": 0.181184,
-     "mega_rounds": 0.18208,
-     "split_small": 0.162624,
-     "split_large": 0.322016,
-     "split_large_tma": 0.431616
+     "mega": 0.183424,
+     "mega_rounds": 0.183968,
+     "split_small": 0.163616,
+     "split_large": 0.239712,
+     "split_large_tma": 0.436864
     },
     "128": {
-     "split_small": 0.173152,
-     "split_large": 0.326784,
-     "split_large_tma": 0.435552
+     "split_small": 0.173792,
+     "split_large": 0.24416,
+     "split_large_tma": 0.440192
     },
     "256": {
-     "split_small": 0.194752,
-     "split_large": 0.330464,
-     "split_large_tma": 0.441152
+     "split_small": 0.194688,
+     "split_large": 0.245536,
+     "split_large_tma": 0.442848
     },
     "512": {
-     "split_small": 0.305632,
-     "split_large": 0.339904,
-     "split_large_tma": 0.464096
+     "split_small": 0.304288,
+     "split_large": 0.256672,
+     "split_large_tma": 0.465568
     },
     "1024": {
-     "split_small": 0.499392,
-     "split_large": 0.367584,
-     "split_large_tma": 0.515328
+     "split_small": 0.49744,
+     "split_large": 0.367968,
+     "split_large_tma": 0.519136
     },
     "2048": {
-     "split_small": 0.978048,
-     "split_large": 0.55744,
-     "split_large_tma": 0.646528
+     "split_small": 0.887712,
+     "split_large": 0.576,
+     "split_large_tma": 0.666848
     },
     "4096": {
-     "split_small": 1.86304,
-     "split_large": 0.983808,
-     "split_large_tma": 0.938656
+     "split_small": 1.6911,
+     "split_large": 1.01622,
+     "split_large_tma": 0.949152
     },
     "8192": {
      "split_small": 3.67875,
@@ -1566,7 +1569,7 @@ const char* shipped_tactics_json() {
     "16": "mega_rounds",
     "32": "mega_rounds",
     "64": "split_small",
-    "128": "split_small",
+    "128": "split_large",
     "256": "split_large",
     "512": "split_large",
     "1024": "split_large_tma",
@@ -1604,55 +1607,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.862976
     },
     "16": {
-     "mega": 0.328224,
-     "mega_rounds": 0.32256,
-     "split_small": 0.350464,
-     "split_large": 0.661088,
-     "split_large_tma": 0.861792
+     "mega": 0.332064,
+     "mega_rounds": 0.32752,
+     "split_small": 0.351488,
+     "split_large": 0.505792,
+     "split_large_tma": 0.868736
     },
     "32": {
-     "mega": 0.35776,
-     "mega_rounds": 0.35472,
-     "split_small": 0.361888,
-     "split_large": 0.663168,
-     "split_large_tma": 0.864064
+     "mega": 0.358208,
+     "mega_rounds": 0.356384,
+     "split_small": 0.362624,
+     "split_large": 0.507104,
+     "split_large_tma": 0.871712
     },
     "64": {
-     "mega": 0.506976,
-     "mega_rounds": 0.508192,
-     "split_small": 0.386976,
-     "split_large": 0.6648,
-     "split_large_tma": 0.875936
+     "mega": 0.511456,
+     "mega_rounds": 0.512192,
+     "split_small": 0.38816,
+     "split_large": 0.508608,
+     "split_large_tma": 0.87488
     },
     "128": {
-     "split_small": 0.572832,
-     "split_large": 0.67808,
-     "split_large_tma": 0.885216
+     "split_small": 0.568096,
+     "split_large": 0.51632,
+     "split_large_tma": 0.88288
     },
     "256": {
-     "split_small": 1.07904,
-     "split_large": 0.745248,
-     "split_large_tma": 1.04333
+     "split_small": 1.07104,
+     "split_large": 0.733344,
+     "split_large_tma": 1.03677
     },
     "512": {
-     "split_small": 1.95488,
-     "split_large": 1.10784,
-     "split_large_tma": 1.1759
+     "split_small": 1.91667,
+     "split_large": 1.11741,
+     "split_large_tma": 1.17181
     },
     "1024": {
-     "split_small": 3.83424,
-     "split_large": 2.02474,
-     "split_large_tma": 1.58365
+     "split_small": 3.76774,
+     "split_large": 1.96912,
+     "split_large_tma": 1.52762
     },
     "2048": {
-     "split_small": 8.2945,
-     "split_large": 4.08374,
-     "split_large_tma": 3.0585
+     "split_small": 8.18544,
+     "split_large": 3.79984,
+     "split_large_tma": 3.01626
     },
     "4096": {
-     "split_small": 15.8414,
-     "split_large": 7.3145,
-     "split_large_tma": 5.76115
+     "split_small": 14.8783,
+     "split_large": 7.34886,
+     "split_large_tma": 5.7904
     },
     "8192": {
      "split_small": 32.2924,
@@ -1685,7 +1688,7 @@ const char* shipped_tactics_json() {
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
-    "1024": "split_small",
+    "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
     "8192": "split_large_tma"
@@ -1720,55 +1723,55 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.528128
     },
     "16": {
-     "mega": 0.31856,
-     "mega_rounds": 0.319104,
-     "split_small": 0.29168,
-     "split_large": 0.60928,
-     "split_large_tma": 0.814336
+     "mega": 0.32112,
+     "mega_rounds": 0.321632,
+     "split_small": 0.2912,
+     "split_large": 0.446496,
+     "split_large_tma": 0.820224
     },
     "32": {
-     "mega": 0.463392,
-     "mega_rounds": 0.463232,
-     "split_small": 0.417376,
-     "split_large": 0.905984,
-     "split_large_tma": 1.21232
+     "mega": 0.46672,
+     "mega_rounds": 0.467424,
+     "split_small": 0.417856,
+     "split_large": 0.661888,
+     "split_large_tma": 1.2199
     },
     "64": {
-     "mega": 0.667616,
-     "mega_rounds": 0.667712,
-     "split_small": 0.578784,
-     "split_large": 1.28448,
-     "split_large_tma": 1.7055
+     "mega": 0.671712,
+     "mega_rounds": 0.67248,
+     "split_small": 0.579872,
+     "split_large": 0.927968,
+     "split_large_tma": 1.70534
     },
     "128": {
-     "split_small": 0.652288,
-     "split_large": 1.46083,
-     "split_large_tma": 1.91088
+     "split_small": 0.650304,
+     "split_large": 1.05485,
+     "split_large_tma": 1.92512
     },
     "256": {
-     "split_small": 0.720768,
-     "split_large": 1.51363,
-     "split_large_tma": 1.97155
+     "split_small": 0.72192,
+     "split_large": 1.08803,
+     "split_large_tma": 1.98806
     },
     "512": {
-     "split_small": 0.796736,
-     "split_large": 1.60621,
-     "split_large_tma": 2.00051
+     "split_small": 0.789504,
+     "split_large": 1.09654,
+     "split_large_tma": 2.00371
     },
     "1024": {
-     "split_small": 1.388,
-     "split_large": 1.62166,
-     "split_large_tma": 2.02362
+     "split_small": 1.31421,
+     "split_large": 1.27421,
+     "split_large_tma": 2.07373
     },
     "2048": {
-     "split_small": 2.53914,
-     "split_large": 1.65645,
-     "split_large_tma": 2.25562
+     "split_small": 2.39814,
+     "split_large": 1.7199,
+     "split_large_tma": 2.27395
     },
     "4096": {
-     "split_small": 4.69053,
-     "split_large": 2.55574,
-     "split_large_tma": 2.73926
+     "split_small": 4.5887,
+     "split_large": 2.6792,
+     "split_large_tma": 2.82502
     },
     "8192": {
      "split_small": 9.8697,
