@@ -193,8 +193,8 @@ TEST(W4A16, GemmTacticsMatchCpu) {
     }
   }
   EXPECT_EQ(sm90::w4a16_pick_tactic(1 * 8, 256), sm90::W4A16Tactic::kSmall);
-  EXPECT_EQ(sm90::w4a16_pick_tactic(23 * 256, 256), sm90::W4A16Tactic::kSmall);    // 23 rows
-  EXPECT_EQ(sm90::w4a16_pick_tactic(24 * 256, 256), sm90::W4A16Tactic::kLarge);    // 24 rows
+  EXPECT_EQ(sm90::w4a16_pick_tactic(11 * 256, 256), sm90::W4A16Tactic::kSmall);    // 11 rows
+  EXPECT_EQ(sm90::w4a16_pick_tactic(12 * 256, 256), sm90::W4A16Tactic::kLarge);    // 12 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(4096 * 8, 256), sm90::W4A16Tactic::kLarge);     // 128 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 8, 256), sm90::W4A16Tactic::kLargeTma);  // 256 rows
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);

@@ -27,12 +27,12 @@ namespace {
 
 // The large tactic pays off once experts have more rows than one 16-token pass of the small
 // tactic: each further pass re-decodes the whole weight tile, while a 64-token wgmma pass decodes
-// it once. Measured on the H200 (mxfp4, every preset, one job, 2026-12-02, with the large tactic's
-// 64-token passes and the small tactic's per-tile-count K loop): at a mean of 32 rows per expert
-// the large tactic takes 0.83-0.92x the small one's time (deepseek-v3 T = 1024: 3.78 against
-// 4.20 ms), at 16 rows 1.27-1.31x (deepseek-v3 T = 512: 3.50 against 2.68 ms). The switch sits
-// between them.
-constexpr int64_t kLargeMinMeanRows = 24;
+// it once (and runs an MMA only as wide as the pass's rows). Measured on the H200 (mxfp4, every
+// preset, forced tactics, one job, 2026-12-02, with the large tactic's per-pass MMA width): at a
+// mean of 16 rows per expert the large tactic takes 0.96-0.99x the small one's time (deepseek-v3
+// T = 512: 2.71 against 2.74 ms), at 8 rows 1.04-1.05x, at 4 and fewer 1.07-1.12x. The switch
+// sits between 8 and 16.
+constexpr int64_t kLargeMinMeanRows = 12;
 // The TMA tactic (with FC1's activation in its epilogue) from a mean of 256 rows per expert. Measured
 // on the H200 with its passes of up to 320 tokens (mxfp4, forced tactics, one job, 2026-12-02,
 // docs/BENCHMARKS.md), its layer time against the large tactic's: at 256 rows 0.77-0.93x

@@ -3,10 +3,11 @@
 //
 // Grid (ceil(N/128), min(G, rows bound)) as the small tactic (blockIdx.y = rank of an expert
 // with rows). CTA = 2 warpgroups = 8 warps; warpgroup w owns weight rows 64w..64w+63 of the CTA's
-// 128, each warp 16 of them (the A fragment rows of wgmma m64nNk16). Tokens go in passes of BT =
-// 64 or 128 (wgmma N = BT: BT / 2 fp32 accumulators per thread; launch_w4a16_large picks BT by the
-// mean rows per expert); the weight tile is re-streamed (from L2) and re-decoded per pass, which
-// costs one decode per BT tokens of MMA work, while a pass wider than the expert's rows runs MMAs
+// 128, each warp 16 of them (the A fragment rows of wgmma m64nNk16). Tokens go in passes of up to
+// BT = 64 or 128 (launch_w4a16_large picks BT by the mean rows per expert); the weight tile is
+// re-streamed (from L2) and re-decoded per pass, which costs one decode per pass. Each pass runs
+// wgmma with the narrowest N of 16, 32, 64 (, 128) that holds its rows (N / 2 fp32 accumulators
+// per thread), so the few rows of a decode-sized expert or of an expert's last pass cost no MMAs
 // on padding.
 //
 // Shared memory, per stage (kStages = 4, each 1024-byte aligned; 13 KB at BT = 64, 21 KB at 128):
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
@@ -42,7 +44,8 @@ using namespace w4a16;
 // per SM instead of two, and no MMAs on the padding of a mostly empty 128-token tile;
 // deepseek-v3 T = 1024: 3.78 against 4.99 ms), at 64 rows 1.08-1.29x (an expert's Poisson(64)
 // rows overflow one 64-token pass about half the time), at 128 and more 1.15-1.41x. Up to a
-// mean of 48 an expert's rows rarely exceed one 64-token pass.
+// mean of 48 an expert's rows rarely exceed one 64-token pass. (Measured before each pass ran
+// its own MMA width; the switch was not re-measured after.)
 constexpr int64_t kLargeNarrowMaxMeanRows = 48;
 
 constexpr int kStages = 4;
@@ -51,7 +54,7 @@ constexpr int kSwizzleAtomBytes = 1024;  // SW128: 8 rows x 128 B; each stage st
 
 template <int BT>
 struct LargeCfg {
-  static constexpr int kBT = BT, kNT = BT / 8, kAcc = BT / 2;
+  static constexpr int kBT = BT;
   static constexpr int kXBytes = BT * kBK * 2;  // 8192 / 16384
   // X + W + the larger (nvfp4) scale tile, rounded up to 1024: 13 / 21 KB.
   static constexpr int kStageBytes =
@@ -78,7 +81,7 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
                                                                   const int32_t* __restrict__ offsets,
                                                                   void* __restrict__ D, int N, int K, int G) {
   using C = LargeCfg<BT>;
-  constexpr int kBT = C::kBT, kNT = C::kNT, kXBytes = C::kXBytes, kStageBytes = C::kStageBytes;
+  constexpr int kBT = C::kBT, kXBytes = C::kXBytes, kStageBytes = C::kStageBytes;
   constexpr int kSBytes = ScaleCfg<F>::kTileBytes;
   extern __shared__ uint8_t smem_raw[];
   __shared__ int scratch[9];
@@ -113,72 +116,89 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
 
   for (int t0 = lo; t0 < hi; t0 += kBT) {
     const int rows_here = min(kBT, hi - t0);
-    auto load_stage = [&](int kt, int slot) {
-      const uint32_t st = sbase + uint32_t(slot * kStageBytes);
+    // One pass with wgmma N = NP (a compile-time constant): the narrowest of 16, 32, ..., BT that
+    // holds the pass's rows, so a pass of a few rows runs no MMAs on a mostly empty token tile.
+    auto pass = [&](auto np_const) {
+      constexpr int NP = decltype(np_const)::value, kNTp = NP / 8;
+      auto load_stage = [&](int kt, int slot) {
+        const uint32_t st = sbase + uint32_t(slot * kStageBytes);
 #pragma unroll
-      for (int i = 0; i < C::kXChunksPerThread; ++i) {
-        const int r = x_row0 + 32 * i;
-        const bool ok = r < rows_here;
-        const __nv_bfloat16* src = A + size_t(ok ? t0 + r : lo) * size_t(K) + size_t(kt) * kBK + x_c * 8;
-        cp_async16(st + uint32_t(r * kSmemRowBytes + ((x_c ^ (r & 7)) * kChunkBytes)), src, ok);
-      }
-      cp_async16(st + w_dst, w_src + size_t(kt) * kPackedRowBytes, w_ok);
-      if (s_thr) {
-        const uint8_t* src =
-            s_ok ? Sg + (size_t(kt) * size_t(N) + size_t(n0)) * ScaleCfg<F>::kPerRow + tid * kChunkBytes : Sg;
-        cp_async16(st + kXBytes + kWBytes + tid * kChunkBytes, src, s_ok);
-      }
-    };
+        for (int i = 0; i < C::kXChunksPerThread; ++i) {
+          if (32 * i >= NP) break;  // rows the pass's MMAs never read
+          const int r = x_row0 + 32 * i;
+          const bool ok = r < rows_here;
+          const __nv_bfloat16* src = A + size_t(ok ? t0 + r : lo) * size_t(K) + size_t(kt) * kBK + x_c * 8;
+          if (r < NP) cp_async16(st + uint32_t(r * kSmemRowBytes + ((x_c ^ (r & 7)) * kChunkBytes)), src, ok);
+        }
+        cp_async16(st + w_dst, w_src + size_t(kt) * kPackedRowBytes, w_ok);
+        if (s_thr) {
+          const uint8_t* src =
+              s_ok ? Sg + (size_t(kt) * size_t(N) + size_t(n0)) * ScaleCfg<F>::kPerRow + tid * kChunkBytes : Sg;
+          cp_async16(st + kXBytes + kWBytes + tid * kChunkBytes, src, s_ok);
+        }
+      };
 
-    float acc[C::kAcc];
+      float acc[NP / 2];
 #pragma unroll
-    for (int i = 0; i < C::kAcc; ++i) acc[i] = 0.0f;
+      for (int i = 0; i < NP / 2; ++i) acc[i] = 0.0f;
 
 #pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-      if (s < KT) load_stage(s, s);
-      cp_async_commit();
-    }
-    for (int kt = 0; kt < KT; ++kt) {
-      cp_async_wait<kStages - 2>();
-      __syncthreads();  // the stage is visible to all; every warp finished step kt-1 (wgmma waited)
-      {
-        const int nk = kt + kStages - 1;
-        if (nk < KT) load_stage(nk, nk % kStages);
+      for (int s = 0; s < kStages - 1; ++s) {
+        if (s < KT) load_stage(s, s);
         cp_async_commit();
       }
-      const int slot = kt % kStages;
-      const uint8_t* st = smem + slot * kStageBytes;
-      const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq) * kPackedRowBytes + tig * 8);
-      const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * kPackedRowBytes + tig * 8);
-      const uint8_t* ss = st + kXBytes + kWBytes;
-      uint32_t af[4][4];
-      decode_step<F>(wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
-      const uint64_t desc = wgmma::sw128_desc(sbase + uint32_t(slot * kStageBytes));
-      wgmma::fence();
-      wgmma::fence_acc(acc);
+      for (int kt = 0; kt < KT; ++kt) {
+        cp_async_wait<kStages - 2>();
+        __syncthreads();  // the stage is visible to all; every warp finished step kt-1 (wgmma waited)
+        {
+          const int nk = kt + kStages - 1;
+          if (nk < KT) load_stage(nk, nk % kStages);
+          cp_async_commit();
+        }
+        const int slot = kt % kStages;
+        const uint8_t* st = smem + slot * kStageBytes;
+        const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq) * kPackedRowBytes + tig * 8);
+        const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * kPackedRowBytes + tig * 8);
+        const uint8_t* ss = st + kXBytes + kWBytes;
+        uint32_t af[4][4];
+        decode_step<F>(wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
+        const uint64_t desc = wgmma::sw128_desc(sbase + uint32_t(slot * kStageBytes));
+        wgmma::fence();
+        wgmma::fence_acc(acc);
 #pragma unroll
-      for (int s = 0; s < 4; ++s) wgmma::mma_rs<kBT>(acc, af[s], desc + uint64_t(2 * s));  // +32 bytes of K
-      wgmma::commit();
-      wgmma::wait<0>();
-      wgmma::fence_acc(acc);
-    }
-    cp_async_wait<0>();
-    __syncthreads();  // every warp is done with the stages before the next pass refills them
+        for (int s = 0; s < 4; ++s) wgmma::mma_rs<NP>(acc, af[s], desc + uint64_t(2 * s));  // +32 bytes of K
+        wgmma::commit();
+        wgmma::wait<0>();
+        wgmma::fence_acc(acc);
+      }
+      cp_async_wait<0>();
+      __syncthreads();  // every warp is done with the stages before the next pass refills them
 
 #pragma unroll
-    for (int j = 0; j < kNT; ++j) {
+      for (int j = 0; j < kNTp; ++j) {
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int col = j * 8 + 2 * tig + (q & 1);
-        const int n = n0 + wr + gq + (q >> 1) * 8;
-        if (col >= rows_here || n >= N) continue;
-        const size_t i = size_t(t0 + col) * size_t(N) + n;
-        if constexpr (kBf16Out)
-          static_cast<__nv_bfloat16*>(D)[i] = __float2bfloat16_rn(al * acc[4 * j + q]);
-        else
-          static_cast<float*>(D)[i] = al * acc[4 * j + q];
+        for (int q = 0; q < 4; ++q) {
+          const int col = j * 8 + 2 * tig + (q & 1);
+          const int n = n0 + wr + gq + (q >> 1) * 8;
+          if (col >= rows_here || n >= N) continue;
+          const size_t i = size_t(t0 + col) * size_t(N) + n;
+          if constexpr (kBf16Out)
+            static_cast<__nv_bfloat16*>(D)[i] = __float2bfloat16_rn(al * acc[4 * j + q]);
+          else
+            static_cast<float*>(D)[i] = al * acc[4 * j + q];
+        }
       }
+    };
+    if (rows_here <= 16) {
+      pass(std::integral_constant<int, 16>());
+    } else if (rows_here <= 32) {
+      pass(std::integral_constant<int, 32>());
+    } else if constexpr (kBT == 64) {
+      pass(std::integral_constant<int, 64>());
+    } else if (rows_here <= 64) {
+      pass(std::integral_constant<int, 64>());
+    } else {
+      pass(std::integral_constant<int, 128>());
     }
   }
 }

@@ -1,9 +1,9 @@
 // wgmma pieces of the hand-written W4A16 tactics: the fence / commit / wait, the 128-byte-swizzle
 // descriptor (both large tactics), the MMA with both operands in shared memory (bf16 x bf16 -> fp32,
 // m64nNk16, A and B K-major 128-byte-swizzled tiles) for N = 64, 128, 192 and 256 (the TMA tactic),
-// and the MMA with A in registers for N = 64 and 128 (the large tactic). The accumulator array holds
-// exactly N / 2 floats (one array per N). The operand lists are written out (inline PTX takes no
-// arrays).
+// and the MMA with A in registers for N = 16, 32, 64 and 128 (the large tactic). The accumulator
+// array holds exactly N / 2 floats (one array per N). The operand lists are written out (inline PTX
+// takes no arrays).
 #pragma once
 #include <cstdint>
 
@@ -92,6 +92,26 @@ __device__ __forceinline__ void mma_ss<256>(float (&d)[128], uint64_t a, uint64_
 // tactic's MMA: its A operand is decoded in registers.
 template <int N>
 __device__ __forceinline__ void mma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b);
+
+template <>
+__device__ __forceinline__ void mma_rs<16>(float (&d)[8], const uint32_t (&a)[4], uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+}
+
+template <>
+__device__ __forceinline__ void mma_rs<32>(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+}
 
 template <>
 __device__ __forceinline__ void mma_rs<64>(float (&d)[32], const uint32_t (&a)[4], uint64_t b) {
