@@ -18,12 +18,10 @@
 //   passes): `megamoe tune --recipe <r> --presets <p> --tokens 128-8192 --iters 30` of 2026-12-02
 //   (bench/results/2026-12-02_7e376a5_tune_w4a16_128-8192.*): the heuristic's choice in 27 of 28
 //   cells per format; qwen3-30b-a3b T = 8192 runs split_large (1.02x).
-//   w4a16_mxfp4 and w4a16_nvfp4, T = 1..1024, re-measured after the small tactic's per-tile-count K
-//   loop (1e5e670, 1.02-1.14x faster than 69a0f61's): `megamoe tune --recipe <r> --presets (the four)
-//   --tokens 1-1024 --iters 30` of 2026-12-02 (bench/results/2026-12-02_1e5e670_tune_w4a16_1-1024.*);
-//   then T = 16..4096 again after the large tactic's 64-token passes (6257458, `--tokens 16-4096`,
-//   bench/results/2026-12-02_6257458_tune_w4a16_16-4096.*): split_large from a mean of 16-32 rows
-//   per expert, split_large_tma from 128 on deepseek-v3 and gpt-oss-120b.
+//   w4a16_mxfp4 and w4a16_nvfp4, T = 1..4096, re-measured after the small tactic's per-tile-count
+//   K loop (1e5e670) and the large tactic's 64-token passes with per-pass MMA width (f5c81c0):
+//   `megamoe tune --recipe <r> --presets (the four) --tokens 1-4096 --iters 30` of 2026-12-02 at
+//   2ede7f1 (bench/results/2026-12-02_2ede7f1_tune_w4a16_1-4096.*). T = 8192 keeps the 7e376a5 tune.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -869,8 +867,8 @@ const char* shipped_tactics_json() {
     "1": "mega",
     "2": "mega_rounds",
     "4": "mega",
-    "8": "mega",
-    "16": "mega",
+    "8": "mega_rounds",
+    "16": "mega_rounds",
     "32": "mega",
     "64": "mega_rounds",
     "128": "split_small",
@@ -878,88 +876,88 @@ const char* shipped_tactics_json() {
     "512": "split_small",
     "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large_tma",
+    "4096": "split_large",
     "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
      "mega": 0.107552,
-     "mega_rounds": 0.14112,
-     "split_small": 0.11264,
-     "split_large": 0.189824,
-     "split_large_tma": 0.266272
+     "mega_rounds": 0.12656,
+     "split_small": 0.112928,
+     "split_large": 0.116992,
+     "split_large_tma": 0.265472
     },
     "2": {
-     "mega": 0.162976,
-     "mega_rounds": 0.161952,
-     "split_small": 0.178016,
-     "split_large": 0.343232,
-     "split_large_tma": 0.45616
+     "mega": 0.163232,
+     "mega_rounds": 0.157408,
+     "split_small": 0.179392,
+     "split_large": 0.213344,
+     "split_large_tma": 0.456576
     },
     "4": {
-     "mega": 0.300896,
-     "mega_rounds": 0.301728,
-     "split_small": 0.32528,
-     "split_large": 0.651904,
-     "split_large_tma": 0.846464
+     "mega": 0.301696,
+     "mega_rounds": 0.301792,
+     "split_small": 0.325696,
+     "split_large": 0.345312,
+     "split_large_tma": 0.852192
     },
     "8": {
-     "mega": 0.51024,
-     "mega_rounds": 0.51088,
-     "split_small": 0.543712,
-     "split_large": 1.12675,
-     "split_large_tma": 1.44246
+     "mega": 0.514176,
+     "mega_rounds": 0.510592,
+     "split_small": 0.542848,
+     "split_large": 0.574496,
+     "split_large_tma": 1.44458
     },
     "16": {
-     "mega": 0.89648,
-     "mega_rounds": 0.897152,
-     "split_small": 0.928896,
-     "split_large": 1.39952,
-     "split_large_tma": 2.53117
+     "mega": 0.890144,
+     "mega_rounds": 0.889664,
+     "split_small": 0.92704,
+     "split_large": 0.984704,
+     "split_large_tma": 2.51274
     },
     "32": {
-     "mega": 1.45677,
-     "mega_rounds": 1.45677,
-     "split_small": 1.48586,
-     "split_large": 2.25475,
-     "split_large_tma": 4.0601
+     "mega": 1.4432,
+     "mega_rounds": 1.44461,
+     "split_small": 1.48352,
+     "split_large": 1.57123,
+     "split_large_tma": 4.03357
     },
     "64": {
-     "mega": 1.94909,
+     "mega": 1.94621,
      "mega_rounds": 1.94528,
-     "split_small": 1.97043,
-     "split_large": 3.02528,
-     "split_large_tma": 5.44963
+     "split_small": 1.96918,
+     "split_large": 2.09856,
+     "split_large_tma": 5.4089
     },
     "128": {
-     "split_small": 2.28048,
-     "split_large": 3.42925,
-     "split_large_tma": 6.16717
+     "split_small": 2.27952,
+     "split_large": 2.41318,
+     "split_large_tma": 6.13158
     },
     "256": {
-     "split_small": 2.47677,
-     "split_large": 3.56365,
-     "split_large_tma": 6.2999
+     "split_small": 2.44838,
+     "split_large": 2.56342,
+     "split_large_tma": 6.29699
     },
     "512": {
-     "split_small": 2.77965,
-     "split_large": 3.62083,
-     "split_large_tma": 6.35197
+     "split_small": 2.72694,
+     "split_large": 2.73574,
+     "split_large_tma": 6.38157
     },
     "1024": {
-     "split_small": 4.42147,
-     "split_large": 3.91798,
-     "split_large_tma": 6.48509
+     "split_small": 4.33162,
+     "split_large": 3.53773,
+     "split_large_tma": 6.48189
     },
     "2048": {
-     "split_small": 7.97344,
-     "split_large": 5.47965,
-     "split_large_tma": 7.04294
+     "split_small": 7.74458,
+     "split_large": 5.14547,
+     "split_large_tma": 7.04531
     },
     "4096": {
-     "split_small": 15.2673,
-     "split_large": 8.75949,
-     "split_large_tma": 8.68477
+     "split_small": 14.8434,
+     "split_large": 8.26746,
+     "split_large_tma": 8.69446
     },
     "8192": {
      "split_small": 30.5514,
@@ -982,7 +980,7 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "split_small",
+    "1": "mega",
     "2": "mega",
     "4": "mega",
     "8": "mega",
@@ -990,7 +988,7 @@ const char* shipped_tactics_json() {
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_small",
+    "256": "split_large",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
@@ -999,83 +997,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.04064,
-     "mega_rounds": 0.04112,
-     "split_small": 0.03552,
-     "split_large": 0.050432,
-     "split_large_tma": 0.064288
+     "mega": 0.03328,
+     "mega_rounds": 0.034208,
+     "split_small": 0.035872,
+     "split_large": 0.036768,
+     "split_large_tma": 0.064192
     },
     "2": {
-     "mega": 0.045664,
-     "mega_rounds": 0.05184,
-     "split_small": 0.045856,
-     "split_large": 0.064928,
-     "split_large_tma": 0.09248
+     "mega": 0.0424,
+     "mega_rounds": 0.045696,
+     "split_small": 0.0464,
+     "split_large": 0.045376,
+     "split_large_tma": 0.093216
     },
     "4": {
-     "mega": 0.061088,
-     "mega_rounds": 0.06192,
-     "split_small": 0.062784,
-     "split_large": 0.098368,
-     "split_large_tma": 0.129408
+     "mega": 0.061312,
+     "mega_rounds": 0.06224,
+     "split_small": 0.062816,
+     "split_large": 0.064832,
+     "split_large_tma": 0.130944
     },
     "8": {
-     "mega": 0.0776,
-     "mega_rounds": 0.077888,
-     "split_small": 0.083264,
-     "split_large": 0.149216,
-     "split_large_tma": 0.193824
+     "mega": 0.07808,
+     "mega_rounds": 0.078496,
+     "split_small": 0.083808,
+     "split_large": 0.088832,
+     "split_large_tma": 0.195552
     },
     "16": {
-     "mega": 0.114144,
-     "mega_rounds": 0.113472,
-     "split_small": 0.111872,
-     "split_large": 0.15744,
-     "split_large_tma": 0.285952
+     "mega": 0.112704,
+     "mega_rounds": 0.11296,
+     "split_small": 0.112064,
+     "split_large": 0.119808,
+     "split_large_tma": 0.278336
     },
     "32": {
-     "mega": 0.151712,
-     "mega_rounds": 0.152,
-     "split_small": 0.141952,
-     "split_large": 0.207456,
-     "split_large_tma": 0.378944
+     "mega": 0.151616,
+     "mega_rounds": 0.152032,
+     "split_small": 0.141696,
+     "split_large": 0.152352,
+     "split_large_tma": 0.369088
     },
     "64": {
-     "mega": 0.175008,
-     "mega_rounds": 0.175456,
-     "split_small": 0.154432,
-     "split_large": 0.229504,
-     "split_large_tma": 0.416608
+     "mega": 0.17536,
+     "mega_rounds": 0.175648,
+     "split_small": 0.154464,
+     "split_large": 0.167776,
+     "split_large_tma": 0.416384
     },
     "128": {
-     "split_small": 0.165664,
-     "split_large": 0.234784,
-     "split_large_tma": 0.421504
+     "split_small": 0.164704,
+     "split_large": 0.173536,
+     "split_large_tma": 0.417088
     },
     "256": {
-     "split_small": 0.188224,
-     "split_large": 0.2384,
-     "split_large_tma": 0.426144
+     "split_small": 0.18752,
+     "split_large": 0.18336,
+     "split_large_tma": 0.422752
     },
     "512": {
-     "split_small": 0.292736,
-     "split_large": 0.24992,
-     "split_large_tma": 0.44784
+     "split_small": 0.291488,
+     "split_large": 0.241856,
+     "split_large_tma": 0.44336
     },
     "1024": {
-     "split_small": 0.48192,
-     "split_large": 0.360544,
-     "split_large_tma": 0.500576
+     "split_small": 0.479616,
+     "split_large": 0.341696,
+     "split_large_tma": 0.4984
     },
     "2048": {
-     "split_small": 0.856192,
-     "split_large": 0.560576,
-     "split_large_tma": 0.64256
+     "split_small": 0.854208,
+     "split_large": 0.525728,
+     "split_large_tma": 0.637184
     },
     "4096": {
-     "split_small": 1.69472,
-     "split_large": 1.0032,
-     "split_large_tma": 0.924512
+     "split_small": 1.61878,
+     "split_large": 0.976608,
+     "split_large_tma": 0.930528
     },
     "8192": {
      "split_small": 3.50659,
@@ -1101,10 +1099,10 @@ const char* shipped_tactics_json() {
     "1": "mega_rounds",
     "2": "mega_rounds",
     "4": "mega_rounds",
-    "8": "mega",
+    "8": "mega_rounds",
     "16": "mega_rounds",
     "32": "mega",
-    "64": "split_small",
+    "64": "split_large",
     "128": "split_large",
     "256": "split_large",
     "512": "split_large",
@@ -1115,83 +1113,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107328,
-     "mega_rounds": 0.104608,
-     "split_small": 0.113824,
-     "split_large": 0.282592,
-     "split_large_tma": 0.302016
+     "mega": 0.107744,
+     "mega_rounds": 0.1048,
+     "split_small": 0.114016,
+     "split_large": 0.166784,
+     "split_large_tma": 0.30512
     },
     "2": {
-     "mega": 0.138752,
-     "mega_rounds": 0.13024,
-     "split_small": 0.157152,
-     "split_large": 0.341184,
-     "split_large_tma": 0.376544
+     "mega": 0.14032,
+     "mega_rounds": 0.131712,
+     "split_small": 0.158432,
+     "split_large": 0.19264,
+     "split_large_tma": 0.37616
     },
     "4": {
      "mega": 0.273792,
-     "mega_rounds": 0.266304,
-     "split_small": 0.302656,
-     "split_large": 0.589952,
-     "split_large_tma": 0.735392
+     "mega_rounds": 0.2664,
+     "split_small": 0.303648,
+     "split_large": 0.323872,
+     "split_large_tma": 0.733184
     },
     "8": {
-     "mega": 0.304512,
-     "mega_rounds": 0.327328,
-     "split_small": 0.334976,
-     "split_large": 0.646784,
-     "split_large_tma": 0.808192
+     "mega": 0.305024,
+     "mega_rounds": 0.297952,
+     "split_small": 0.337184,
+     "split_large": 0.35536,
+     "split_large_tma": 0.809792
     },
     "16": {
-     "mega": 0.309696,
-     "mega_rounds": 0.300992,
-     "split_small": 0.341952,
-     "split_large": 0.491552,
-     "split_large_tma": 0.818848
+     "mega": 0.305696,
+     "mega_rounds": 0.298176,
+     "split_small": 0.340832,
+     "split_large": 0.358432,
+     "split_large_tma": 0.80576
     },
     "32": {
-     "mega": 0.338272,
-     "mega_rounds": 0.363904,
-     "split_small": 0.360576,
-     "split_large": 0.48928,
-     "split_large_tma": 0.81344
+     "mega": 0.334208,
+     "mega_rounds": 0.359072,
+     "split_small": 0.352512,
+     "split_large": 0.363968,
+     "split_large_tma": 0.807616
     },
     "64": {
-     "mega": 0.47312,
-     "mega_rounds": 0.474272,
-     "split_small": 0.383136,
-     "split_large": 0.492384,
-     "split_large_tma": 0.819808
+     "mega": 0.468704,
+     "mega_rounds": 0.470048,
+     "split_small": 0.384384,
+     "split_large": 0.375488,
+     "split_large_tma": 0.813792
     },
     "128": {
-     "split_small": 0.54656,
-     "split_large": 0.49728,
-     "split_large_tma": 0.826752
+     "split_small": 0.545376,
+     "split_large": 0.465824,
+     "split_large_tma": 0.823936
     },
     "256": {
-     "split_small": 1.03446,
-     "split_large": 0.695104,
-     "split_large_tma": 0.945312
+     "split_small": 1.03152,
+     "split_large": 0.667328,
+     "split_large_tma": 0.965216
     },
     "512": {
-     "split_small": 1.83354,
-     "split_large": 1.05808,
-     "split_large_tma": 1.07878
+     "split_small": 1.78387,
+     "split_large": 0.940512,
+     "split_large_tma": 1.10038
     },
     "1024": {
-     "split_small": 3.58624,
-     "split_large": 1.92931,
-     "split_large_tma": 1.45216
+     "split_small": 3.57392,
+     "split_large": 1.75075,
+     "split_large_tma": 1.47306
     },
     "2048": {
-     "split_small": 7.85546,
-     "split_large": 3.82627,
-     "split_large_tma": 2.90608
+     "split_small": 7.53789,
+     "split_large": 3.68288,
+     "split_large_tma": 2.95309
     },
     "4096": {
-     "split_small": 14.1547,
-     "split_large": 7.1632,
-     "split_large_tma": 5.55392
+     "split_small": 14.0397,
+     "split_large": 7.05872,
+     "split_large_tma": 5.6712
     },
     "8192": {
      "split_small": 30.4942,
@@ -1226,88 +1224,88 @@ const char* shipped_tactics_json() {
     "512": "split_small",
     "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large_tma",
+    "4096": "split_large",
     "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
-     "mega": 0.05824,
-     "mega_rounds": 0.072416,
-     "split_small": 0.052096,
-     "split_large": 0.09184,
-     "split_large_tma": 0.121632
+     "mega": 0.058752,
+     "mega_rounds": 0.0536,
+     "split_small": 0.051968,
+     "split_large": 0.05952,
+     "split_large_tma": 0.11856
     },
     "2": {
      "mega": 0.075424,
-     "mega_rounds": 0.077152,
-     "split_small": 0.073472,
-     "split_large": 0.132288,
-     "split_large_tma": 0.171328
+     "mega_rounds": 0.076736,
+     "split_small": 0.073824,
+     "split_large": 0.07696,
+     "split_large_tma": 0.17184
     },
     "4": {
-     "mega": 0.113664,
-     "mega_rounds": 0.114528,
-     "split_small": 0.11728,
-     "split_large": 0.21856,
-     "split_large_tma": 0.284
+     "mega": 0.11408,
+     "mega_rounds": 0.114944,
+     "split_small": 0.11712,
+     "split_large": 0.121568,
+     "split_large_tma": 0.283648
     },
     "8": {
-     "mega": 0.185792,
-     "mega_rounds": 0.18624,
-     "split_small": 0.189504,
-     "split_large": 0.38432,
-     "split_large_tma": 0.499488
+     "mega": 0.18544,
+     "mega_rounds": 0.185728,
+     "split_small": 0.188768,
+     "split_large": 0.20224,
+     "split_large_tma": 0.497312
     },
     "16": {
-     "mega": 0.301472,
-     "mega_rounds": 0.302432,
-     "split_small": 0.279392,
-     "split_large": 0.429504,
-     "split_large_tma": 0.773632
+     "mega": 0.299392,
+     "mega_rounds": 0.299776,
+     "split_small": 0.278592,
+     "split_large": 0.300704,
+     "split_large_tma": 0.767232
     },
     "32": {
-     "mega": 0.442656,
-     "mega_rounds": 0.442976,
-     "split_small": 0.40192,
-     "split_large": 0.636896,
-     "split_large_tma": 1.14784
+     "mega": 0.439712,
+     "mega_rounds": 0.440064,
+     "split_small": 0.400576,
+     "split_large": 0.437984,
+     "split_large_tma": 1.13664
     },
     "64": {
-     "mega": 0.636128,
-     "mega_rounds": 0.637088,
-     "split_small": 0.557024,
-     "split_large": 0.89248,
-     "split_large_tma": 1.60269
+     "mega": 0.630496,
+     "mega_rounds": 0.631904,
+     "split_small": 0.556,
+     "split_large": 0.60944,
+     "split_large_tma": 1.59229
     },
     "128": {
-     "split_small": 0.627584,
-     "split_large": 0.998976,
-     "split_large_tma": 1.79587
+     "split_small": 0.626048,
+     "split_large": 0.680288,
+     "split_large_tma": 1.78246
     },
     "256": {
-     "split_small": 0.693088,
-     "split_large": 1.03725,
-     "split_large_tma": 1.84685
+     "split_small": 0.692032,
+     "split_large": 0.731456,
+     "split_large_tma": 1.85277
     },
     "512": {
-     "split_small": 0.749216,
-     "split_large": 1.0488,
-     "split_large_tma": 1.86758
+     "split_small": 0.752096,
+     "split_large": 0.79856,
+     "split_large_tma": 1.89718
     },
     "1024": {
-     "split_small": 1.26413,
-     "split_large": 1.18486,
-     "split_large_tma": 1.95306
+     "split_small": 1.26064,
+     "split_large": 1.04509,
+     "split_large_tma": 1.92707
     },
     "2048": {
-     "split_small": 2.28054,
-     "split_large": 1.71635,
-     "split_large_tma": 2.14995
+     "split_small": 2.2663,
+     "split_large": 1.54192,
+     "split_large_tma": 2.14333
     },
     "4096": {
-     "split_small": 4.3681,
-     "split_large": 2.65984,
-     "split_large_tma": 2.59251
+     "split_small": 4.28886,
+     "split_large": 2.40611,
+     "split_large_tma": 2.56336
     },
     "8192": {
      "split_small": 9.48486,
@@ -1331,15 +1329,15 @@ const char* shipped_tactics_json() {
    "intermediate": 2048,
    "tactics": {
     "1": "mega",
-    "2": "mega",
+    "2": "mega_rounds",
     "4": "mega",
-    "8": "mega_rounds",
+    "8": "mega",
     "16": "mega_rounds",
-    "32": "split_small",
+    "32": "mega",
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_small",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -1347,83 +1345,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.11136,
-     "mega_rounds": 0.150592,
-     "split_small": 0.116,
-     "split_large": 0.192768,
-     "split_large_tma": 0.278592
+     "mega": 0.111808,
+     "mega_rounds": 0.135168,
+     "split_small": 0.11744,
+     "split_large": 0.11904,
+     "split_large_tma": 0.27936
     },
     "2": {
-     "mega": 0.168448,
-     "mega_rounds": 0.171616,
-     "split_small": 0.185408,
-     "split_large": 0.34816,
-     "split_large_tma": 0.479328
+     "mega": 0.169792,
+     "mega_rounds": 0.167744,
+     "split_small": 0.185632,
+     "split_large": 0.218912,
+     "split_large_tma": 0.484256
     },
     "4": {
-     "mega": 0.312192,
-     "mega_rounds": 0.312352,
-     "split_small": 0.337152,
-     "split_large": 0.665632,
-     "split_large_tma": 0.91456
+     "mega": 0.31408,
+     "mega_rounds": 0.314496,
+     "split_small": 0.338592,
+     "split_large": 0.356192,
+     "split_large_tma": 0.920288
     },
     "8": {
-     "mega": 0.543328,
-     "mega_rounds": 0.542976,
-     "split_small": 0.561152,
-     "split_large": 1.1481,
-     "split_large_tma": 1.55424
+     "mega": 0.5464,
+     "mega_rounds": 0.54688,
+     "split_small": 0.563648,
+     "split_large": 0.596768,
+     "split_large_tma": 1.5543
     },
     "16": {
-     "mega": 0.954784,
-     "mega_rounds": 0.954592,
-     "split_small": 0.95952,
-     "split_large": 1.45693,
-     "split_large_tma": 2.70995
+     "mega": 0.948,
+     "mega_rounds": 0.947136,
+     "split_small": 0.957408,
+     "split_large": 1.01555,
+     "split_large_tma": 2.6808
     },
     "32": {
-     "mega": 1.54723,
-     "mega_rounds": 1.54704,
-     "split_small": 1.53888,
-     "split_large": 2.36429,
-     "split_large_tma": 4.3535
+     "mega": 1.53594,
+     "mega_rounds": 1.53667,
+     "split_small": 1.53798,
+     "split_large": 1.66208,
+     "split_large_tma": 4.32717
     },
     "64": {
-     "mega": 2.08022,
-     "mega_rounds": 2.07005,
-     "split_small": 2.05306,
-     "split_large": 3.15306,
-     "split_large_tma": 5.82256
+     "mega": 2.06835,
+     "mega_rounds": 2.06051,
+     "split_small": 2.0545,
+     "split_large": 2.19184,
+     "split_large_tma": 5.78752
     },
     "128": {
-     "split_small": 2.4048,
-     "split_large": 3.57242,
-     "split_large_tma": 6.61098
+     "split_small": 2.35251,
+     "split_large": 2.53878,
+     "split_large_tma": 6.55133
     },
     "256": {
-     "split_small": 2.55536,
-     "split_large": 3.71523,
-     "split_large_tma": 6.80368
+     "split_small": 2.55066,
+     "split_large": 2.66982,
+     "split_large_tma": 6.75405
     },
     "512": {
-     "split_small": 2.95565,
-     "split_large": 3.77306,
-     "split_large_tma": 6.85994
+     "split_small": 2.85005,
+     "split_large": 2.84611,
+     "split_large_tma": 6.82608
     },
     "1024": {
-     "split_small": 4.60115,
-     "split_large": 4.1168,
-     "split_large_tma": 6.93763
+     "split_small": 4.59587,
+     "split_large": 3.73587,
+     "split_large_tma": 6.8919
     },
     "2048": {
-     "split_small": 8.31562,
-     "split_large": 5.69843,
-     "split_large_tma": 7.52198
+     "split_small": 8.2153,
+     "split_large": 5.19267,
+     "split_large_tma": 7.44413
     },
     "4096": {
-     "split_small": 16.0408,
-     "split_large": 9.0968,
-     "split_large_tma": 9.39075
+     "split_small": 15.7355,
+     "split_large": 8.49594,
+     "split_large_tma": 9.21635
     },
     "8192": {
      "split_small": 32.2892,
@@ -1446,15 +1444,15 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "split_small",
-    "2": "split_small",
+    "1": "mega",
+    "2": "mega",
     "4": "mega",
     "8": "mega",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_small",
+    "256": "split_large",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
@@ -1463,83 +1461,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.042304,
-     "mega_rounds": 0.042688,
-     "split_small": 0.036832,
-     "split_large": 0.051552,
-     "split_large_tma": 0.066304
+     "mega": 0.034592,
+     "mega_rounds": 0.035488,
+     "split_small": 0.037024,
+     "split_large": 0.03728,
+     "split_large_tma": 0.066048
     },
     "2": {
-     "mega": 0.048192,
-     "mega_rounds": 0.054592,
-     "split_small": 0.047648,
-     "split_large": 0.06624,
-     "split_large_tma": 0.096672
+     "mega": 0.044704,
+     "mega_rounds": 0.047808,
+     "split_small": 0.048288,
+     "split_large": 0.045952,
+     "split_large_tma": 0.096928
     },
     "4": {
-     "mega": 0.063264,
-     "mega_rounds": 0.064192,
-     "split_small": 0.064384,
-     "split_large": 0.10032,
-     "split_large_tma": 0.134816
+     "mega": 0.063776,
+     "mega_rounds": 0.06464,
+     "split_small": 0.064512,
+     "split_large": 0.065184,
+     "split_large_tma": 0.137408
     },
     "8": {
-     "mega": 0.081696,
-     "mega_rounds": 0.082144,
-     "split_small": 0.0872,
-     "split_large": 0.151648,
-     "split_large_tma": 0.203616
+     "mega": 0.082208,
+     "mega_rounds": 0.0824,
+     "split_small": 0.087616,
+     "split_large": 0.09136,
+     "split_large_tma": 0.2032
     },
     "16": {
-     "mega": 0.119136,
-     "mega_rounds": 0.119424,
-     "split_small": 0.117216,
-     "split_large": 0.16368,
-     "split_large_tma": 0.298624
+     "mega": 0.118848,
+     "mega_rounds": 0.118752,
+     "split_small": 0.117024,
+     "split_large": 0.123488,
+     "split_large_tma": 0.296768
     },
     "32": {
-     "mega": 0.159968,
-     "mega_rounds": 0.160544,
-     "split_small": 0.149632,
-     "split_large": 0.216352,
-     "split_large_tma": 0.397344
+     "mega": 0.158976,
+     "mega_rounds": 0.159616,
+     "split_small": 0.149248,
+     "split_large": 0.157728,
+     "split_large_tma": 0.395136
     },
     "64": {
-     "mega": 0.183424,
-     "mega_rounds": 0.183968,
-     "split_small": 0.163616,
-     "split_large": 0.239712,
-     "split_large_tma": 0.436864
+     "mega": 0.182976,
+     "mega_rounds": 0.18336,
+     "split_small": 0.163552,
+     "split_large": 0.174304,
+     "split_large_tma": 0.431936
     },
     "128": {
-     "split_small": 0.173792,
-     "split_large": 0.24416,
-     "split_large_tma": 0.440192
+     "split_small": 0.173088,
+     "split_large": 0.180512,
+     "split_large_tma": 0.435744
     },
     "256": {
-     "split_small": 0.194688,
-     "split_large": 0.245536,
-     "split_large_tma": 0.442848
+     "split_small": 0.19424,
+     "split_large": 0.189536,
+     "split_large_tma": 0.439776
     },
     "512": {
-     "split_small": 0.304288,
-     "split_large": 0.256672,
-     "split_large_tma": 0.465568
+     "split_small": 0.302112,
+     "split_large": 0.250496,
+     "split_large_tma": 0.462656
     },
     "1024": {
-     "split_small": 0.49744,
-     "split_large": 0.367968,
-     "split_large_tma": 0.519136
+     "split_small": 0.49616,
+     "split_large": 0.348992,
+     "split_large_tma": 0.516576
     },
     "2048": {
-     "split_small": 0.887712,
-     "split_large": 0.576,
-     "split_large_tma": 0.666848
+     "split_small": 0.884544,
+     "split_large": 0.53184,
+     "split_large_tma": 0.649312
     },
     "4096": {
-     "split_small": 1.6911,
-     "split_large": 1.01622,
-     "split_large_tma": 0.949152
+     "split_small": 1.73376,
+     "split_large": 0.98768,
+     "split_large_tma": 0.962816
     },
     "8192": {
      "split_small": 3.67875,
@@ -1568,7 +1566,7 @@ const char* shipped_tactics_json() {
     "8": "mega_rounds",
     "16": "mega_rounds",
     "32": "mega_rounds",
-    "64": "split_small",
+    "64": "split_large",
     "128": "split_large",
     "256": "split_large",
     "512": "split_large",
@@ -1579,83 +1577,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.1072,
-     "mega_rounds": 0.112096,
-     "split_small": 0.119296,
-     "split_large": 0.28864,
-     "split_large_tma": 0.321664
+     "mega": 0.107392,
+     "mega_rounds": 0.112192,
+     "split_small": 0.119008,
+     "split_large": 0.170976,
+     "split_large_tma": 0.324352
     },
     "2": {
-     "mega": 0.148,
-     "mega_rounds": 0.139104,
-     "split_small": 0.164448,
-     "split_large": 0.349184,
-     "split_large_tma": 0.4024
+     "mega": 0.149152,
+     "mega_rounds": 0.14048,
+     "split_small": 0.165408,
+     "split_large": 0.19792,
+     "split_large_tma": 0.404704
     },
     "4": {
-     "mega": 0.291648,
+     "mega": 0.291616,
      "mega_rounds": 0.285632,
-     "split_small": 0.31408,
-     "split_large": 0.600448,
-     "split_large_tma": 0.781408
+     "split_small": 0.314144,
+     "split_large": 0.332352,
+     "split_large_tma": 0.78112
     },
     "8": {
-     "mega": 0.327904,
-     "mega_rounds": 0.324064,
-     "split_small": 0.347456,
-     "split_large": 0.660736,
-     "split_large_tma": 0.862976
+     "mega": 0.326528,
+     "mega_rounds": 0.322112,
+     "split_small": 0.348608,
+     "split_large": 0.365056,
+     "split_large_tma": 0.861536
     },
     "16": {
-     "mega": 0.332064,
-     "mega_rounds": 0.32752,
-     "split_small": 0.351488,
-     "split_large": 0.505792,
-     "split_large_tma": 0.868736
+     "mega": 0.327424,
+     "mega_rounds": 0.322336,
+     "split_small": 0.351552,
+     "split_large": 0.367904,
+     "split_large_tma": 0.863104
     },
     "32": {
-     "mega": 0.358208,
-     "mega_rounds": 0.356384,
+     "mega": 0.35616,
+     "mega_rounds": 0.35472,
      "split_small": 0.362624,
-     "split_large": 0.507104,
-     "split_large_tma": 0.871712
+     "split_large": 0.373312,
+     "split_large_tma": 0.862048
     },
     "64": {
-     "mega": 0.511456,
-     "mega_rounds": 0.512192,
-     "split_small": 0.38816,
-     "split_large": 0.508608,
-     "split_large_tma": 0.87488
+     "mega": 0.505344,
+     "mega_rounds": 0.507008,
+     "split_small": 0.387872,
+     "split_large": 0.386304,
+     "split_large_tma": 0.867872
     },
     "128": {
-     "split_small": 0.568096,
-     "split_large": 0.51632,
-     "split_large_tma": 0.88288
+     "split_small": 0.56688,
+     "split_large": 0.486656,
+     "split_large_tma": 0.876096
     },
     "256": {
-     "split_small": 1.07104,
-     "split_large": 0.733344,
-     "split_large_tma": 1.03677
+     "split_small": 1.06528,
+     "split_large": 0.665504,
+     "split_large_tma": 0.990048
     },
     "512": {
-     "split_small": 1.91667,
-     "split_large": 1.11741,
-     "split_large_tma": 1.17181
+     "split_small": 1.89338,
+     "split_large": 0.962112,
+     "split_large_tma": 1.18998
     },
     "1024": {
-     "split_small": 3.76774,
-     "split_large": 1.96912,
-     "split_large_tma": 1.52762
+     "split_small": 3.69683,
+     "split_large": 1.79907,
+     "split_large_tma": 1.58365
     },
     "2048": {
-     "split_small": 8.18544,
-     "split_large": 3.79984,
-     "split_large_tma": 3.01626
+     "split_small": 7.95549,
+     "split_large": 3.78864,
+     "split_large_tma": 3.05347
     },
     "4096": {
-     "split_small": 14.8783,
-     "split_large": 7.34886,
-     "split_large_tma": 5.7904
+     "split_small": 14.6355,
+     "split_large": 7.39981,
+     "split_large_tma": 5.8103
     },
     "8192": {
      "split_small": 32.2924,
@@ -1695,83 +1693,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.059552,
-     "mega_rounds": 0.075744,
-     "split_small": 0.054592,
-     "split_large": 0.09376,
-     "split_large_tma": 0.127168
+     "mega": 0.061792,
+     "mega_rounds": 0.055584,
+     "split_small": 0.054304,
+     "split_large": 0.060448,
+     "split_large_tma": 0.126592
     },
     "2": {
-     "mega": 0.077408,
-     "mega_rounds": 0.078368,
-     "split_small": 0.0768,
-     "split_large": 0.135488,
-     "split_large_tma": 0.184544
+     "mega": 0.077664,
+     "mega_rounds": 0.078848,
+     "split_small": 0.076864,
+     "split_large": 0.079008,
+     "split_large_tma": 0.183296
     },
     "4": {
-     "mega": 0.120192,
-     "mega_rounds": 0.120832,
-     "split_small": 0.121952,
-     "split_large": 0.223968,
-     "split_large_tma": 0.301472
+     "mega": 0.120384,
+     "mega_rounds": 0.121536,
+     "split_small": 0.122208,
+     "split_large": 0.125824,
+     "split_large_tma": 0.302048
     },
     "8": {
-     "mega": 0.194976,
-     "mega_rounds": 0.195456,
-     "split_small": 0.197824,
-     "split_large": 0.392192,
-     "split_large_tma": 0.528128
+     "mega": 0.19536,
+     "mega_rounds": 0.19584,
+     "split_small": 0.19648,
+     "split_large": 0.209888,
+     "split_large_tma": 0.529568
     },
     "16": {
-     "mega": 0.32112,
-     "mega_rounds": 0.321632,
-     "split_small": 0.2912,
-     "split_large": 0.446496,
-     "split_large_tma": 0.820224
+     "mega": 0.318496,
+     "mega_rounds": 0.319424,
+     "split_small": 0.290432,
+     "split_large": 0.312928,
+     "split_large_tma": 0.811776
     },
     "32": {
-     "mega": 0.46672,
-     "mega_rounds": 0.467424,
-     "split_small": 0.417856,
-     "split_large": 0.661888,
-     "split_large_tma": 1.2199
+     "mega": 0.463136,
+     "mega_rounds": 0.464032,
+     "split_small": 0.416736,
+     "split_large": 0.456,
+     "split_large_tma": 1.21331
     },
     "64": {
-     "mega": 0.671712,
-     "mega_rounds": 0.67248,
-     "split_small": 0.579872,
-     "split_large": 0.927968,
-     "split_large_tma": 1.70534
+     "mega": 0.666112,
+     "mega_rounds": 0.666624,
+     "split_small": 0.576416,
+     "split_large": 0.634304,
+     "split_large_tma": 1.69606
     },
     "128": {
-     "split_small": 0.650304,
-     "split_large": 1.05485,
-     "split_large_tma": 1.92512
+     "split_small": 0.649472,
+     "split_large": 0.70832,
+     "split_large_tma": 1.88957
     },
     "256": {
-     "split_small": 0.72192,
-     "split_large": 1.08803,
-     "split_large_tma": 1.98806
+     "split_small": 0.718368,
+     "split_large": 0.758976,
+     "split_large_tma": 2.00618
     },
     "512": {
-     "split_small": 0.789504,
-     "split_large": 1.09654,
-     "split_large_tma": 2.00371
+     "split_small": 0.788736,
+     "split_large": 0.826848,
+     "split_large_tma": 2.02653
     },
     "1024": {
-     "split_small": 1.31421,
-     "split_large": 1.27421,
-     "split_large_tma": 2.07373
+     "split_small": 1.3632,
+     "split_large": 1.15683,
+     "split_large_tma": 2.05981
     },
     "2048": {
-     "split_small": 2.39814,
-     "split_large": 1.7199,
-     "split_large_tma": 2.27395
+     "split_small": 2.31968,
+     "split_large": 1.61306,
+     "split_large_tma": 2.24861
     },
     "4096": {
-     "split_small": 4.5887,
-     "split_large": 2.6792,
-     "split_large_tma": 2.82502
+     "split_small": 4.5049,
+     "split_large": 2.48294,
+     "split_large_tma": 2.77379
     },
     "8192": {
      "split_small": 9.8697,
