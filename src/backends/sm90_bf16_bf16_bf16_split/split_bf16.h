@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/sm90_common/env_int.h"
+#include "core/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 

@@ -45,7 +45,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/sm90_common/env_int.h"
+#include "core/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/ep/exchange.h"

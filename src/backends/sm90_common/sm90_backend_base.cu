@@ -1,7 +1,7 @@
 // Sm90BackendBase (see sm90_backend_base.h).
 #include "backends/sm90_common/sm90_backend_base.h"
 
-#include "backends/sm90_common/env_int.h"
+#include "core/env_int.h"
 #include "backends/sm90_common/machine_key.h"
 #include "kernels/sm90/common/gate_up_layout.h"
 

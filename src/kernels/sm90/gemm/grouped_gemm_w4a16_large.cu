@@ -25,10 +25,10 @@
 // Epilogue: D = alpha[g] * acc (fp32, or rounded to bf16 for FC2's y), rows and columns
 // bounds-checked.
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <type_traits>
 
+#include "core/env_int.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "megamoe/errors.h"
@@ -232,10 +232,7 @@ cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
                                cudaStream_t stream) {
   // Tokens per pass: 64 up to a mean of kLargeNarrowMaxMeanRows rows per expert, 128 above.
   // MEGAMOE_W4A16_LARGE_TOKENS=64 or 128 forces one (an A/B knob, read once).
-  static const int forced = [] {
-    const char* v = std::getenv("MEGAMOE_W4A16_LARGE_TOKENS");
-    return v ? std::atoi(v) : 0;
-  }();
+  static const int forced = int(env_int("MEGAMOE_W4A16_LARGE_TOKENS", 0));
   const int64_t mean = rows_bound / std::max<int64_t>(1, a.num_groups);
   const bool narrow = forced == 64 || (forced != 128 && mean <= kLargeNarrowMaxMeanRows);
   return narrow ? launch_large_bt<64>(a, fmt, grid_y, stream) : launch_large_bt<128>(a, fmt, grid_y, stream);

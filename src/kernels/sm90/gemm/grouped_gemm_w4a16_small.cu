@@ -26,10 +26,10 @@
 // per k16 block and n8 tile, 10-20% faster from T = 64 on).
 // Epilogue: D = alpha[g] * acc (fp32), rows and columns bounds-checked.
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <type_traits>
 
+#include "core/env_int.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "megamoe/errors.h"
 
@@ -290,10 +290,7 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   // deepseek-v3 T = 512 3.43 against 4.14 ms; a 64-token tile was slower than 32 up to mean 16
   // (deepseek-v3 T = 512: 3.75 against 2.96 ms) and no faster at 32, so there is none).
   // MEGAMOE_W4A16_SMALL_TOKENS=16 or 32 forces one (an A/B knob, read once).
-  static const int forced = [] {
-    const char* v = std::getenv("MEGAMOE_W4A16_SMALL_TOKENS");
-    return v ? std::atoi(v) : 0;
-  }();
+  static const int forced = int(env_int("MEGAMOE_W4A16_SMALL_TOKENS", 0));
   const int64_t mean = rows_bound / std::max<int64_t>(1, a.num_groups);
   const bool wide = forced == 32 || (forced != 16 && mean > 8);
   if (fmt == Fp4Scale::kMxfp4)

@@ -1,12 +1,12 @@
-// env_int: an integer knob from the environment, for the backends' A/B switches.
+// env_int: an integer knob from the environment, for the backends' and kernels' A/B switches.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
 
-namespace megamoe::sm90_backend {
+namespace megamoe {
 
 // Decimal, or hex with 0x; `fallback` when unset or not a number. Read at layer construction
-// only, never inside forward.
+// or once per process (a static), never per forward.
 inline int64_t env_int(const char* name, int64_t fallback) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return fallback;
@@ -15,4 +15,4 @@ inline int64_t env_int(const char* name, int64_t fallback) {
   return (end && *end == '\0') ? int64_t(x) : fallback;
 }
 
-}  // namespace megamoe::sm90_backend
+}  // namespace megamoe
