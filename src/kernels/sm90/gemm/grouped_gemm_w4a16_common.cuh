@@ -105,6 +105,15 @@ __device__ __forceinline__ uint32_t row_scale_codes(const uint8_t* tile, int row
   else return *reinterpret_cast<const uint32_t*>(tile + row * 4);
 }
 
+// Hides how a value was computed: the compiler then keeps it in a register instead of
+// recomputing it from its inputs at every use (what it does with addresses in the K loops).
+__device__ __forceinline__ void opaque(uint32_t& v) { asm volatile("" : "+r"(v)); }
+__device__ __forceinline__ void opaque(unsigned long& v) { asm volatile("" : "+l"(v)); }
+template <typename T>
+__device__ __forceinline__ void opaque(T*& p) {
+  asm volatile("" : "+l"(p));
+}
+
 // The index of the j-th expert (in expert order) with at least one row, or -1 when fewer than
 // j+1 experts have rows. Grids are sized by the number of experts that can have rows, not by
 // G: at decode sizes 8 of 256 experts are active and idle CTAs would dominate the launch.

@@ -10,15 +10,17 @@
 // per thread), so the few rows of a decode-sized expert or of an expert's last pass cost no MMAs
 // on padding.
 //
-// Shared memory, per stage (kStages = 4, each 1024-byte aligned; 13 KB at BT = 64, 21 KB at 128):
+// Shared memory, per stage (kStages = 5, each 1024-byte aligned; 13 KB at BT = 64, 21 KB at 128):
 //   [0, BT * 128)   activations BT tokens x 64 bf16, K-major, 128-byte swizzle (16-byte chunk
 //                   c of row r at r*128 + (c ^ (r & 7))*16): the canonical SW128 K-major layout
 //                   a wgmma descriptor reads (8-row groups 1024 bytes apart = SBO)
 //   [+0, +4096)     packed weights 128 rows x 32 bytes (fragment order)
 //   [+4096, ...)    scale tile of the step (256 / 512 bytes)
-// BT = 128: 4 stages = 85 KB with the alignment slack, two CTAs per SM (128 registers per thread at
-// most); BT = 64: 53 KB, three CTAs per SM (85 registers at most): one CTA's decode overlaps the
-// others' MMAs.
+// BT = 128: 5 stages = 106 KB with the alignment slack, two CTAs per SM (128 registers per thread
+// at most); BT = 64: 66 KB, three CTAs per SM (85 registers at most): one CTA's decode overlaps the
+// others' MMAs. Four stages of weights in flight per CTA: at a few rows per expert a step is
+// 4 KB of weights, and 3 CTAs x 4 x 4 KB = 48 KB per SM is about what the HBM latency x the SM's
+// share of the bandwidth needs (~36 GB/s x ~1.3 us).
 // Step: wait for the stage (cp.async groups + __syncthreads), refill the slot the previous step
 // used, decode the warp's A fragments for the 4 k16 blocks, 4 wgmma (one per k16 block, the B
 // descriptor advanced 32 bytes along K), commit, wait: the next decode overwrites A.
@@ -48,7 +50,7 @@ using namespace w4a16;
 // its own MMA width; the switch was not re-measured after.)
 constexpr int64_t kLargeNarrowMaxMeanRows = 48;
 
-constexpr int kStages = 4;
+constexpr int kStages = 5;
 constexpr int kWBytes = kBN * kBK / 2;   // 4096
 constexpr int kSwizzleAtomBytes = 1024;  // SW128: 8 rows x 128 B; each stage starts on this boundary
 
@@ -61,12 +63,13 @@ struct LargeCfg {
       (kXBytes + kWBytes + ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
       kSwizzleAtomBytes;
   static constexpr int kSmem = kSwizzleAtomBytes /* alignment slack */ + kStages * kStageBytes;
-  // CTAs per SM (the __launch_bounds__ minimum): 2 at BT = 128 (2 x 85 KB), 3 at BT = 64 (3 x 53 KB).
+  // CTAs per SM (the __launch_bounds__ minimum): 2 at BT = 128 (2 x 106 KB), 3 at BT = 64 (3 x 66 KB).
   static constexpr int kMinBlocks = BT == 64 ? 3 : 2;
   static constexpr int kXChunksPerThread = BT * (kSmemRowBytes / kChunkBytes) / kThreads;  // 2 / 4
   static_assert(BT == 64 || BT == 128, "wgmma N = 64 or 128 (wgmma::mma_rs)");
   static_assert(ScaleCfg<Fp4Scale::kMxfp4>::kTileBytes <= ScaleCfg<Fp4Scale::kNvfp4>::kTileBytes, "stage sizes");
-  static_assert(kMinBlocks * kSmem <= 228 * 1024 && kSmem <= kMaxDynamicSmem, "CTAs per SM");
+  // Each CTA also reserves 1 KB of the SM's 228 KB.
+  static_assert(kMinBlocks * (kSmem + 1024) <= 228 * 1024 && kSmem <= kMaxDynamicSmem, "CTAs per SM");
   static_assert(kXChunksPerThread * kThreads == BT * (kSmemRowBytes / kChunkBytes),
                 "activation tile: whole chunks per thread");
 };
@@ -87,7 +90,10 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
   __shared__ int scratch[9];
   const uint32_t raw_addr = uint32_t(__cvta_generic_to_shared(smem_raw));
   uint8_t* smem = smem_raw + ((1024 - (raw_addr & 1023)) & 1023);  // stages 1024-byte aligned (swizzle atom)
-  const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
+  uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
+  // Without this the compiler recomputes the aligned base from the CTA's shared window (S2UR + 6
+  // uniform instructions) at every use inside the K loop.
+  opaque(sbase);
   const int tid = threadIdx.x;
   pdl_wait_then_release();
   const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);
@@ -112,6 +118,12 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
   constexpr int kSChunks = kSBytes / kChunkBytes;
   const bool s_thr = tid < kSChunks;
   const bool s_ok = s_thr && (n0 + tid * (kChunkBytes / ScaleCfg<F>::kPerRow) < N);
+  const uint8_t* s_src = s_ok ? Sg + size_t(n0) * ScaleCfg<F>::kPerRow + tid * kChunkBytes : Sg;
+  size_t s_step = s_ok ? size_t(N) * ScaleCfg<F>::kPerRow : 0;  // bytes per K step
+  const uint32_t s_dst = uint32_t(kXBytes + kWBytes + tid * kChunkBytes);
+  opaque(s_src);
+  opaque(s_step);
+  opaque(w_src);
   const int x_c = tid & 7, x_row0 = tid >> 3;  // rows x_row0 + 32 i
 
   for (int t0 = lo; t0 < hi; t0 += kBT) {
@@ -120,22 +132,29 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
     // holds the pass's rows, so a pass of a few rows runs no MMAs on a mostly empty token tile.
     auto pass = [&](auto np_const) {
       constexpr int NP = decltype(np_const)::value, kNTp = NP / 8;
+      // Activation chunks this thread copies in this pass: rows x_row0 + 32 i, i < kXc, cover the
+      // NP rows the pass's MMAs read (rows past the pass's rows are zero-filled; at NP = 16 so are
+      // rows 16..31, which no MMA reads). Source at step 0 and destination inside a stage are kept,
+      // so a step's copies only add the step's offset.
+      constexpr int kXc = (NP + 31) / 32 < C::kXChunksPerThread ? (NP + 31) / 32 : C::kXChunksPerThread;
+      const __nv_bfloat16* x_src[kXc];
+      uint32_t x_dst[kXc];
+      bool x_ok[kXc];
+#pragma unroll
+      for (int i = 0; i < kXc; ++i) {
+        const int r = x_row0 + 32 * i;
+        x_ok[i] = r < rows_here;
+        x_src[i] = A + size_t(x_ok[i] ? t0 + r : lo) * size_t(K) + x_c * 8;
+        x_dst[i] = uint32_t(r * kSmemRowBytes + ((x_c ^ (r & 7)) * kChunkBytes));
+        opaque(x_src[i]);  // kept in registers: recomputing them cost ~10 instructions per step
+        opaque(x_dst[i]);
+      }
       auto load_stage = [&](int kt, int slot) {
         const uint32_t st = sbase + uint32_t(slot * kStageBytes);
 #pragma unroll
-        for (int i = 0; i < C::kXChunksPerThread; ++i) {
-          if (32 * i >= NP) break;  // rows the pass's MMAs never read
-          const int r = x_row0 + 32 * i;
-          const bool ok = r < rows_here;
-          const __nv_bfloat16* src = A + size_t(ok ? t0 + r : lo) * size_t(K) + size_t(kt) * kBK + x_c * 8;
-          if (r < NP) cp_async16(st + uint32_t(r * kSmemRowBytes + ((x_c ^ (r & 7)) * kChunkBytes)), src, ok);
-        }
+        for (int i = 0; i < kXc; ++i) cp_async16(st + x_dst[i], x_src[i] + size_t(kt) * kBK, x_ok[i]);
         cp_async16(st + w_dst, w_src + size_t(kt) * kPackedRowBytes, w_ok);
-        if (s_thr) {
-          const uint8_t* src =
-              s_ok ? Sg + (size_t(kt) * size_t(N) + size_t(n0)) * ScaleCfg<F>::kPerRow + tid * kChunkBytes : Sg;
-          cp_async16(st + kXBytes + kWBytes + tid * kChunkBytes, src, s_ok);
-        }
+        if (s_thr) cp_async16(st + s_dst, s_src + size_t(kt) * s_step, s_ok);
       };
 
       float acc[NP / 2];
@@ -147,15 +166,14 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
         if (s < KT) load_stage(s, s);
         cp_async_commit();
       }
+      // Ring slots of step kt and of the step loaded now (kt + kStages - 1), counted mod kStages.
+      int slot = 0, load_slot = kStages - 1;
       for (int kt = 0; kt < KT; ++kt) {
         cp_async_wait<kStages - 2>();
         __syncthreads();  // the stage is visible to all; every warp finished step kt-1 (wgmma waited)
-        {
-          const int nk = kt + kStages - 1;
-          if (nk < KT) load_stage(nk, nk % kStages);
-          cp_async_commit();
-        }
-        const int slot = kt % kStages;
+        if (kt + kStages - 1 < KT) load_stage(kt + kStages - 1, load_slot);
+        cp_async_commit();
+        load_slot = load_slot == kStages - 1 ? 0 : load_slot + 1;
         const uint8_t* st = smem + slot * kStageBytes;
         const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq) * kPackedRowBytes + tig * 8);
         const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * kPackedRowBytes + tig * 8);
@@ -170,6 +188,7 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
         wgmma::commit();
         wgmma::wait<0>();
         wgmma::fence_acc(acc);
+        slot = slot == kStages - 1 ? 0 : slot + 1;
       }
       cp_async_wait<0>();
       __syncthreads();  // every warp is done with the stages before the next pass refills them
