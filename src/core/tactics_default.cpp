@@ -21,7 +21,9 @@
 //   w4a16_mxfp4 and w4a16_nvfp4, T = 1..4096, re-measured after the small tactic's per-tile-count
 //   K loop (1e5e670) and the large tactic's 64-token passes with per-pass MMA width (f5c81c0):
 //   `megamoe tune --recipe <r> --presets (the four) --tokens 1-4096 --iters 30` of 2026-12-02 at
-//   2ede7f1 (bench/results/2026-12-02_2ede7f1_tune_w4a16_1-4096.*). T = 8192 keeps the 7e376a5 tune.
+//   2ede7f1 (bench/results/2026-12-02_2ede7f1_tune_w4a16_1-4096.*), then again after the large
+//   tactic's lean K loop with 5 stages (2026-12-02, bench/results/2026-12-02_lean5_tune_w4a16_1-4096.*).
+//   T = 8192 keeps the 7e376a5 tune.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -867,10 +869,10 @@ const char* shipped_tactics_json() {
     "1": "mega",
     "2": "mega_rounds",
     "4": "mega",
-    "8": "mega_rounds",
-    "16": "mega_rounds",
-    "32": "mega",
-    "64": "mega_rounds",
+    "8": "mega",
+    "16": "split_small",
+    "32": "split_small",
+    "64": "split_small",
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
@@ -881,83 +883,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107552,
-     "mega_rounds": 0.12656,
-     "split_small": 0.112928,
-     "split_large": 0.116992,
-     "split_large_tma": 0.265472
+     "mega": 0.107872,
+     "mega_rounds": 0.125536,
+     "split_small": 0.11008,
+     "split_large": 0.108544,
+     "split_large_tma": 0.265984
     },
     "2": {
-     "mega": 0.163232,
-     "mega_rounds": 0.157408,
-     "split_small": 0.179392,
-     "split_large": 0.213344,
-     "split_large_tma": 0.456576
+     "mega": 0.163008,
+     "mega_rounds": 0.15664,
+     "split_small": 0.173856,
+     "split_large": 0.196864,
+     "split_large_tma": 0.45808
     },
     "4": {
-     "mega": 0.301696,
-     "mega_rounds": 0.301792,
-     "split_small": 0.325696,
-     "split_large": 0.345312,
-     "split_large_tma": 0.852192
+     "mega": 0.301952,
+     "mega_rounds": 0.30208,
+     "split_small": 0.313024,
+     "split_large": 0.322336,
+     "split_large_tma": 0.854784
     },
     "8": {
-     "mega": 0.514176,
-     "mega_rounds": 0.510592,
-     "split_small": 0.542848,
-     "split_large": 0.574496,
-     "split_large_tma": 1.44458
+     "mega": 0.514304,
+     "mega_rounds": 0.514688,
+     "split_small": 0.51856,
+     "split_large": 0.534944,
+     "split_large_tma": 1.44157
     },
     "16": {
-     "mega": 0.890144,
-     "mega_rounds": 0.889664,
-     "split_small": 0.92704,
-     "split_large": 0.984704,
-     "split_large_tma": 2.51274
+     "mega": 0.889216,
+     "mega_rounds": 0.889408,
+     "split_small": 0.881568,
+     "split_large": 0.911936,
+     "split_large_tma": 2.49968
     },
     "32": {
-     "mega": 1.4432,
-     "mega_rounds": 1.44461,
-     "split_small": 1.48352,
-     "split_large": 1.57123,
-     "split_large_tma": 4.03357
+     "mega": 1.44333,
+     "mega_rounds": 1.44403,
+     "split_small": 1.41104,
+     "split_large": 1.45658,
+     "split_large_tma": 3.99597
     },
     "64": {
-     "mega": 1.94621,
-     "mega_rounds": 1.94528,
-     "split_small": 1.96918,
-     "split_large": 2.09856,
-     "split_large_tma": 5.4089
+     "mega": 1.92762,
+     "mega_rounds": 1.92886,
+     "split_small": 1.86826,
+     "split_large": 1.93091,
+     "split_large_tma": 5.35974
     },
     "128": {
-     "split_small": 2.27952,
-     "split_large": 2.41318,
-     "split_large_tma": 6.13158
+     "split_small": 2.15578,
+     "split_large": 2.23498,
+     "split_large_tma": 6.12093
     },
     "256": {
-     "split_small": 2.44838,
-     "split_large": 2.56342,
-     "split_large_tma": 6.29699
+     "split_small": 2.36022,
+     "split_large": 2.3839,
+     "split_large_tma": 6.29914
     },
     "512": {
-     "split_small": 2.72694,
-     "split_large": 2.73574,
-     "split_large_tma": 6.38157
+     "split_small": 2.54355,
+     "split_large": 2.55686,
+     "split_large_tma": 6.37808
     },
     "1024": {
-     "split_small": 4.33162,
-     "split_large": 3.53773,
-     "split_large_tma": 6.48189
+     "split_small": 4.25562,
+     "split_large": 3.05766,
+     "split_large_tma": 6.49088
     },
     "2048": {
-     "split_small": 7.74458,
-     "split_large": 5.14547,
-     "split_large_tma": 7.04531
+     "split_small": 7.48909,
+     "split_large": 4.76352,
+     "split_large_tma": 7.05667
     },
     "4096": {
-     "split_small": 14.8434,
-     "split_large": 8.26746,
-     "split_large_tma": 8.69446
+     "split_small": 14.341,
+     "split_large": 7.75574,
+     "split_large_tma": 8.52256
     },
     "8192": {
      "split_small": 30.5514,
@@ -997,83 +999,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.03328,
-     "mega_rounds": 0.034208,
-     "split_small": 0.035872,
-     "split_large": 0.036768,
-     "split_large_tma": 0.064192
+     "mega": 0.033664,
+     "mega_rounds": 0.03424,
+     "split_small": 0.036224,
+     "split_large": 0.0352,
+     "split_large_tma": 0.064544
     },
     "2": {
-     "mega": 0.0424,
-     "mega_rounds": 0.045696,
-     "split_small": 0.0464,
-     "split_large": 0.045376,
-     "split_large_tma": 0.093216
+     "mega": 0.042592,
+     "mega_rounds": 0.04528,
+     "split_small": 0.046464,
+     "split_large": 0.04352,
+     "split_large_tma": 0.093344
     },
     "4": {
-     "mega": 0.061312,
-     "mega_rounds": 0.06224,
-     "split_small": 0.062816,
-     "split_large": 0.064832,
-     "split_large_tma": 0.130944
+     "mega": 0.061408,
+     "mega_rounds": 0.062336,
+     "split_small": 0.061824,
+     "split_large": 0.063264,
+     "split_large_tma": 0.130816
     },
     "8": {
-     "mega": 0.07808,
-     "mega_rounds": 0.078496,
-     "split_small": 0.083808,
-     "split_large": 0.088832,
-     "split_large_tma": 0.195552
+     "mega": 0.07824,
+     "mega_rounds": 0.078368,
+     "split_small": 0.082528,
+     "split_large": 0.084928,
+     "split_large_tma": 0.19552
     },
     "16": {
-     "mega": 0.112704,
-     "mega_rounds": 0.11296,
-     "split_small": 0.112064,
-     "split_large": 0.119808,
-     "split_large_tma": 0.278336
+     "mega": 0.112576,
+     "mega_rounds": 0.112896,
+     "split_small": 0.110208,
+     "split_large": 0.114112,
+     "split_large_tma": 0.27936
     },
     "32": {
-     "mega": 0.151616,
-     "mega_rounds": 0.152032,
-     "split_small": 0.141696,
-     "split_large": 0.152352,
-     "split_large_tma": 0.369088
+     "mega": 0.152128,
+     "mega_rounds": 0.152096,
+     "split_small": 0.139584,
+     "split_large": 0.145696,
+     "split_large_tma": 0.369664
     },
     "64": {
-     "mega": 0.17536,
-     "mega_rounds": 0.175648,
-     "split_small": 0.154464,
-     "split_large": 0.167776,
-     "split_large_tma": 0.416384
+     "mega": 0.17584,
+     "mega_rounds": 0.176288,
+     "split_small": 0.152512,
+     "split_large": 0.160032,
+     "split_large_tma": 0.416928
     },
     "128": {
-     "split_small": 0.164704,
-     "split_large": 0.173536,
-     "split_large_tma": 0.417088
+     "split_small": 0.163296,
+     "split_large": 0.165696,
+     "split_large_tma": 0.417536
     },
     "256": {
-     "split_small": 0.18752,
-     "split_large": 0.18336,
-     "split_large_tma": 0.422752
+     "split_small": 0.186048,
+     "split_large": 0.177216,
+     "split_large_tma": 0.422688
     },
     "512": {
-     "split_small": 0.291488,
-     "split_large": 0.241856,
-     "split_large_tma": 0.44336
+     "split_small": 0.29088,
+     "split_large": 0.214528,
+     "split_large_tma": 0.444832
     },
     "1024": {
-     "split_small": 0.479616,
-     "split_large": 0.341696,
-     "split_large_tma": 0.4984
+     "split_small": 0.479264,
+     "split_large": 0.325344,
+     "split_large_tma": 0.499776
     },
     "2048": {
-     "split_small": 0.854208,
-     "split_large": 0.525728,
-     "split_large_tma": 0.637184
+     "split_small": 0.849952,
+     "split_large": 0.504992,
+     "split_large_tma": 0.634848
     },
     "4096": {
-     "split_small": 1.61878,
-     "split_large": 0.976608,
-     "split_large_tma": 0.930528
+     "split_small": 1.60742,
+     "split_large": 0.92368,
+     "split_large_tma": 0.902496
     },
     "8192": {
      "split_small": 3.50659,
@@ -1113,83 +1115,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107744,
-     "mega_rounds": 0.1048,
-     "split_small": 0.114016,
-     "split_large": 0.166784,
-     "split_large_tma": 0.30512
+     "mega": 0.108352,
+     "mega_rounds": 0.104032,
+     "split_small": 0.11168,
+     "split_large": 0.15696,
+     "split_large_tma": 0.304576
     },
     "2": {
-     "mega": 0.14032,
-     "mega_rounds": 0.131712,
-     "split_small": 0.158432,
-     "split_large": 0.19264,
-     "split_large_tma": 0.37616
+     "mega": 0.139328,
+     "mega_rounds": 0.131328,
+     "split_small": 0.15392,
+     "split_large": 0.180608,
+     "split_large_tma": 0.379072
     },
     "4": {
-     "mega": 0.273792,
-     "mega_rounds": 0.2664,
-     "split_small": 0.303648,
-     "split_large": 0.323872,
-     "split_large_tma": 0.733184
+     "mega": 0.27472,
+     "mega_rounds": 0.266656,
+     "split_small": 0.289408,
+     "split_large": 0.295584,
+     "split_large_tma": 0.734336
     },
     "8": {
-     "mega": 0.305024,
-     "mega_rounds": 0.297952,
-     "split_small": 0.337184,
-     "split_large": 0.35536,
-     "split_large_tma": 0.809792
+     "mega": 0.304256,
+     "mega_rounds": 0.296096,
+     "split_small": 0.320608,
+     "split_large": 0.326976,
+     "split_large_tma": 0.807872
     },
     "16": {
-     "mega": 0.305696,
-     "mega_rounds": 0.298176,
-     "split_small": 0.340832,
-     "split_large": 0.358432,
-     "split_large_tma": 0.80576
+     "mega": 0.305376,
+     "mega_rounds": 0.297504,
+     "split_small": 0.323776,
+     "split_large": 0.329984,
+     "split_large_tma": 0.806624
     },
     "32": {
-     "mega": 0.334208,
-     "mega_rounds": 0.359072,
-     "split_small": 0.352512,
-     "split_large": 0.363968,
-     "split_large_tma": 0.807616
+     "mega": 0.33456,
+     "mega_rounds": 0.35872,
+     "split_small": 0.33584,
+     "split_large": 0.3352,
+     "split_large_tma": 0.80768
     },
     "64": {
-     "mega": 0.468704,
-     "mega_rounds": 0.470048,
-     "split_small": 0.384384,
-     "split_large": 0.375488,
-     "split_large_tma": 0.813792
+     "mega": 0.46864,
+     "mega_rounds": 0.468736,
+     "split_small": 0.362912,
+     "split_large": 0.348512,
+     "split_large_tma": 0.814368
     },
     "128": {
-     "split_small": 0.545376,
-     "split_large": 0.465824,
-     "split_large_tma": 0.823936
+     "split_small": 0.537184,
+     "split_large": 0.392768,
+     "split_large_tma": 0.825056
     },
     "256": {
-     "split_small": 1.03152,
-     "split_large": 0.667328,
-     "split_large_tma": 0.965216
+     "split_small": 1.0119,
+     "split_large": 0.602528,
+     "split_large_tma": 0.930944
     },
     "512": {
-     "split_small": 1.78387,
-     "split_large": 0.940512,
-     "split_large_tma": 1.10038
+     "split_small": 1.79072,
+     "split_large": 0.871424,
+     "split_large_tma": 1.088
     },
     "1024": {
-     "split_small": 3.57392,
-     "split_large": 1.75075,
-     "split_large_tma": 1.47306
+     "split_small": 3.46618,
+     "split_large": 1.62643,
+     "split_large_tma": 1.45763
     },
     "2048": {
-     "split_small": 7.53789,
-     "split_large": 3.68288,
-     "split_large_tma": 2.95309
+     "split_small": 7.18163,
+     "split_large": 3.51536,
+     "split_large_tma": 3.00672
     },
     "4096": {
-     "split_small": 14.0397,
-     "split_large": 7.05872,
-     "split_large_tma": 5.6712
+     "split_small": 13.6476,
+     "split_large": 6.35978,
+     "split_large_tma": 5.7169
     },
     "8192": {
      "split_small": 30.4942,
@@ -1214,14 +1216,14 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "split_small",
     "2": "split_small",
-    "4": "mega",
-    "8": "mega",
+    "4": "split_small",
+    "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_small",
-    "512": "split_small",
+    "256": "split_large",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -1229,83 +1231,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.058752,
-     "mega_rounds": 0.0536,
-     "split_small": 0.051968,
-     "split_large": 0.05952,
-     "split_large_tma": 0.11856
+     "mega": 0.059008,
+     "mega_rounds": 0.054496,
+     "split_small": 0.051648,
+     "split_large": 0.055392,
+     "split_large_tma": 0.120736
     },
     "2": {
-     "mega": 0.075424,
-     "mega_rounds": 0.076736,
-     "split_small": 0.073824,
-     "split_large": 0.07696,
-     "split_large_tma": 0.17184
+     "mega": 0.075456,
+     "mega_rounds": 0.076544,
+     "split_small": 0.072448,
+     "split_large": 0.075584,
+     "split_large_tma": 0.172064
     },
     "4": {
-     "mega": 0.11408,
-     "mega_rounds": 0.114944,
-     "split_small": 0.11712,
-     "split_large": 0.121568,
-     "split_large_tma": 0.283648
+     "mega": 0.114016,
+     "mega_rounds": 0.114784,
+     "split_small": 0.112992,
+     "split_large": 0.115616,
+     "split_large_tma": 0.285024
     },
     "8": {
-     "mega": 0.18544,
-     "mega_rounds": 0.185728,
-     "split_small": 0.188768,
-     "split_large": 0.20224,
-     "split_large_tma": 0.497312
+     "mega": 0.18576,
+     "mega_rounds": 0.185952,
+     "split_small": 0.181632,
+     "split_large": 0.187936,
+     "split_large_tma": 0.499008
     },
     "16": {
-     "mega": 0.299392,
-     "mega_rounds": 0.299776,
-     "split_small": 0.278592,
-     "split_large": 0.300704,
-     "split_large_tma": 0.767232
+     "mega": 0.299104,
+     "mega_rounds": 0.299488,
+     "split_small": 0.268384,
+     "split_large": 0.27824,
+     "split_large_tma": 0.76464
     },
     "32": {
-     "mega": 0.439712,
-     "mega_rounds": 0.440064,
-     "split_small": 0.400576,
-     "split_large": 0.437984,
-     "split_large_tma": 1.13664
+     "mega": 0.439136,
+     "mega_rounds": 0.43936,
+     "split_small": 0.384544,
+     "split_large": 0.40032,
+     "split_large_tma": 1.1384
     },
     "64": {
-     "mega": 0.630496,
-     "mega_rounds": 0.631904,
-     "split_small": 0.556,
-     "split_large": 0.60944,
-     "split_large_tma": 1.59229
+     "mega": 0.631872,
+     "mega_rounds": 0.631456,
+     "split_small": 0.532288,
+     "split_large": 0.554432,
+     "split_large_tma": 1.58899
     },
     "128": {
-     "split_small": 0.626048,
-     "split_large": 0.680288,
-     "split_large_tma": 1.78246
+     "split_small": 0.598816,
+     "split_large": 0.622304,
+     "split_large_tma": 1.77827
     },
     "256": {
-     "split_small": 0.692032,
-     "split_large": 0.731456,
-     "split_large_tma": 1.85277
+     "split_small": 0.659136,
+     "split_large": 0.657632,
+     "split_large_tma": 1.85392
     },
     "512": {
-     "split_small": 0.752096,
-     "split_large": 0.79856,
-     "split_large_tma": 1.89718
+     "split_small": 0.741248,
+     "split_large": 0.739584,
+     "split_large_tma": 1.94842
     },
     "1024": {
-     "split_small": 1.26064,
-     "split_large": 1.04509,
-     "split_large_tma": 1.92707
+     "split_small": 1.22883,
+     "split_large": 0.906144,
+     "split_large_tma": 1.95456
     },
     "2048": {
-     "split_small": 2.2663,
-     "split_large": 1.54192,
-     "split_large_tma": 2.14333
+     "split_small": 2.19456,
+     "split_large": 1.43386,
+     "split_large_tma": 2.13507
     },
     "4096": {
-     "split_small": 4.28886,
-     "split_large": 2.40611,
-     "split_large_tma": 2.56336
+     "split_small": 4.1441,
+     "split_large": 2.20189,
+     "split_large_tma": 2.60794
     },
     "8192": {
      "split_small": 9.48486,
@@ -1328,16 +1330,16 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega",
+    "1": "split_large",
     "2": "mega_rounds",
     "4": "mega",
-    "8": "mega",
-    "16": "mega_rounds",
-    "32": "mega",
+    "8": "split_small",
+    "16": "split_small",
+    "32": "split_small",
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_large",
+    "512": "split_small",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -1345,83 +1347,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.111808,
-     "mega_rounds": 0.135168,
-     "split_small": 0.11744,
-     "split_large": 0.11904,
-     "split_large_tma": 0.27936
+     "mega": 0.112192,
+     "mega_rounds": 0.13536,
+     "split_small": 0.11424,
+     "split_large": 0.112,
+     "split_large_tma": 0.280544
     },
     "2": {
-     "mega": 0.169792,
-     "mega_rounds": 0.167744,
-     "split_small": 0.185632,
-     "split_large": 0.218912,
-     "split_large_tma": 0.484256
+     "mega": 0.169824,
+     "mega_rounds": 0.167648,
+     "split_small": 0.180832,
+     "split_large": 0.205088,
+     "split_large_tma": 0.484
     },
     "4": {
-     "mega": 0.31408,
-     "mega_rounds": 0.314496,
-     "split_small": 0.338592,
-     "split_large": 0.356192,
-     "split_large_tma": 0.920288
+     "mega": 0.313856,
+     "mega_rounds": 0.3144,
+     "split_small": 0.325568,
+     "split_large": 0.336256,
+     "split_large_tma": 0.922272
     },
     "8": {
-     "mega": 0.5464,
-     "mega_rounds": 0.54688,
-     "split_small": 0.563648,
-     "split_large": 0.596768,
-     "split_large_tma": 1.5543
+     "mega": 0.546976,
+     "mega_rounds": 0.5472,
+     "split_small": 0.541792,
+     "split_large": 0.559424,
+     "split_large_tma": 1.5641
     },
     "16": {
-     "mega": 0.948,
-     "mega_rounds": 0.947136,
-     "split_small": 0.957408,
-     "split_large": 1.01555,
-     "split_large_tma": 2.6808
+     "mega": 0.95152,
+     "mega_rounds": 0.946624,
+     "split_small": 0.917536,
+     "split_large": 0.9472,
+     "split_large_tma": 2.67827
     },
     "32": {
-     "mega": 1.53594,
-     "mega_rounds": 1.53667,
-     "split_small": 1.53798,
-     "split_large": 1.66208,
-     "split_large_tma": 4.32717
+     "mega": 1.53392,
+     "mega_rounds": 1.53546,
+     "split_small": 1.46707,
+     "split_large": 1.51424,
+     "split_large_tma": 4.31638
     },
     "64": {
-     "mega": 2.06835,
-     "mega_rounds": 2.06051,
-     "split_small": 2.0545,
-     "split_large": 2.19184,
-     "split_large_tma": 5.78752
+     "mega": 2.06659,
+     "mega_rounds": 2.04774,
+     "split_small": 1.95898,
+     "split_large": 2.02362,
+     "split_large_tma": 5.7807
     },
     "128": {
-     "split_small": 2.35251,
-     "split_large": 2.53878,
-     "split_large_tma": 6.55133
+     "split_small": 2.24659,
+     "split_large": 2.36931,
+     "split_large_tma": 6.55997
     },
     "256": {
-     "split_small": 2.55066,
-     "split_large": 2.66982,
-     "split_large_tma": 6.75405
+     "split_small": 2.43805,
+     "split_large": 2.46416,
+     "split_large_tma": 6.7559
     },
     "512": {
-     "split_small": 2.85005,
-     "split_large": 2.84611,
-     "split_large_tma": 6.82608
+     "split_small": 2.62486,
+     "split_large": 2.68278,
+     "split_large_tma": 6.80032
     },
     "1024": {
-     "split_small": 4.59587,
-     "split_large": 3.73587,
-     "split_large_tma": 6.8919
+     "split_small": 4.41866,
+     "split_large": 3.25882,
+     "split_large_tma": 6.89062
     },
     "2048": {
-     "split_small": 8.2153,
-     "split_large": 5.19267,
-     "split_large_tma": 7.44413
+     "split_small": 7.87533,
+     "split_large": 4.87821,
+     "split_large_tma": 7.44659
     },
     "4096": {
-     "split_small": 15.7355,
-     "split_large": 8.49594,
-     "split_large_tma": 9.21635
+     "split_small": 15.1247,
+     "split_large": 7.95645,
+     "split_large_tma": 9.13901
     },
     "8192": {
      "split_small": 32.2892,
@@ -1445,8 +1447,8 @@ const char* shipped_tactics_json() {
    "intermediate": 768,
    "tactics": {
     "1": "mega",
-    "2": "mega",
-    "4": "mega",
+    "2": "split_large",
+    "4": "split_small",
     "8": "mega",
     "16": "split_small",
     "32": "split_small",
@@ -1461,83 +1463,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.034592,
-     "mega_rounds": 0.035488,
-     "split_small": 0.037024,
-     "split_large": 0.03728,
-     "split_large_tma": 0.066048
+     "mega": 0.03472,
+     "mega_rounds": 0.03568,
+     "split_small": 0.03728,
+     "split_large": 0.03616,
+     "split_large_tma": 0.066592
     },
     "2": {
-     "mega": 0.044704,
-     "mega_rounds": 0.047808,
-     "split_small": 0.048288,
-     "split_large": 0.045952,
-     "split_large_tma": 0.096928
+     "mega": 0.044544,
+     "mega_rounds": 0.04736,
+     "split_small": 0.04832,
+     "split_large": 0.044512,
+     "split_large_tma": 0.097728
     },
     "4": {
-     "mega": 0.063776,
-     "mega_rounds": 0.06464,
-     "split_small": 0.064512,
-     "split_large": 0.065184,
-     "split_large_tma": 0.137408
+     "mega": 0.063808,
+     "mega_rounds": 0.064736,
+     "split_small": 0.063584,
+     "split_large": 0.065632,
+     "split_large_tma": 0.137888
     },
     "8": {
      "mega": 0.082208,
-     "mega_rounds": 0.0824,
-     "split_small": 0.087616,
-     "split_large": 0.09136,
-     "split_large_tma": 0.2032
+     "mega_rounds": 0.082656,
+     "split_small": 0.086368,
+     "split_large": 0.088128,
+     "split_large_tma": 0.203776
     },
     "16": {
-     "mega": 0.118848,
-     "mega_rounds": 0.118752,
-     "split_small": 0.117024,
-     "split_large": 0.123488,
-     "split_large_tma": 0.296768
+     "mega": 0.118304,
+     "mega_rounds": 0.118912,
+     "split_small": 0.115488,
+     "split_large": 0.118976,
+     "split_large_tma": 0.292352
     },
     "32": {
-     "mega": 0.158976,
-     "mega_rounds": 0.159616,
-     "split_small": 0.149248,
-     "split_large": 0.157728,
-     "split_large_tma": 0.395136
+     "mega": 0.158944,
+     "mega_rounds": 0.159424,
+     "split_small": 0.147456,
+     "split_large": 0.152512,
+     "split_large_tma": 0.39664
     },
     "64": {
-     "mega": 0.182976,
-     "mega_rounds": 0.18336,
-     "split_small": 0.163552,
-     "split_large": 0.174304,
-     "split_large_tma": 0.431936
+     "mega": 0.182912,
+     "mega_rounds": 0.182912,
+     "split_small": 0.161504,
+     "split_large": 0.16656,
+     "split_large_tma": 0.43088
     },
     "128": {
-     "split_small": 0.173088,
-     "split_large": 0.180512,
-     "split_large_tma": 0.435744
+     "split_small": 0.170848,
+     "split_large": 0.17376,
+     "split_large_tma": 0.43648
     },
     "256": {
-     "split_small": 0.19424,
-     "split_large": 0.189536,
-     "split_large_tma": 0.439776
+     "split_small": 0.19264,
+     "split_large": 0.184704,
+     "split_large_tma": 0.44064
     },
     "512": {
-     "split_small": 0.302112,
-     "split_large": 0.250496,
-     "split_large_tma": 0.462656
+     "split_small": 0.302048,
+     "split_large": 0.223616,
+     "split_large_tma": 0.463232
     },
     "1024": {
-     "split_small": 0.49616,
-     "split_large": 0.348992,
-     "split_large_tma": 0.516576
+     "split_small": 0.494336,
+     "split_large": 0.331968,
+     "split_large_tma": 0.515648
     },
     "2048": {
-     "split_small": 0.884544,
-     "split_large": 0.53184,
-     "split_large_tma": 0.649312
+     "split_small": 0.879168,
+     "split_large": 0.515168,
+     "split_large_tma": 0.656128
     },
     "4096": {
-     "split_small": 1.73376,
-     "split_large": 0.98768,
-     "split_large_tma": 0.962816
+     "split_small": 1.65229,
+     "split_large": 0.944832,
+     "split_large_tma": 0.940672
     },
     "8192": {
      "split_small": 3.67875,
@@ -1565,7 +1567,7 @@ const char* shipped_tactics_json() {
     "4": "mega_rounds",
     "8": "mega_rounds",
     "16": "mega_rounds",
-    "32": "mega_rounds",
+    "32": "split_large",
     "64": "split_large",
     "128": "split_large",
     "256": "split_large",
@@ -1577,83 +1579,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107392,
-     "mega_rounds": 0.112192,
-     "split_small": 0.119008,
-     "split_large": 0.170976,
-     "split_large_tma": 0.324352
+     "mega": 0.107424,
+     "mega_rounds": 0.111872,
+     "split_small": 0.117088,
+     "split_large": 0.161536,
+     "split_large_tma": 0.323936
     },
     "2": {
-     "mega": 0.149152,
-     "mega_rounds": 0.14048,
-     "split_small": 0.165408,
-     "split_large": 0.19792,
-     "split_large_tma": 0.404704
+     "mega": 0.148608,
+     "mega_rounds": 0.139488,
+     "split_small": 0.161344,
+     "split_large": 0.18608,
+     "split_large_tma": 0.40208
     },
     "4": {
-     "mega": 0.291616,
-     "mega_rounds": 0.285632,
-     "split_small": 0.314144,
-     "split_large": 0.332352,
-     "split_large_tma": 0.78112
+     "mega": 0.29136,
+     "mega_rounds": 0.285728,
+     "split_small": 0.3016,
+     "split_large": 0.307008,
+     "split_large_tma": 0.78128
     },
     "8": {
-     "mega": 0.326528,
-     "mega_rounds": 0.322112,
-     "split_small": 0.348608,
-     "split_large": 0.365056,
-     "split_large_tma": 0.861536
+     "mega": 0.325728,
+     "mega_rounds": 0.3216,
+     "split_small": 0.333632,
+     "split_large": 0.33808,
+     "split_large_tma": 0.862624
     },
     "16": {
-     "mega": 0.327424,
-     "mega_rounds": 0.322336,
-     "split_small": 0.351552,
-     "split_large": 0.367904,
-     "split_large_tma": 0.863104
+     "mega": 0.32752,
+     "mega_rounds": 0.3232,
+     "split_small": 0.33728,
+     "split_large": 0.3416,
+     "split_large_tma": 0.863168
     },
     "32": {
-     "mega": 0.35616,
-     "mega_rounds": 0.35472,
-     "split_small": 0.362624,
-     "split_large": 0.373312,
-     "split_large_tma": 0.862048
+     "mega": 0.355744,
+     "mega_rounds": 0.35264,
+     "split_small": 0.347712,
+     "split_large": 0.346624,
+     "split_large_tma": 0.863072
     },
     "64": {
-     "mega": 0.505344,
-     "mega_rounds": 0.507008,
-     "split_small": 0.387872,
-     "split_large": 0.386304,
-     "split_large_tma": 0.867872
+     "mega": 0.506528,
+     "mega_rounds": 0.507616,
+     "split_small": 0.376192,
+     "split_large": 0.364704,
+     "split_large_tma": 0.870272
     },
     "128": {
-     "split_small": 0.56688,
-     "split_large": 0.486656,
-     "split_large_tma": 0.876096
+     "split_small": 0.558752,
+     "split_large": 0.419552,
+     "split_large_tma": 0.876384
     },
     "256": {
-     "split_small": 1.06528,
-     "split_large": 0.665504,
-     "split_large_tma": 0.990048
+     "split_small": 1.05229,
+     "split_large": 0.620832,
+     "split_large_tma": 1.00829
     },
     "512": {
-     "split_small": 1.89338,
-     "split_large": 0.962112,
-     "split_large_tma": 1.18998
+     "split_small": 1.79866,
+     "split_large": 0.904352,
+     "split_large_tma": 1.16614
     },
     "1024": {
-     "split_small": 3.69683,
-     "split_large": 1.79907,
-     "split_large_tma": 1.58365
+     "split_small": 3.63395,
+     "split_large": 1.65933,
+     "split_large_tma": 1.56829
     },
     "2048": {
-     "split_small": 7.95549,
-     "split_large": 3.78864,
-     "split_large_tma": 3.05347
+     "split_small": 7.53789,
+     "split_large": 3.68582,
+     "split_large_tma": 3.10624
     },
     "4096": {
-     "split_small": 14.6355,
-     "split_large": 7.39981,
-     "split_large_tma": 5.8103
+     "split_small": 14.3284,
+     "split_large": 6.78714,
+     "split_large_tma": 5.85264
     },
     "8192": {
      "split_small": 32.2924,
@@ -1678,14 +1680,14 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "split_small",
     "2": "split_small",
-    "4": "mega",
-    "8": "mega",
+    "4": "split_small",
+    "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_small",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -1693,83 +1695,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.061792,
-     "mega_rounds": 0.055584,
-     "split_small": 0.054304,
-     "split_large": 0.060448,
-     "split_large_tma": 0.126592
+     "mega": 0.061248,
+     "mega_rounds": 0.056832,
+     "split_small": 0.054272,
+     "split_large": 0.0576,
+     "split_large_tma": 0.128
     },
     "2": {
-     "mega": 0.077664,
-     "mega_rounds": 0.078848,
-     "split_small": 0.076864,
-     "split_large": 0.079008,
-     "split_large_tma": 0.183296
+     "mega": 0.076672,
+     "mega_rounds": 0.078112,
+     "split_small": 0.076,
+     "split_large": 0.079264,
+     "split_large_tma": 0.183584
     },
     "4": {
-     "mega": 0.120384,
-     "mega_rounds": 0.121536,
-     "split_small": 0.122208,
-     "split_large": 0.125824,
-     "split_large_tma": 0.302048
+     "mega": 0.121184,
+     "mega_rounds": 0.12176,
+     "split_small": 0.1184,
+     "split_large": 0.12208,
+     "split_large_tma": 0.304512
     },
     "8": {
-     "mega": 0.19536,
-     "mega_rounds": 0.19584,
-     "split_small": 0.19648,
-     "split_large": 0.209888,
-     "split_large_tma": 0.529568
+     "mega": 0.197184,
+     "mega_rounds": 0.197472,
+     "split_small": 0.192416,
+     "split_large": 0.199648,
+     "split_large_tma": 0.528
     },
     "16": {
-     "mega": 0.318496,
-     "mega_rounds": 0.319424,
-     "split_small": 0.290432,
-     "split_large": 0.312928,
-     "split_large_tma": 0.811776
+     "mega": 0.322016,
+     "mega_rounds": 0.322432,
+     "split_small": 0.28528,
+     "split_large": 0.29488,
+     "split_large_tma": 0.820064
     },
     "32": {
-     "mega": 0.463136,
-     "mega_rounds": 0.464032,
-     "split_small": 0.416736,
-     "split_large": 0.456,
-     "split_large_tma": 1.21331
+     "mega": 0.467168,
+     "mega_rounds": 0.4672,
+     "split_small": 0.406432,
+     "split_large": 0.425472,
+     "split_large_tma": 1.21213
     },
     "64": {
-     "mega": 0.666112,
-     "mega_rounds": 0.666624,
-     "split_small": 0.576416,
-     "split_large": 0.634304,
-     "split_large_tma": 1.69606
+     "mega": 0.66672,
+     "mega_rounds": 0.667008,
+     "split_small": 0.561984,
+     "split_large": 0.588864,
+     "split_large_tma": 1.69347
     },
     "128": {
-     "split_small": 0.649472,
-     "split_large": 0.70832,
-     "split_large_tma": 1.88957
+     "split_small": 0.630976,
+     "split_large": 0.659712,
+     "split_large_tma": 1.89046
     },
     "256": {
-     "split_small": 0.718368,
-     "split_large": 0.758976,
-     "split_large_tma": 2.00618
+     "split_small": 0.694592,
+     "split_large": 0.695456,
+     "split_large_tma": 1.98067
     },
     "512": {
-     "split_small": 0.788736,
-     "split_large": 0.826848,
-     "split_large_tma": 2.02653
+     "split_small": 0.779648,
+     "split_large": 0.74496,
+     "split_large_tma": 2.01728
     },
     "1024": {
-     "split_small": 1.3632,
-     "split_large": 1.15683,
-     "split_large_tma": 2.05981
+     "split_small": 1.27021,
+     "split_large": 0.97184,
+     "split_large_tma": 2.10643
     },
     "2048": {
-     "split_small": 2.31968,
-     "split_large": 1.61306,
-     "split_large_tma": 2.24861
+     "split_small": 2.30038,
+     "split_large": 1.44163,
+     "split_large_tma": 2.24707
     },
     "4096": {
-     "split_small": 4.5049,
-     "split_large": 2.48294,
-     "split_large_tma": 2.77379
+     "split_small": 4.31411,
+     "split_large": 2.41498,
+     "split_large_tma": 2.68813
     },
     "8192": {
      "split_small": 9.8697,
