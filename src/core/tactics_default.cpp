@@ -23,7 +23,11 @@
 //   `megamoe tune --recipe <r> --presets (the four) --tokens 1-4096 --iters 30` of 2026-12-02 at
 //   2ede7f1 (bench/results/2026-12-02_2ede7f1_tune_w4a16_1-4096.*), then again after the large
 //   tactic's lean K loop with 5 stages (2026-12-02, bench/results/2026-12-02_lean5_tune_w4a16_1-4096.*).
-//   T = 8192 keeps the 7e376a5 tune.
+//   T = 8192 keeps the 7e376a5 tune. One hand edit: deepseek-v3 T = 1 (both formats) runs
+//   mega_rounds, not the tune's mega / split_large: timed alone (`megamoe bench`, four processes,
+//   capacity 2 to 4096 tokens, and a `tune --tokens 1-2`) mega_rounds took 0.097 ms (mxfp4; nvfp4
+//   0.102) against mega's 0.108, but inside a tune of more buckets 0.126-0.127 (not understood;
+//   docs/BENCHMARKS.md, 2026-12-02 "lean K loop").
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -866,7 +870,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega",
+    "1": "mega_rounds",
     "2": "mega_rounds",
     "4": "mega",
     "8": "mega",
@@ -1330,7 +1334,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "split_large",
+    "1": "mega_rounds",
     "2": "mega_rounds",
     "4": "mega",
     "8": "split_small",
