@@ -31,7 +31,8 @@ namespace {
 // preset, forced tactics, one job, 2026-12-02, with the large tactic's per-pass MMA width): at a
 // mean of 16 rows per expert the large tactic takes 0.96-0.99x the small one's time (deepseek-v3
 // T = 512: 2.71 against 2.74 ms), at 8 rows 1.04-1.05x, at 4 and fewer 1.07-1.12x. The switch
-// sits between 8 and 16.
+// sits between 8 and 16. Re-measured after the large tactic's lean 5-stage K loop (same method,
+// 2026-12-02): at 8 rows 0.99-1.03x (a tie), at 12 rows 0.965-0.969x, at 16 rows 0.92-0.96x.
 constexpr int64_t kLargeMinMeanRows = 12;
 // The TMA tactic (with FC1's activation in its epilogue) from a mean of 256 rows per expert. Measured
 // on the H200 with its passes of up to 320 tokens (mxfp4, forced tactics, one job, 2026-12-02,

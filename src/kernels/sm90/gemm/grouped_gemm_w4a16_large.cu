@@ -23,7 +23,11 @@
 // share of the bandwidth needs (~36 GB/s x ~1.3 us).
 // Step: wait for the stage (cp.async groups + __syncthreads), refill the slot the previous step
 // used, decode the warp's A fragments for the 4 k16 blocks, 4 wgmma (one per k16 block, the B
-// descriptor advanced 32 bytes along K), commit, wait: the next decode overwrites A.
+// descriptor advanced 32 bytes along K), commit, wait: the next decode overwrites A. The copy
+// addresses of a pass are computed once and kept in registers (opaque()), so a step only adds its
+// K offset: ~120-130 SASS instructions per step instead of 150-237. Measured (H200, forced
+// split_large, four presets, T = 16..4096, docs/BENCHMARKS.md 2026-12-02): this loop with 5 stages
+// 1.01-1.17x faster than the 4-stage loop that recomputed them (geomean 1.055x); 5 stages alone 0.99x.
 // Epilogue: D = alpha[g] * acc (fp32, or rounded to bf16 for FC2's y), rows and columns
 // bounds-checked.
 #include <algorithm>
