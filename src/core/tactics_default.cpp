@@ -23,11 +23,11 @@
 //   `megamoe tune --recipe <r> --presets (the four) --tokens 1-4096 --iters 30` of 2026-12-02 at
 //   2ede7f1 (bench/results/2026-12-02_2ede7f1_tune_w4a16_1-4096.*), then again after the large
 //   tactic's lean K loop with 5 stages (2026-12-02, bench/results/2026-12-02_lean5_tune_w4a16_1-4096.*).
-//   T = 8192 keeps the 7e376a5 tune. One hand edit: deepseek-v3 T = 1 (both formats) runs
-//   mega_rounds, not the tune's mega / split_large: timed alone (`megamoe bench`, four processes,
-//   capacity 2 to 4096 tokens, and a `tune --tokens 1-2`) mega_rounds took 0.097 ms (mxfp4; nvfp4
-//   0.102) against mega's 0.108, but inside a tune of more buckets 0.126-0.127 (not understood;
-//   docs/BENCHMARKS.md, 2026-12-02 "lean K loop").
+//   T = 8192 keeps the 7e376a5 tune. mxfp4 deepseek-v3 T = 1 comes from `megamoe tune --recipe
+//   w4a16_mxfp4 --presets deepseek-v3 --tokens 1-2 --iters 30` (bench/results/2026-12-02_lean5_t1_probe/):
+//   mega_rounds 0.097 ms against mega's 0.108, as every process that timed it alone measured, while
+//   tunes of more buckets measured mega_rounds at 0.126-0.127 (not understood; docs/BENCHMARKS.md,
+//   2026-12-02 "lean 5-stage K loop").
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -887,11 +887,11 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107872,
-     "mega_rounds": 0.125536,
-     "split_small": 0.11008,
-     "split_large": 0.108544,
-     "split_large_tma": 0.265984
+     "mega": 0.10784,
+     "mega_rounds": 0.096704,
+     "split_small": 0.110656,
+     "split_large": 0.108128,
+     "split_large_tma": 0.26608
     },
     "2": {
      "mega": 0.163008,
@@ -1334,7 +1334,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega_rounds",
+    "1": "split_large",
     "2": "mega_rounds",
     "4": "mega",
     "8": "split_small",
