@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
+#include "core/env_int.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
 
 namespace megamoe::sm90_backend {

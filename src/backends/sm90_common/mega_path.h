@@ -45,8 +45,8 @@
 #include <string>
 #include <vector>
 
-#include "core/env_int.h"
 #include "backends/sm90_common/sm90_backend_base.h"
+#include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/ep/exchange.h"
 #include "kernels/sm90/mega/mega.h"

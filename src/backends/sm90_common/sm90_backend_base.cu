@@ -1,8 +1,8 @@
 // Sm90BackendBase (see sm90_backend_base.h).
 #include "backends/sm90_common/sm90_backend_base.h"
 
-#include "core/env_int.h"
 #include "backends/sm90_common/machine_key.h"
+#include "core/env_int.h"
 #include "kernels/sm90/common/gate_up_layout.h"
 
 #include <cstring>

@@ -86,7 +86,6 @@ __device__ __forceinline__ void mma_ss<256>(float (&d)[128], uint64_t a, uint64_
       : "l"(a), "l"(b));
 }
 
-
 // d[0 : N/2] += A (64 x 16, the warpgroup's registers: a[0..3] per thread in the mma.sync
 // m16n8k16 A-fragment order of the warp's 16 rows) * B^T (N x 16 at `b`, K-major). The large W4A16
 // tactic's MMA: its A operand is decoded in registers.
