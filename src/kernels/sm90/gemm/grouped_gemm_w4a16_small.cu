@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
         // sources advance once per stage (constant offsets inside it).
 #pragma unroll
         for (int u = 0; u < kSub; ++u) {
-          cp_async16(st + w_dst + u * kWBytes, w_src + u * kPackedRowBytes, w_ok);
+          ptx::cp_async16_prefetch<kWeightL2PrefetchBytes>(st + w_dst + u * kWBytes, w_src + u * kPackedRowBytes, w_ok);
           if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src + u * kBK, x_ok);
           if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src + u * s_step, s_ok);
         }
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
 #pragma unroll
         for (int u = 0; u < kSub; ++u) {
           const bool in = next_kt + u < KT;  // a zero-filled half stage past K adds exact zeros
-          cp_async16(st + w_dst + u * kWBytes, w_src, w_ok && in);
+          ptx::cp_async16_prefetch<kWeightL2PrefetchBytes>(st + w_dst + u * kWBytes, w_src, w_ok && in);
           if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src, x_ok && in);
           if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src, s_ok && in);
           if (in) {
