@@ -870,16 +870,16 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega_rounds",
-    "2": "mega_rounds",
-    "4": "mega",
-    "8": "mega",
+    "1": "split_small",
+    "2": "split_small",
+    "4": "split_small",
+    "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_small",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -887,83 +887,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.10784,
-     "mega_rounds": 0.096704,
-     "split_small": 0.110656,
-     "split_large": 0.108128,
-     "split_large_tma": 0.26608
+     "mega": 0.107232,
+     "mega_rounds": 0.125408,
+     "split_small": 0.09648,
+     "split_large": 0.100416,
+     "split_large_tma": 0.264
     },
     "2": {
-     "mega": 0.163008,
-     "mega_rounds": 0.15664,
-     "split_small": 0.173856,
-     "split_large": 0.196864,
-     "split_large_tma": 0.45808
+     "mega": 0.162112,
+     "mega_rounds": 0.156224,
+     "split_small": 0.155616,
+     "split_large": 0.167072,
+     "split_large_tma": 0.4544
     },
     "4": {
-     "mega": 0.301952,
-     "mega_rounds": 0.30208,
-     "split_small": 0.313024,
-     "split_large": 0.322336,
-     "split_large_tma": 0.854784
+     "mega": 0.300096,
+     "mega_rounds": 0.300384,
+     "split_small": 0.276672,
+     "split_large": 0.29536,
+     "split_large_tma": 0.848032
     },
     "8": {
-     "mega": 0.514304,
-     "mega_rounds": 0.514688,
-     "split_small": 0.51856,
-     "split_large": 0.534944,
-     "split_large_tma": 1.44157
+     "mega": 0.51008,
+     "mega_rounds": 0.510208,
+     "split_small": 0.458176,
+     "split_large": 0.491712,
+     "split_large_tma": 1.44397
     },
     "16": {
-     "mega": 0.889216,
-     "mega_rounds": 0.889408,
-     "split_small": 0.881568,
-     "split_large": 0.911936,
-     "split_large_tma": 2.49968
+     "mega": 0.889728,
+     "mega_rounds": 0.890208,
+     "split_small": 0.782848,
+     "split_large": 0.844352,
+     "split_large_tma": 2.49482
     },
     "32": {
-     "mega": 1.44333,
-     "mega_rounds": 1.44403,
-     "split_small": 1.41104,
-     "split_large": 1.45658,
-     "split_large_tma": 3.99597
+     "mega": 1.44515,
+     "mega_rounds": 1.44547,
+     "split_small": 1.25354,
+     "split_large": 1.42243,
+     "split_large_tma": 4.02435
     },
     "64": {
-     "mega": 1.92762,
-     "mega_rounds": 1.92886,
-     "split_small": 1.86826,
-     "split_large": 1.93091,
-     "split_large_tma": 5.35974
+     "mega": 1.94384,
+     "mega_rounds": 1.94419,
+     "split_small": 1.70522,
+     "split_large": 1.84621,
+     "split_large_tma": 5.39955
     },
     "128": {
-     "split_small": 2.15578,
-     "split_large": 2.23498,
-     "split_large_tma": 6.12093
+     "split_small": 1.92371,
+     "split_large": 2.15686,
+     "split_large_tma": 6.12842
     },
     "256": {
-     "split_small": 2.36022,
-     "split_large": 2.3839,
-     "split_large_tma": 6.29914
+     "split_small": 2.12349,
+     "split_large": 2.31354,
+     "split_large_tma": 6.32208
     },
     "512": {
-     "split_small": 2.54355,
-     "split_large": 2.55686,
-     "split_large_tma": 6.37808
+     "split_small": 2.65606,
+     "split_large": 2.47898,
+     "split_large_tma": 6.38627
     },
     "1024": {
-     "split_small": 4.25562,
-     "split_large": 3.05766,
-     "split_large_tma": 6.49088
+     "split_small": 4.20778,
+     "split_large": 3.03267,
+     "split_large_tma": 6.48851
     },
     "2048": {
-     "split_small": 7.48909,
-     "split_large": 4.76352,
-     "split_large_tma": 7.05667
+     "split_small": 7.50698,
+     "split_large": 4.87747,
+     "split_large_tma": 7.05069
     },
     "4096": {
-     "split_small": 14.341,
-     "split_large": 7.75574,
-     "split_large_tma": 8.52256
+     "split_small": 14.2891,
+     "split_large": 7.75424,
+     "split_large_tma": 8.64074
     },
     "8192": {
      "split_small": 30.5514,
@@ -987,9 +987,9 @@ const char* shipped_tactics_json() {
    "intermediate": 768,
    "tactics": {
     "1": "mega",
-    "2": "mega",
-    "4": "mega",
-    "8": "mega",
+    "2": "split_large",
+    "4": "split_small",
+    "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
@@ -1003,83 +1003,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.033664,
-     "mega_rounds": 0.03424,
-     "split_small": 0.036224,
-     "split_large": 0.0352,
-     "split_large_tma": 0.064544
+     "mega": 0.033536,
+     "mega_rounds": 0.034432,
+     "split_small": 0.03504,
+     "split_large": 0.034688,
+     "split_large_tma": 0.06496
     },
     "2": {
-     "mega": 0.042592,
-     "mega_rounds": 0.04528,
-     "split_small": 0.046464,
-     "split_large": 0.04352,
+     "mega": 0.042528,
+     "mega_rounds": 0.045632,
+     "split_small": 0.044064,
+     "split_large": 0.041664,
      "split_large_tma": 0.093344
     },
     "4": {
-     "mega": 0.061408,
-     "mega_rounds": 0.062336,
-     "split_small": 0.061824,
-     "split_large": 0.063264,
-     "split_large_tma": 0.130816
+     "mega": 0.061344,
+     "mega_rounds": 0.06224,
+     "split_small": 0.057536,
+     "split_large": 0.057568,
+     "split_large_tma": 0.13008
     },
     "8": {
-     "mega": 0.07824,
-     "mega_rounds": 0.078368,
-     "split_small": 0.082528,
-     "split_large": 0.084928,
-     "split_large_tma": 0.19552
+     "mega": 0.078208,
+     "mega_rounds": 0.07856,
+     "split_small": 0.077568,
+     "split_large": 0.080096,
+     "split_large_tma": 0.19536
     },
     "16": {
-     "mega": 0.112576,
-     "mega_rounds": 0.112896,
-     "split_small": 0.110208,
-     "split_large": 0.114112,
-     "split_large_tma": 0.27936
+     "mega": 0.11216,
+     "mega_rounds": 0.1128,
+     "split_small": 0.104608,
+     "split_large": 0.10896,
+     "split_large_tma": 0.2784
     },
     "32": {
-     "mega": 0.152128,
-     "mega_rounds": 0.152096,
-     "split_small": 0.139584,
-     "split_large": 0.145696,
-     "split_large_tma": 0.369664
+     "mega": 0.151776,
+     "mega_rounds": 0.152032,
+     "split_small": 0.134624,
+     "split_large": 0.140768,
+     "split_large_tma": 0.369248
     },
     "64": {
-     "mega": 0.17584,
-     "mega_rounds": 0.176288,
-     "split_small": 0.152512,
-     "split_large": 0.160032,
-     "split_large_tma": 0.416928
+     "mega": 0.17568,
+     "mega_rounds": 0.175616,
+     "split_small": 0.148064,
+     "split_large": 0.155872,
+     "split_large_tma": 0.417376
     },
     "128": {
-     "split_small": 0.163296,
-     "split_large": 0.165696,
-     "split_large_tma": 0.417536
+     "split_small": 0.1584,
+     "split_large": 0.163872,
+     "split_large_tma": 0.423168
     },
     "256": {
-     "split_small": 0.186048,
-     "split_large": 0.177216,
-     "split_large_tma": 0.422688
+     "split_small": 0.1824,
+     "split_large": 0.173152,
+     "split_large_tma": 0.42256
     },
     "512": {
-     "split_small": 0.29088,
-     "split_large": 0.214528,
-     "split_large_tma": 0.444832
+     "split_small": 0.28544,
+     "split_large": 0.2112,
+     "split_large_tma": 0.444512
     },
     "1024": {
-     "split_small": 0.479264,
-     "split_large": 0.325344,
-     "split_large_tma": 0.499776
+     "split_small": 0.470272,
+     "split_large": 0.324448,
+     "split_large_tma": 0.500864
     },
     "2048": {
-     "split_small": 0.849952,
-     "split_large": 0.504992,
-     "split_large_tma": 0.634848
+     "split_small": 0.84096,
+     "split_large": 0.50128,
+     "split_large_tma": 0.636032
     },
     "4096": {
-     "split_small": 1.60742,
-     "split_large": 0.92368,
-     "split_large_tma": 0.902496
+     "split_small": 1.6303,
+     "split_large": 0.932288,
+     "split_large_tma": 0.911392
     },
     "8192": {
      "split_small": 3.50659,
@@ -1102,12 +1102,12 @@ const char* shipped_tactics_json() {
    "hidden": 4096,
    "intermediate": 14336,
    "tactics": {
-    "1": "mega_rounds",
+    "1": "split_small",
     "2": "mega_rounds",
-    "4": "mega_rounds",
-    "8": "mega_rounds",
-    "16": "mega_rounds",
-    "32": "mega",
+    "4": "split_small",
+    "8": "split_small",
+    "16": "split_small",
+    "32": "split_small",
     "64": "split_large",
     "128": "split_large",
     "256": "split_large",
@@ -1119,83 +1119,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.108352,
-     "mega_rounds": 0.104032,
-     "split_small": 0.11168,
-     "split_large": 0.15696,
-     "split_large_tma": 0.304576
+     "mega": 0.107936,
+     "mega_rounds": 0.105088,
+     "split_small": 0.104768,
+     "split_large": 0.149184,
+     "split_large_tma": 0.30432
     },
     "2": {
-     "mega": 0.139328,
-     "mega_rounds": 0.131328,
-     "split_small": 0.15392,
-     "split_large": 0.180608,
-     "split_large_tma": 0.379072
+     "mega": 0.139392,
+     "mega_rounds": 0.131584,
+     "split_small": 0.145024,
+     "split_large": 0.173216,
+     "split_large_tma": 0.379552
     },
     "4": {
-     "mega": 0.27472,
-     "mega_rounds": 0.266656,
-     "split_small": 0.289408,
-     "split_large": 0.295584,
-     "split_large_tma": 0.734336
+     "mega": 0.275744,
+     "mega_rounds": 0.268576,
+     "split_small": 0.256928,
+     "split_large": 0.278496,
+     "split_large_tma": 0.73744
     },
     "8": {
-     "mega": 0.304256,
-     "mega_rounds": 0.296096,
-     "split_small": 0.320608,
-     "split_large": 0.326976,
-     "split_large_tma": 0.807872
+     "mega": 0.304928,
+     "mega_rounds": 0.297632,
+     "split_small": 0.28096,
+     "split_large": 0.304288,
+     "split_large_tma": 0.807808
     },
     "16": {
-     "mega": 0.305376,
-     "mega_rounds": 0.297504,
-     "split_small": 0.323776,
-     "split_large": 0.329984,
-     "split_large_tma": 0.806624
+     "mega": 0.304928,
+     "mega_rounds": 0.2968,
+     "split_small": 0.281728,
+     "split_large": 0.303744,
+     "split_large_tma": 0.807584
     },
     "32": {
-     "mega": 0.33456,
-     "mega_rounds": 0.35872,
-     "split_small": 0.33584,
-     "split_large": 0.3352,
-     "split_large_tma": 0.80768
+     "mega": 0.33472,
+     "mega_rounds": 0.3592,
+     "split_small": 0.294304,
+     "split_large": 0.308352,
+     "split_large_tma": 0.809856
     },
     "64": {
-     "mega": 0.46864,
-     "mega_rounds": 0.468736,
-     "split_small": 0.362912,
-     "split_large": 0.348512,
-     "split_large_tma": 0.814368
+     "mega": 0.469216,
+     "mega_rounds": 0.469472,
+     "split_small": 0.33184,
+     "split_large": 0.324224,
+     "split_large_tma": 0.86848
     },
     "128": {
-     "split_small": 0.537184,
-     "split_large": 0.392768,
-     "split_large_tma": 0.825056
+     "split_small": 0.528448,
+     "split_large": 0.381376,
+     "split_large_tma": 0.83136
     },
     "256": {
-     "split_small": 1.0119,
-     "split_large": 0.602528,
-     "split_large_tma": 0.930944
+     "split_small": 0.975904,
+     "split_large": 0.589888,
+     "split_large_tma": 0.954208
     },
     "512": {
-     "split_small": 1.79072,
-     "split_large": 0.871424,
-     "split_large_tma": 1.088
+     "split_small": 1.71936,
+     "split_large": 0.876064,
+     "split_large_tma": 1.0993
     },
     "1024": {
-     "split_small": 3.46618,
-     "split_large": 1.62643,
-     "split_large_tma": 1.45763
+     "split_small": 3.4296,
+     "split_large": 1.64224,
+     "split_large_tma": 1.48022
     },
     "2048": {
-     "split_small": 7.18163,
-     "split_large": 3.51536,
-     "split_large_tma": 3.00672
+     "split_small": 7.26797,
+     "split_large": 3.42246,
+     "split_large_tma": 3.02682
     },
     "4096": {
-     "split_small": 13.6476,
-     "split_large": 6.35978,
-     "split_large_tma": 5.7169
+     "split_small": 13.5064,
+     "split_large": 6.61734,
+     "split_large_tma": 5.76253
     },
     "8192": {
      "split_small": 30.4942,
@@ -1226,7 +1226,7 @@ const char* shipped_tactics_json() {
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_large",
+    "256": "split_small",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
@@ -1235,83 +1235,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.059008,
-     "mega_rounds": 0.054496,
-     "split_small": 0.051648,
-     "split_large": 0.055392,
-     "split_large_tma": 0.120736
+     "mega": 0.059072,
+     "mega_rounds": 0.054368,
+     "split_small": 0.050112,
+     "split_large": 0.055008,
+     "split_large_tma": 0.12192
     },
     "2": {
-     "mega": 0.075456,
-     "mega_rounds": 0.076544,
-     "split_small": 0.072448,
-     "split_large": 0.075584,
-     "split_large_tma": 0.172064
+     "mega": 0.075904,
+     "mega_rounds": 0.076704,
+     "split_small": 0.067648,
+     "split_large": 0.071584,
+     "split_large_tma": 0.172288
     },
     "4": {
      "mega": 0.114016,
-     "mega_rounds": 0.114784,
-     "split_small": 0.112992,
-     "split_large": 0.115616,
-     "split_large_tma": 0.285024
+     "mega_rounds": 0.115456,
+     "split_small": 0.10528,
+     "split_large": 0.109152,
+     "split_large_tma": 0.285248
     },
     "8": {
-     "mega": 0.18576,
-     "mega_rounds": 0.185952,
-     "split_small": 0.181632,
-     "split_large": 0.187936,
-     "split_large_tma": 0.499008
+     "mega": 0.18656,
+     "mega_rounds": 0.186848,
+     "split_small": 0.171968,
+     "split_large": 0.17936,
+     "split_large_tma": 0.499552
     },
     "16": {
-     "mega": 0.299104,
-     "mega_rounds": 0.299488,
-     "split_small": 0.268384,
-     "split_large": 0.27824,
-     "split_large_tma": 0.76464
+     "mega": 0.3,
+     "mega_rounds": 0.299968,
+     "split_small": 0.256,
+     "split_large": 0.268288,
+     "split_large_tma": 0.765952
     },
     "32": {
-     "mega": 0.439136,
-     "mega_rounds": 0.43936,
-     "split_small": 0.384544,
-     "split_large": 0.40032,
-     "split_large_tma": 1.1384
+     "mega": 0.439584,
+     "mega_rounds": 0.43968,
+     "split_small": 0.373504,
+     "split_large": 0.392032,
+     "split_large_tma": 1.12381
     },
     "64": {
-     "mega": 0.631872,
-     "mega_rounds": 0.631456,
-     "split_small": 0.532288,
-     "split_large": 0.554432,
-     "split_large_tma": 1.58899
+     "mega": 0.630944,
+     "mega_rounds": 0.631168,
+     "split_small": 0.51824,
+     "split_large": 0.544768,
+     "split_large_tma": 1.59254
     },
     "128": {
-     "split_small": 0.598816,
-     "split_large": 0.622304,
-     "split_large_tma": 1.77827
+     "split_small": 0.580832,
+     "split_large": 0.612768,
+     "split_large_tma": 1.77869
     },
     "256": {
-     "split_small": 0.659136,
-     "split_large": 0.657632,
-     "split_large_tma": 1.85392
+     "split_small": 0.628416,
+     "split_large": 0.669504,
+     "split_large_tma": 1.88285
     },
     "512": {
-     "split_small": 0.741248,
-     "split_large": 0.739584,
-     "split_large_tma": 1.94842
+     "split_small": 0.723136,
+     "split_large": 0.690592,
+     "split_large_tma": 1.89696
     },
     "1024": {
-     "split_small": 1.22883,
-     "split_large": 0.906144,
-     "split_large_tma": 1.95456
+     "split_small": 1.20045,
+     "split_large": 0.898976,
+     "split_large_tma": 1.94573
     },
     "2048": {
-     "split_small": 2.19456,
-     "split_large": 1.43386,
-     "split_large_tma": 2.13507
+     "split_small": 2.18275,
+     "split_large": 1.444,
+     "split_large_tma": 2.1368
     },
     "4096": {
-     "split_small": 4.1441,
-     "split_large": 2.20189,
-     "split_large_tma": 2.60794
+     "split_small": 4.16064,
+     "split_large": 2.20851,
+     "split_large_tma": 2.68077
     },
     "8192": {
      "split_small": 9.48486,
@@ -1334,16 +1334,16 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "split_large",
-    "2": "mega_rounds",
-    "4": "mega",
+    "1": "split_small",
+    "2": "split_small",
+    "4": "split_small",
     "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_small",
-    "512": "split_small",
+    "256": "split_large",
+    "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -1351,83 +1351,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.112192,
-     "mega_rounds": 0.13536,
-     "split_small": 0.11424,
-     "split_large": 0.112,
-     "split_large_tma": 0.280544
+     "mega": 0.1112,
+     "mega_rounds": 0.133472,
+     "split_small": 0.101632,
+     "split_large": 0.10496,
+     "split_large_tma": 0.278976
     },
     "2": {
-     "mega": 0.169824,
-     "mega_rounds": 0.167648,
-     "split_small": 0.180832,
-     "split_large": 0.205088,
-     "split_large_tma": 0.484
+     "mega": 0.16912,
+     "mega_rounds": 0.16528,
+     "split_small": 0.164512,
+     "split_large": 0.175392,
+     "split_large_tma": 0.481216
     },
     "4": {
-     "mega": 0.313856,
-     "mega_rounds": 0.3144,
-     "split_small": 0.325568,
-     "split_large": 0.336256,
-     "split_large_tma": 0.922272
+     "mega": 0.311776,
+     "mega_rounds": 0.311968,
+     "split_small": 0.293152,
+     "split_large": 0.313152,
+     "split_large_tma": 0.901312
     },
     "8": {
-     "mega": 0.546976,
-     "mega_rounds": 0.5472,
-     "split_small": 0.541792,
-     "split_large": 0.559424,
-     "split_large_tma": 1.5641
+     "mega": 0.5416,
+     "mega_rounds": 0.542656,
+     "split_small": 0.489408,
+     "split_large": 0.524512,
+     "split_large_tma": 1.55565
     },
     "16": {
-     "mega": 0.95152,
-     "mega_rounds": 0.946624,
-     "split_small": 0.917536,
-     "split_large": 0.9472,
-     "split_large_tma": 2.67827
+     "mega": 0.94688,
+     "mega_rounds": 0.94768,
+     "split_small": 0.836224,
+     "split_large": 0.901632,
+     "split_large_tma": 2.67571
     },
     "32": {
-     "mega": 1.53392,
-     "mega_rounds": 1.53546,
-     "split_small": 1.46707,
-     "split_large": 1.51424,
-     "split_large_tma": 4.31638
+     "mega": 1.53706,
+     "mega_rounds": 1.53789,
+     "split_small": 1.33066,
+     "split_large": 1.49046,
+     "split_large_tma": 4.30592
     },
     "64": {
-     "mega": 2.06659,
-     "mega_rounds": 2.04774,
-     "split_small": 1.95898,
-     "split_large": 2.02362,
-     "split_large_tma": 5.7807
+     "mega": 2.06474,
+     "mega_rounds": 2.06525,
+     "split_small": 1.84957,
+     "split_large": 1.97373,
+     "split_large_tma": 5.77034
     },
     "128": {
-     "split_small": 2.24659,
-     "split_large": 2.36931,
-     "split_large_tma": 6.55997
+     "split_small": 2.1329,
+     "split_large": 2.3103,
+     "split_large_tma": 6.54922
     },
     "256": {
-     "split_small": 2.43805,
-     "split_large": 2.46416,
-     "split_large_tma": 6.7559
+     "split_small": 2.39587,
+     "split_large": 2.39235,
+     "split_large_tma": 6.74531
     },
     "512": {
-     "split_small": 2.62486,
-     "split_large": 2.68278,
-     "split_large_tma": 6.80032
+     "split_small": 2.7591,
+     "split_large": 2.63149,
+     "split_large_tma": 6.79638
     },
     "1024": {
-     "split_small": 4.41866,
-     "split_large": 3.25882,
-     "split_large_tma": 6.89062
+     "split_small": 4.41216,
+     "split_large": 3.2432,
+     "split_large_tma": 6.87558
     },
     "2048": {
-     "split_small": 7.87533,
-     "split_large": 4.87821,
-     "split_large_tma": 7.44659
+     "split_small": 7.85299,
+     "split_large": 4.91389,
+     "split_large_tma": 7.45123
     },
     "4096": {
-     "split_small": 15.1247,
-     "split_large": 7.95645,
-     "split_large_tma": 9.13901
+     "split_small": 14.9442,
+     "split_large": 7.96781,
+     "split_large_tma": 9.28266
     },
     "8192": {
      "split_small": 32.2892,
@@ -1452,8 +1452,8 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "split_large",
-    "4": "split_small",
-    "8": "mega",
+    "4": "split_large",
+    "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
@@ -1462,88 +1462,88 @@ const char* shipped_tactics_json() {
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large_tma",
+    "4096": "split_large",
     "8192": "split_large"
    },
    "measured_ms": {
     "1": {
      "mega": 0.03472,
-     "mega_rounds": 0.03568,
-     "split_small": 0.03728,
-     "split_large": 0.03616,
-     "split_large_tma": 0.066592
+     "mega_rounds": 0.035424,
+     "split_small": 0.035968,
+     "split_large": 0.035616,
+     "split_large_tma": 0.06624
     },
     "2": {
-     "mega": 0.044544,
+     "mega": 0.04528,
      "mega_rounds": 0.04736,
-     "split_small": 0.04832,
-     "split_large": 0.044512,
-     "split_large_tma": 0.097728
+     "split_small": 0.045664,
+     "split_large": 0.043424,
+     "split_large_tma": 0.097312
     },
     "4": {
-     "mega": 0.063808,
-     "mega_rounds": 0.064736,
-     "split_small": 0.063584,
-     "split_large": 0.065632,
-     "split_large_tma": 0.137888
+     "mega": 0.063904,
+     "mega_rounds": 0.064512,
+     "split_small": 0.059744,
+     "split_large": 0.059488,
+     "split_large_tma": 0.136608
     },
     "8": {
-     "mega": 0.082208,
+     "mega": 0.082144,
      "mega_rounds": 0.082656,
-     "split_small": 0.086368,
-     "split_large": 0.088128,
-     "split_large_tma": 0.203776
+     "split_small": 0.082048,
+     "split_large": 0.083456,
+     "split_large_tma": 0.204288
     },
     "16": {
-     "mega": 0.118304,
-     "mega_rounds": 0.118912,
-     "split_small": 0.115488,
-     "split_large": 0.118976,
-     "split_large_tma": 0.292352
+     "mega": 0.118432,
+     "mega_rounds": 0.118976,
+     "split_small": 0.111328,
+     "split_large": 0.114656,
+     "split_large_tma": 0.292832
     },
     "32": {
-     "mega": 0.158944,
-     "mega_rounds": 0.159424,
-     "split_small": 0.147456,
-     "split_large": 0.152512,
-     "split_large_tma": 0.39664
+     "mega": 0.15936,
+     "mega_rounds": 0.160224,
+     "split_small": 0.14352,
+     "split_large": 0.147616,
+     "split_large_tma": 0.395328
     },
     "64": {
-     "mega": 0.182912,
-     "mega_rounds": 0.182912,
-     "split_small": 0.161504,
-     "split_large": 0.16656,
-     "split_large_tma": 0.43088
+     "mega": 0.182688,
+     "mega_rounds": 0.181472,
+     "split_small": 0.155744,
+     "split_large": 0.162208,
+     "split_large_tma": 0.430592
     },
     "128": {
-     "split_small": 0.170848,
-     "split_large": 0.17376,
-     "split_large_tma": 0.43648
+     "split_small": 0.165856,
+     "split_large": 0.169344,
+     "split_large_tma": 0.435776
     },
     "256": {
-     "split_small": 0.19264,
-     "split_large": 0.184704,
-     "split_large_tma": 0.44064
+     "split_small": 0.189152,
+     "split_large": 0.18144,
+     "split_large_tma": 0.442912
     },
     "512": {
-     "split_small": 0.302048,
-     "split_large": 0.223616,
-     "split_large_tma": 0.463232
+     "split_small": 0.299264,
+     "split_large": 0.221856,
+     "split_large_tma": 0.4648
     },
     "1024": {
-     "split_small": 0.494336,
-     "split_large": 0.331968,
-     "split_large_tma": 0.515648
+     "split_small": 0.490048,
+     "split_large": 0.33248,
+     "split_large_tma": 0.516416
     },
     "2048": {
-     "split_small": 0.879168,
-     "split_large": 0.515168,
-     "split_large_tma": 0.656128
+     "split_small": 0.870208,
+     "split_large": 0.516288,
+     "split_large_tma": 0.662912
     },
     "4096": {
-     "split_small": 1.65229,
-     "split_large": 0.944832,
-     "split_large_tma": 0.940672
+     "split_small": 1.65539,
+     "split_large": 0.948256,
+     "split_large_tma": 0.956352
     },
     "8192": {
      "split_small": 3.67875,
@@ -1568,10 +1568,10 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "mega_rounds",
-    "4": "mega_rounds",
-    "8": "mega_rounds",
-    "16": "mega_rounds",
-    "32": "split_large",
+    "4": "split_small",
+    "8": "split_small",
+    "16": "split_small",
+    "32": "split_small",
     "64": "split_large",
     "128": "split_large",
     "256": "split_large",
@@ -1583,83 +1583,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107424,
-     "mega_rounds": 0.111872,
-     "split_small": 0.117088,
-     "split_large": 0.161536,
-     "split_large_tma": 0.323936
+     "mega": 0.107776,
+     "mega_rounds": 0.112064,
+     "split_small": 0.111136,
+     "split_large": 0.15408,
+     "split_large_tma": 0.32336
     },
     "2": {
-     "mega": 0.148608,
-     "mega_rounds": 0.139488,
-     "split_small": 0.161344,
-     "split_large": 0.18608,
-     "split_large_tma": 0.40208
+     "mega": 0.14736,
+     "mega_rounds": 0.139232,
+     "split_small": 0.153344,
+     "split_large": 0.179456,
+     "split_large_tma": 0.40288
     },
     "4": {
-     "mega": 0.29136,
-     "mega_rounds": 0.285728,
-     "split_small": 0.3016,
-     "split_large": 0.307008,
-     "split_large_tma": 0.78128
+     "mega": 0.29184,
+     "mega_rounds": 0.285856,
+     "split_small": 0.273696,
+     "split_large": 0.293408,
+     "split_large_tma": 0.7832
     },
     "8": {
-     "mega": 0.325728,
-     "mega_rounds": 0.3216,
-     "split_small": 0.333632,
-     "split_large": 0.33808,
-     "split_large_tma": 0.862624
+     "mega": 0.326816,
+     "mega_rounds": 0.32224,
+     "split_small": 0.2992,
+     "split_large": 0.320928,
+     "split_large_tma": 0.864096
     },
     "16": {
-     "mega": 0.32752,
-     "mega_rounds": 0.3232,
-     "split_small": 0.33728,
-     "split_large": 0.3416,
-     "split_large_tma": 0.863168
+     "mega": 0.327072,
+     "mega_rounds": 0.321984,
+     "split_small": 0.30016,
+     "split_large": 0.321664,
+     "split_large_tma": 0.862656
     },
     "32": {
-     "mega": 0.355744,
-     "mega_rounds": 0.35264,
-     "split_small": 0.347712,
-     "split_large": 0.346624,
-     "split_large_tma": 0.863072
+     "mega": 0.356608,
+     "mega_rounds": 0.353792,
+     "split_small": 0.313472,
+     "split_large": 0.325504,
+     "split_large_tma": 0.865312
     },
     "64": {
-     "mega": 0.506528,
-     "mega_rounds": 0.507616,
-     "split_small": 0.376192,
-     "split_large": 0.364704,
-     "split_large_tma": 0.870272
+     "mega": 0.504512,
+     "mega_rounds": 0.507136,
+     "split_small": 0.34992,
+     "split_large": 0.347296,
+     "split_large_tma": 0.868992
     },
     "128": {
-     "split_small": 0.558752,
-     "split_large": 0.419552,
-     "split_large_tma": 0.876384
+     "split_small": 0.544224,
+     "split_large": 0.411296,
+     "split_large_tma": 0.878784
     },
     "256": {
-     "split_small": 1.05229,
-     "split_large": 0.620832,
-     "split_large_tma": 1.00829
+     "split_small": 1.01741,
+     "split_large": 0.630304,
+     "split_large_tma": 1.01766
     },
     "512": {
-     "split_small": 1.79866,
-     "split_large": 0.904352,
-     "split_large_tma": 1.16614
+     "split_small": 1.83466,
+     "split_large": 0.91056,
+     "split_large_tma": 1.16627
     },
     "1024": {
-     "split_small": 3.63395,
-     "split_large": 1.65933,
-     "split_large_tma": 1.56829
+     "split_small": 3.32784,
+     "split_large": 1.69184,
+     "split_large_tma": 1.57744
     },
     "2048": {
-     "split_small": 7.53789,
-     "split_large": 3.68582,
-     "split_large_tma": 3.10624
+     "split_small": 7.67754,
+     "split_large": 3.64051,
+     "split_large_tma": 3.12618
     },
     "4096": {
-     "split_small": 14.3284,
-     "split_large": 6.78714,
-     "split_large_tma": 5.85264
+     "split_small": 14.0485,
+     "split_large": 6.90454,
+     "split_large_tma": 5.88278
     },
     "8192": {
      "split_small": 32.2924,
@@ -1691,7 +1691,7 @@ const char* shipped_tactics_json() {
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
-    "512": "split_large",
+    "512": "split_small",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large",
@@ -1699,83 +1699,83 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.061248,
-     "mega_rounds": 0.056832,
-     "split_small": 0.054272,
-     "split_large": 0.0576,
-     "split_large_tma": 0.128
+     "mega": 0.063936,
+     "mega_rounds": 0.05664,
+     "split_small": 0.052384,
+     "split_large": 0.056928,
+     "split_large_tma": 0.127584
     },
     "2": {
-     "mega": 0.076672,
-     "mega_rounds": 0.078112,
-     "split_small": 0.076,
-     "split_large": 0.079264,
-     "split_large_tma": 0.183584
+     "mega": 0.077664,
+     "mega_rounds": 0.078688,
+     "split_small": 0.07088,
+     "split_large": 0.074816,
+     "split_large_tma": 0.1816
     },
     "4": {
-     "mega": 0.121184,
-     "mega_rounds": 0.12176,
-     "split_small": 0.1184,
-     "split_large": 0.12208,
-     "split_large_tma": 0.304512
+     "mega": 0.120384,
+     "mega_rounds": 0.121856,
+     "split_small": 0.11088,
+     "split_large": 0.115264,
+     "split_large_tma": 0.3016
     },
     "8": {
-     "mega": 0.197184,
-     "mega_rounds": 0.197472,
-     "split_small": 0.192416,
-     "split_large": 0.199648,
-     "split_large_tma": 0.528
+     "mega": 0.195392,
+     "mega_rounds": 0.19664,
+     "split_small": 0.18336,
+     "split_large": 0.190848,
+     "split_large_tma": 0.529824
     },
     "16": {
-     "mega": 0.322016,
-     "mega_rounds": 0.322432,
-     "split_small": 0.28528,
-     "split_large": 0.29488,
-     "split_large_tma": 0.820064
+     "mega": 0.320224,
+     "mega_rounds": 0.3216,
+     "split_small": 0.274304,
+     "split_large": 0.285664,
+     "split_large_tma": 0.813312
     },
     "32": {
-     "mega": 0.467168,
-     "mega_rounds": 0.4672,
-     "split_small": 0.406432,
-     "split_large": 0.425472,
-     "split_large_tma": 1.21213
+     "mega": 0.463168,
+     "mega_rounds": 0.463552,
+     "split_small": 0.396352,
+     "split_large": 0.417248,
+     "split_large_tma": 1.2129
     },
     "64": {
-     "mega": 0.66672,
-     "mega_rounds": 0.667008,
-     "split_small": 0.561984,
-     "split_large": 0.588864,
-     "split_large_tma": 1.69347
+     "mega": 0.667232,
+     "mega_rounds": 0.6672,
+     "split_small": 0.552352,
+     "split_large": 0.580032,
+     "split_large_tma": 1.69091
     },
     "128": {
-     "split_small": 0.630976,
-     "split_large": 0.659712,
-     "split_large_tma": 1.89046
+     "split_small": 0.620192,
+     "split_large": 0.653248,
+     "split_large_tma": 1.90899
     },
     "256": {
-     "split_small": 0.694592,
-     "split_large": 0.695456,
-     "split_large_tma": 1.98067
+     "split_small": 0.684544,
+     "split_large": 0.691488,
+     "split_large_tma": 1.9695
     },
     "512": {
-     "split_small": 0.779648,
-     "split_large": 0.74496,
-     "split_large_tma": 2.01728
+     "split_small": 0.765792,
+     "split_large": 0.785344,
+     "split_large_tma": 2.00563
     },
     "1024": {
-     "split_small": 1.27021,
-     "split_large": 0.97184,
-     "split_large_tma": 2.10643
+     "split_small": 1.3289,
+     "split_large": 0.967872,
+     "split_large_tma": 2.06074
     },
     "2048": {
-     "split_small": 2.30038,
-     "split_large": 1.44163,
-     "split_large_tma": 2.24707
+     "split_small": 2.27235,
+     "split_large": 1.49597,
+     "split_large_tma": 2.28339
     },
     "4096": {
-     "split_small": 4.31411,
-     "split_large": 2.41498,
-     "split_large_tma": 2.68813
+     "split_small": 4.30288,
+     "split_large": 2.35242,
+     "split_large_tma": 2.73306
     },
     "8192": {
      "split_small": 9.8697,

@@ -5,7 +5,7 @@
 // and nvfp4's per-expert global scales as the split GEMM's alpha. MegaPath
 // (backends/sm90_common/mega_path.h) decides per forward which path runs.
 //
-// Default crossover (no tactic requested): T <= kDefaultMaxTokens (see below);
+// Default crossover (no tactic requested): T <= kDefaultMaxTokens (see below: 0, the split path);
 // `megamoe tune` measures it per machine and shape (docs/TUNING.md).
 //
 // Kernel shape for W4A16 (mega_kernel.cuh, Fmt): two CTAs per SM, units of at most 16 rows, so a
@@ -25,11 +25,14 @@ namespace {
 using sm90::Fp4Scale;
 using sm90_backend::Names;
 
-// Measured crossover (H200, 2026-11-30, docs/BENCHMARKS.md "W4A16 Mega", both recipes, the four
-// presets, one job): the kernel beat the split pipeline in 30 of 32 cells with T <= 4 (by up to
-// 1.22x; it lost qwen3-30b-a3b T = 1 by 5-6%) and in about half of the cells from T = 8 to 64.
-// The shipped tactic table (core/tactics_default.cpp) and `megamoe tune` choose per shape.
-constexpr int64_t kDefaultMaxTokens = 4;
+// Measured crossover (H200, 2026-12-02, `megamoe tune` of both recipes over the four presets,
+// bench/results/2026-12-02_f126587_l2pf_tune_w4a16_1-4096/): since the split GEMMs' weight copies
+// prefetch 128 bytes into L2, the split path beats the kernel in 19 of the 24 cells with T <= 4
+// (deepseek-v3 T = 1 mxfp4: split_small 0.097 ms against 0.107); the kernel still wins
+// qwen3-30b-a3b T = 1 and mixtral-8x7b T = 2, which the shipped tactic table
+// (core/tactics_default.cpp) and `megamoe tune` keep. Without a table entry: the split path.
+// (2026-11-30, before the prefetch: the kernel won 30 of 32 cells with T <= 4.)
+constexpr int64_t kDefaultMaxTokens = 0;
 
 template <Fp4Scale F>
 class Sm90MegaW4A16 final : public sm90_backend::MegaPath<sm90_backend::Sm90SplitW4A16<F>> {
