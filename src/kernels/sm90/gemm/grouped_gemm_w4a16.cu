@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "megamoe/errors.h"
@@ -128,7 +129,10 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   } else {
     const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
     const int64_t split_max_ctas = kSplitMaxCtasPerSm * cu::current_sm_count();
-    const int splits = ctas <= split_max_ctas && a.K >= 256 ? 2 : 1;  // >= 2 stages of 128 per split
+    // MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 forces the count (an A/B knob, read once).
+    static const int forced_splits = int(env_int("MEGAMOE_W4A16_SMALL_SPLITS", 0));
+    const bool can_split = a.K >= 256;  // >= 2 stages of 128 per split
+    const int splits = !can_split ? 1 : forced_splits == 1 || forced_splits == 2 ? forced_splits : ctas <= split_max_ctas ? 2 : 1;
     e = cudaSuccess;
     if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
       e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);
