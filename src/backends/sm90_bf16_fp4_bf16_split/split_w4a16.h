@@ -70,9 +70,13 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + g13_.bytes + g2_.bytes + bias_bytes();
   }
 
-  // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel.
-  std::vector<std::string> tactic_names() const override { return {kSmall, kLarge, kLargeTma}; }
+  // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel; the mma.sync one also
+  // with its K split fixed (k1: whole K per CTA, k2: two halves), which of the two is faster
+  // depends on the shape more than on the grid's size (docs/BENCHMARKS.md).
+  std::vector<std::string> tactic_names() const override { return {kSmall, kSmallK1, kSmallK2, kLarge, kLargeTma}; }
   std::string tactic_for(int64_t T) const override {
+    const std::string& r = requested_tactic(T);
+    if (r == kSmallK1 || r == kSmallK2) return r;
     switch (gemm_tactic(T)) {
       case sm90::W4A16Tactic::kSmall: return kSmall;
       case sm90::W4A16Tactic::kLargeTma: return kLargeTma;
@@ -81,6 +85,8 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   }
 
   static constexpr const char* kSmall = "split_small";
+  static constexpr const char* kSmallK1 = "split_small_k1";
+  static constexpr const char* kSmallK2 = "split_small_k2";
   static constexpr const char* kLarge = "split_large";
   static constexpr const char* kLargeTma = "split_large_tma";
 
@@ -89,10 +95,15 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   // The requested tactic when it is one of ours, else w4a16_pick_tactic's heuristic.
   sm90::W4A16Tactic gemm_tactic(int64_t T) const {
     const std::string& r = requested_tactic(T);
-    if (r == kSmall) return sm90::W4A16Tactic::kSmall;
+    if (r == kSmall || r == kSmallK1 || r == kSmallK2) return sm90::W4A16Tactic::kSmall;
     if (r == kLarge) return sm90::W4A16Tactic::kLarge;
     if (r == kLargeTma) return sm90::W4A16Tactic::kLargeTma;
     return sm90::w4a16_pick_tactic(T * K_, int(EL_));
+  }
+  // The small tactic's K split the requested tactic fixes (0: the kernel's rule).
+  int small_splits(int64_t T) const {
+    const std::string& r = requested_tactic(T);
+    return r == kSmallK1 ? 1 : r == kSmallK2 ? 2 : 0;
   }
 
   void upload_weights(const MoeWeights& w) override {
@@ -144,6 +155,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g1.K = H_;
     g1.num_groups = int(EL_);
     g1.tactic = gemm_tactic(T);
+    g1.small_splits = small_splits(T);
     const bool fused_act = g1.tactic == sm90::W4A16Tactic::kLargeTma;  // activation in FC1's epilogue: no h
     if (fused_act) {
       g1.D = nullptr;

@@ -129,10 +129,12 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   } else {
     const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
     const int64_t split_max_ctas = kSplitMaxCtasPerSm * cu::current_sm_count();
-    // MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 forces the count (an A/B knob, read once).
+    // The count: MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 (an A/B knob, read once), else the caller's
+    // (a tactic), else the rule.
     static const int forced_splits = int(env_int("MEGAMOE_W4A16_SMALL_SPLITS", 0));
+    const int asked = forced_splits == 1 || forced_splits == 2 ? forced_splits : a.small_splits;
     const bool can_split = a.K >= 256;  // >= 2 stages of 128 per split
-    const int splits = !can_split ? 1 : forced_splits == 1 || forced_splits == 2 ? forced_splits : ctas <= split_max_ctas ? 2 : 1;
+    const int splits = !can_split ? 1 : asked == 1 || asked == 2 ? asked : ctas <= split_max_ctas ? 2 : 1;
     e = cudaSuccess;
     if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
       e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);

@@ -66,6 +66,9 @@ struct W4A16GemmArgs {
   int64_t N = 0, K = 0;
   int num_groups = 0;
   W4A16Tactic tactic = W4A16Tactic::kAuto;
+  // kSmall's K split: 0 = its rule (two halves when the grid has at most two CTAs per SM), 1 or
+  // 2 = that many (2 needs K >= 256; the fp32 partial sums are added into a zeroed D).
+  int small_splits = 0;
 };
 
 // The tactic kAuto runs for total_rows_upper_bound rows over num_groups experts.
