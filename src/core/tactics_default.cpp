@@ -870,7 +870,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "split_small",
+    "1": "split_small_k1",
     "2": "split_small",
     "4": "split_small",
     "8": "split_small",
@@ -887,63 +887,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107232,
-     "mega_rounds": 0.125408,
-     "split_small": 0.09648,
-     "split_large": 0.100416,
-     "split_large_tma": 0.264
+     "mega": 0.107168,
+     "mega_rounds": 0.125888,
+     "split_small": 0.096256,
+     "split_small_k1": 0.095104,
+     "split_small_k2": 0.096256,
+     "split_large": 0.100128,
+     "split_large_tma": 0.263776
     },
     "2": {
-     "mega": 0.162112,
-     "mega_rounds": 0.156224,
-     "split_small": 0.155616,
-     "split_large": 0.167072,
-     "split_large_tma": 0.4544
+     "mega": 0.161856,
+     "mega_rounds": 0.156608,
+     "split_small": 0.155776,
+     "split_small_k1": 0.15584,
+     "split_small_k2": 0.156512,
+     "split_large": 0.167232,
+     "split_large_tma": 0.452384
     },
     "4": {
-     "mega": 0.300096,
-     "mega_rounds": 0.300384,
-     "split_small": 0.276672,
-     "split_large": 0.29536,
-     "split_large_tma": 0.848032
+     "mega": 0.300768,
+     "mega_rounds": 0.301536,
+     "split_small": 0.277888,
+     "split_small_k1": 0.278048,
+     "split_small_k2": 0.288896,
+     "split_large": 0.296736,
+     "split_large_tma": 0.851904
     },
     "8": {
-     "mega": 0.51008,
-     "mega_rounds": 0.510208,
-     "split_small": 0.458176,
-     "split_large": 0.491712,
-     "split_large_tma": 1.44397
+     "mega": 0.513792,
+     "mega_rounds": 0.514464,
+     "split_small": 0.46128,
+     "split_small_k1": 0.461312,
+     "split_small_k2": 0.485152,
+     "split_large": 0.498144,
+     "split_large_tma": 1.45933
     },
     "16": {
-     "mega": 0.889728,
-     "mega_rounds": 0.890208,
-     "split_small": 0.782848,
-     "split_large": 0.844352,
-     "split_large_tma": 2.49482
+     "mega": 0.903008,
+     "mega_rounds": 0.9032,
+     "split_small": 0.79392,
+     "split_small_k1": 0.824128,
+     "split_small_k2": 0.8672,
+     "split_large": 0.856864,
+     "split_large_tma": 2.52989
     },
     "32": {
-     "mega": 1.44515,
-     "mega_rounds": 1.44547,
-     "split_small": 1.25354,
-     "split_large": 1.42243,
-     "split_large_tma": 4.02435
+     "mega": 1.46605,
+     "mega_rounds": 1.46704,
+     "split_small": 1.26589,
+     "split_small_k1": 1.37136,
+     "split_small_k2": 1.43315,
+     "split_large": 1.42259,
+     "split_large_tma": 4.05027
     },
     "64": {
-     "mega": 1.94384,
-     "mega_rounds": 1.94419,
-     "split_small": 1.70522,
-     "split_large": 1.84621,
-     "split_large_tma": 5.39955
+     "mega": 1.95808,
+     "mega_rounds": 1.95802,
+     "split_small": 1.82352,
+     "split_small_k1": 1.83773,
+     "split_small_k2": 1.96304,
+     "split_large": 2.07571,
+     "split_large_tma": 5.43062
     },
     "128": {
-     "split_small": 1.92371,
-     "split_large": 2.15686,
-     "split_large_tma": 6.12842
+     "split_small": 2.07482,
+     "split_small_k1": 2.11341,
+     "split_small_k2": 2.25766,
+     "split_large": 2.3249,
+     "split_large_tma": 6.15114
     },
     "256": {
-     "split_small": 2.12349,
-     "split_large": 2.31354,
-     "split_large_tma": 6.32208
+     "split_small": 2.06224,
+     "split_small_k1": 2.3169,
+     "split_small_k2": 2.60368,
+     "split_large": 2.55542,
+     "split_large_tma": 6.28982
     },
     "512": {
      "split_small": 2.65606,
@@ -986,12 +1004,12 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "mega",
-    "2": "split_large",
+    "1": "split_small_k1",
+    "2": "split_small_k1",
     "4": "split_small",
     "8": "split_small",
-    "16": "split_small",
-    "32": "split_small",
+    "16": "split_small_k1",
+    "32": "split_small_k1",
     "64": "split_small",
     "128": "split_small",
     "256": "split_large",
@@ -1003,63 +1021,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.033536,
-     "mega_rounds": 0.034432,
-     "split_small": 0.03504,
-     "split_large": 0.034688,
-     "split_large_tma": 0.06496
+     "mega": 0.033856,
+     "mega_rounds": 0.03408,
+     "split_small": 0.035136,
+     "split_small_k1": 0.032128,
+     "split_small_k2": 0.03504,
+     "split_large": 0.034752,
+     "split_large_tma": 0.063936
     },
     "2": {
-     "mega": 0.042528,
-     "mega_rounds": 0.045632,
-     "split_small": 0.044064,
-     "split_large": 0.041664,
-     "split_large_tma": 0.093344
+     "mega": 0.042432,
+     "mega_rounds": 0.045728,
+     "split_small": 0.043392,
+     "split_small_k1": 0.04176,
+     "split_small_k2": 0.043456,
+     "split_large": 0.04176,
+     "split_large_tma": 0.092928
     },
     "4": {
-     "mega": 0.061344,
-     "mega_rounds": 0.06224,
-     "split_small": 0.057536,
-     "split_large": 0.057568,
-     "split_large_tma": 0.13008
+     "mega": 0.061248,
+     "mega_rounds": 0.06192,
+     "split_small": 0.057728,
+     "split_small_k1": 0.05776,
+     "split_small_k2": 0.060896,
+     "split_large": 0.057824,
+     "split_large_tma": 0.12992
     },
     "8": {
-     "mega": 0.078208,
-     "mega_rounds": 0.07856,
-     "split_small": 0.077568,
-     "split_large": 0.080096,
-     "split_large_tma": 0.19536
+     "mega": 0.077792,
+     "mega_rounds": 0.078368,
+     "split_small": 0.077216,
+     "split_small_k1": 0.07744,
+     "split_small_k2": 0.082592,
+     "split_large": 0.078816,
+     "split_large_tma": 0.194464
     },
     "16": {
-     "mega": 0.11216,
-     "mega_rounds": 0.1128,
-     "split_small": 0.104608,
-     "split_large": 0.10896,
-     "split_large_tma": 0.2784
+     "mega": 0.112544,
+     "mega_rounds": 0.112736,
+     "split_small": 0.104576,
+     "split_small_k1": 0.10448,
+     "split_small_k2": 0.117408,
+     "split_large": 0.108096,
+     "split_large_tma": 0.277536
     },
     "32": {
-     "mega": 0.151776,
-     "mega_rounds": 0.152032,
-     "split_small": 0.134624,
-     "split_large": 0.140768,
-     "split_large_tma": 0.369248
+     "mega": 0.151456,
+     "mega_rounds": 0.152128,
+     "split_small": 0.134592,
+     "split_small_k1": 0.134528,
+     "split_small_k2": 0.14976,
+     "split_large": 0.140096,
+     "split_large_tma": 0.36704
     },
     "64": {
-     "mega": 0.17568,
-     "mega_rounds": 0.175616,
-     "split_small": 0.148064,
-     "split_large": 0.155872,
-     "split_large_tma": 0.417376
+     "mega": 0.174784,
+     "mega_rounds": 0.17552,
+     "split_small": 0.147136,
+     "split_small_k1": 0.147392,
+     "split_small_k2": 0.164544,
+     "split_large": 0.154816,
+     "split_large_tma": 0.414656
     },
     "128": {
-     "split_small": 0.1584,
-     "split_large": 0.163872,
-     "split_large_tma": 0.423168
+     "split_small": 0.157696,
+     "split_small_k1": 0.157728,
+     "split_small_k2": 0.179456,
+     "split_large": 0.162208,
+     "split_large_tma": 0.419648
     },
     "256": {
-     "split_small": 0.1824,
-     "split_large": 0.173152,
-     "split_large_tma": 0.42256
+     "split_small": 0.181824,
+     "split_small_k1": 0.181856,
+     "split_small_k2": 0.210208,
+     "split_large": 0.173312,
+     "split_large_tma": 0.4248
     },
     "512": {
      "split_small": 0.28544,
@@ -1102,7 +1138,7 @@ const char* shipped_tactics_json() {
    "hidden": 4096,
    "intermediate": 14336,
    "tactics": {
-    "1": "split_small",
+    "1": "split_small_k2",
     "2": "mega_rounds",
     "4": "split_small",
     "8": "split_small",
@@ -1119,63 +1155,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107936,
-     "mega_rounds": 0.105088,
-     "split_small": 0.104768,
-     "split_large": 0.149184,
-     "split_large_tma": 0.30432
+     "mega": 0.108192,
+     "mega_rounds": 0.105056,
+     "split_small": 0.105472,
+     "split_small_k1": 0.130784,
+     "split_small_k2": 0.100192,
+     "split_large": 0.149504,
+     "split_large_tma": 0.30368
     },
     "2": {
-     "mega": 0.139392,
-     "mega_rounds": 0.131584,
-     "split_small": 0.145024,
+     "mega": 0.139616,
+     "mega_rounds": 0.131232,
+     "split_small": 0.14544,
+     "split_small_k1": 0.153472,
+     "split_small_k2": 0.142752,
      "split_large": 0.173216,
-     "split_large_tma": 0.379552
+     "split_large_tma": 0.378592
     },
     "4": {
-     "mega": 0.275744,
-     "mega_rounds": 0.268576,
-     "split_small": 0.256928,
-     "split_large": 0.278496,
-     "split_large_tma": 0.73744
+     "mega": 0.275872,
+     "mega_rounds": 0.268256,
+     "split_small": 0.258432,
+     "split_small_k1": 0.26336,
+     "split_small_k2": 0.264064,
+     "split_large": 0.2792,
+     "split_large_tma": 0.737824
     },
     "8": {
-     "mega": 0.304928,
-     "mega_rounds": 0.297632,
-     "split_small": 0.28096,
+     "mega": 0.306176,
+     "mega_rounds": 0.297984,
+     "split_small": 0.282272,
+     "split_small_k1": 0.286912,
+     "split_small_k2": 0.287584,
      "split_large": 0.304288,
-     "split_large_tma": 0.807808
+     "split_large_tma": 0.812416
     },
     "16": {
-     "mega": 0.304928,
-     "mega_rounds": 0.2968,
-     "split_small": 0.281728,
-     "split_large": 0.303744,
-     "split_large_tma": 0.807584
+     "mega": 0.307168,
+     "mega_rounds": 0.298464,
+     "split_small": 0.285184,
+     "split_small_k1": 0.288064,
+     "split_small_k2": 0.289024,
+     "split_large": 0.304768,
+     "split_large_tma": 0.80624
     },
     "32": {
-     "mega": 0.33472,
-     "mega_rounds": 0.3592,
-     "split_small": 0.294304,
-     "split_large": 0.308352,
-     "split_large_tma": 0.809856
+     "mega": 0.334976,
+     "mega_rounds": 0.358848,
+     "split_small": 0.296448,
+     "split_small_k1": 0.299872,
+     "split_small_k2": 0.30256,
+     "split_large": 0.308192,
+     "split_large_tma": 0.807104
     },
     "64": {
-     "mega": 0.469216,
-     "mega_rounds": 0.469472,
-     "split_small": 0.33184,
-     "split_large": 0.324224,
-     "split_large_tma": 0.86848
+     "mega": 0.469792,
+     "mega_rounds": 0.469952,
+     "split_small": 0.332704,
+     "split_small_k1": 0.337792,
+     "split_small_k2": 0.343936,
+     "split_large": 0.323616,
+     "split_large_tma": 0.813536
     },
     "128": {
-     "split_small": 0.528448,
-     "split_large": 0.381376,
-     "split_large_tma": 0.83136
+     "split_small": 0.52256,
+     "split_small_k1": 0.55344,
+     "split_small_k2": 0.53888,
+     "split_large": 0.388928,
+     "split_large_tma": 0.839264
     },
     "256": {
-     "split_small": 0.975904,
-     "split_large": 0.589888,
-     "split_large_tma": 0.954208
+     "split_small": 0.983712,
+     "split_small_k1": 1.04678,
+     "split_small_k2": 1.07478,
+     "split_large": 0.63776,
+     "split_large_tma": 0.949632
     },
     "512": {
      "split_small": 1.71936,
@@ -1219,11 +1273,11 @@ const char* shipped_tactics_json() {
    "intermediate": 2880,
    "tactics": {
     "1": "split_small",
-    "2": "split_small",
-    "4": "split_small",
-    "8": "split_small",
+    "2": "split_small_k2",
+    "4": "split_small_k1",
+    "8": "split_small_k1",
     "16": "split_small",
-    "32": "split_small",
+    "32": "split_small_k1",
     "64": "split_small",
     "128": "split_small",
     "256": "split_small",
@@ -1235,63 +1289,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.059072,
-     "mega_rounds": 0.054368,
-     "split_small": 0.050112,
-     "split_large": 0.055008,
-     "split_large_tma": 0.12192
+     "mega": 0.058272,
+     "mega_rounds": 0.053536,
+     "split_small": 0.049728,
+     "split_small_k1": 0.050848,
+     "split_small_k2": 0.050048,
+     "split_large": 0.05472,
+     "split_large_tma": 0.120704
     },
     "2": {
-     "mega": 0.075904,
-     "mega_rounds": 0.076704,
-     "split_small": 0.067648,
-     "split_large": 0.071584,
-     "split_large_tma": 0.172288
+     "mega": 0.075264,
+     "mega_rounds": 0.076448,
+     "split_small": 0.067776,
+     "split_small_k1": 0.070496,
+     "split_small_k2": 0.064672,
+     "split_large": 0.071008,
+     "split_large_tma": 0.172416
     },
     "4": {
-     "mega": 0.114016,
-     "mega_rounds": 0.115456,
-     "split_small": 0.10528,
-     "split_large": 0.109152,
-     "split_large_tma": 0.285248
+     "mega": 0.11472,
+     "mega_rounds": 0.115488,
+     "split_small": 0.10512,
+     "split_small_k1": 0.104992,
+     "split_small_k2": 0.106976,
+     "split_large": 0.109344,
+     "split_large_tma": 0.285504
     },
     "8": {
-     "mega": 0.18656,
-     "mega_rounds": 0.186848,
-     "split_small": 0.171968,
-     "split_large": 0.17936,
-     "split_large_tma": 0.499552
+     "mega": 0.186336,
+     "mega_rounds": 0.186528,
+     "split_small": 0.173152,
+     "split_small_k1": 0.172736,
+     "split_small_k2": 0.177824,
+     "split_large": 0.180448,
+     "split_large_tma": 0.49552
     },
     "16": {
-     "mega": 0.3,
-     "mega_rounds": 0.299968,
-     "split_small": 0.256,
-     "split_large": 0.268288,
-     "split_large_tma": 0.765952
+     "mega": 0.302144,
+     "mega_rounds": 0.302912,
+     "split_small": 0.258976,
+     "split_small_k1": 0.259008,
+     "split_small_k2": 0.274176,
+     "split_large": 0.270656,
+     "split_large_tma": 0.771072
     },
     "32": {
-     "mega": 0.439584,
-     "mega_rounds": 0.43968,
-     "split_small": 0.373504,
-     "split_large": 0.392032,
-     "split_large_tma": 1.12381
+     "mega": 0.443328,
+     "mega_rounds": 0.44336,
+     "split_small": 0.375648,
+     "split_small_k1": 0.375488,
+     "split_small_k2": 0.404128,
+     "split_large": 0.394208,
+     "split_large_tma": 1.14605
     },
     "64": {
-     "mega": 0.630944,
-     "mega_rounds": 0.631168,
-     "split_small": 0.51824,
-     "split_large": 0.544768,
-     "split_large_tma": 1.59254
+     "mega": 0.63616,
+     "mega_rounds": 0.636672,
+     "split_small": 0.522112,
+     "split_small_k1": 0.523936,
+     "split_small_k2": 0.585504,
+     "split_large": 0.5744,
+     "split_large_tma": 1.61677
     },
     "128": {
-     "split_small": 0.580832,
-     "split_large": 0.612768,
-     "split_large_tma": 1.77869
+     "split_small": 0.588128,
+     "split_small_k1": 0.592096,
+     "split_small_k2": 0.64816,
+     "split_large": 0.648416,
+     "split_large_tma": 1.81949
     },
     "256": {
-     "split_small": 0.628416,
-     "split_large": 0.669504,
-     "split_large_tma": 1.88285
+     "split_small": 0.637056,
+     "split_small_k1": 0.63808,
+     "split_small_k2": 0.756608,
+     "split_large": 0.702208,
+     "split_large_tma": 1.88342
     },
     "512": {
      "split_small": 0.723136,
@@ -1334,15 +1406,15 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "split_small",
-    "2": "split_small",
+    "1": "split_small_k1",
+    "2": "split_small_k1",
     "4": "split_small",
     "8": "split_small",
     "16": "split_small",
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_large",
+    "256": "split_small",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
@@ -1351,63 +1423,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.1112,
-     "mega_rounds": 0.133472,
-     "split_small": 0.101632,
-     "split_large": 0.10496,
-     "split_large_tma": 0.278976
+     "mega": 0.111616,
+     "mega_rounds": 0.134976,
+     "split_small": 0.101888,
+     "split_small_k1": 0.100416,
+     "split_small_k2": 0.102016,
+     "split_large": 0.104832,
+     "split_large_tma": 0.278048
     },
     "2": {
-     "mega": 0.16912,
-     "mega_rounds": 0.16528,
-     "split_small": 0.164512,
-     "split_large": 0.175392,
-     "split_large_tma": 0.481216
+     "mega": 0.168832,
+     "mega_rounds": 0.165856,
+     "split_small": 0.164928,
+     "split_small_k1": 0.164704,
+     "split_small_k2": 0.165952,
+     "split_large": 0.174912,
+     "split_large_tma": 0.478336
     },
     "4": {
-     "mega": 0.311776,
-     "mega_rounds": 0.311968,
-     "split_small": 0.293152,
-     "split_large": 0.313152,
-     "split_large_tma": 0.901312
+     "mega": 0.31312,
+     "mega_rounds": 0.314208,
+     "split_small": 0.295232,
+     "split_small_k1": 0.295872,
+     "split_small_k2": 0.307904,
+     "split_large": 0.315648,
+     "split_large_tma": 0.90752
     },
     "8": {
-     "mega": 0.5416,
-     "mega_rounds": 0.542656,
-     "split_small": 0.489408,
-     "split_large": 0.524512,
-     "split_large_tma": 1.55565
+     "mega": 0.546016,
+     "mega_rounds": 0.546528,
+     "split_small": 0.491136,
+     "split_small_k1": 0.491552,
+     "split_small_k2": 0.517824,
+     "split_large": 0.52912,
+     "split_large_tma": 1.56211
     },
     "16": {
-     "mega": 0.94688,
-     "mega_rounds": 0.94768,
-     "split_small": 0.836224,
-     "split_large": 0.901632,
-     "split_large_tma": 2.67571
+     "mega": 0.959552,
+     "mega_rounds": 0.959776,
+     "split_small": 0.846624,
+     "split_small_k1": 0.86448,
+     "split_small_k2": 0.934464,
+     "split_large": 0.921664,
+     "split_large_tma": 2.70358
     },
     "32": {
-     "mega": 1.53706,
-     "mega_rounds": 1.53789,
-     "split_small": 1.33066,
-     "split_large": 1.49046,
-     "split_large_tma": 4.30592
+     "mega": 1.55856,
+     "mega_rounds": 1.5593,
+     "split_small": 1.34813,
+     "split_small_k1": 1.44995,
+     "split_small_k2": 1.54038,
+     "split_large": 1.50179,
+     "split_large_tma": 4.33712
     },
     "64": {
-     "mega": 2.06474,
-     "mega_rounds": 2.06525,
-     "split_small": 1.84957,
-     "split_large": 1.97373,
-     "split_large_tma": 5.77034
+     "mega": 2.08016,
+     "mega_rounds": 2.08102,
+     "split_small": 1.9272,
+     "split_small_k1": 1.94208,
+     "split_small_k2": 2.08707,
+     "split_large": 2.23168,
+     "split_large_tma": 5.81603
     },
     "128": {
-     "split_small": 2.1329,
-     "split_large": 2.3103,
-     "split_large_tma": 6.54922
+     "split_small": 2.20214,
+     "split_small_k1": 2.23962,
+     "split_small_k2": 2.39523,
+     "split_large": 2.42688,
+     "split_large_tma": 6.58771
     },
     "256": {
-     "split_small": 2.39587,
-     "split_large": 2.39235,
-     "split_large_tma": 6.74531
+     "split_small": 2.25325,
+     "split_small_k1": 2.50355,
+     "split_small_k2": 2.7625,
+     "split_large": 2.58058,
+     "split_large_tma": 6.7353
     },
     "512": {
      "split_small": 2.7591,
@@ -1450,12 +1540,12 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "mega",
-    "2": "split_large",
-    "4": "split_large",
-    "8": "split_small",
-    "16": "split_small",
-    "32": "split_small",
+    "1": "split_small_k1",
+    "2": "split_small_k1",
+    "4": "split_small_k1",
+    "8": "split_small_k1",
+    "16": "split_small_k1",
+    "32": "split_small_k1",
     "64": "split_small",
     "128": "split_small",
     "256": "split_large",
@@ -1467,63 +1557,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.03472,
-     "mega_rounds": 0.035424,
-     "split_small": 0.035968,
-     "split_large": 0.035616,
-     "split_large_tma": 0.06624
+     "mega": 0.03488,
+     "mega_rounds": 0.035488,
+     "split_small": 0.035456,
+     "split_small_k1": 0.033152,
+     "split_small_k2": 0.035328,
+     "split_large": 0.035584,
+     "split_large_tma": 0.065504
     },
     "2": {
-     "mega": 0.04528,
-     "mega_rounds": 0.04736,
-     "split_small": 0.045664,
-     "split_large": 0.043424,
-     "split_large_tma": 0.097312
+     "mega": 0.04464,
+     "mega_rounds": 0.047424,
+     "split_small": 0.044576,
+     "split_small_k1": 0.043072,
+     "split_small_k2": 0.044704,
+     "split_large": 0.043072,
+     "split_large_tma": 0.09632
     },
     "4": {
-     "mega": 0.063904,
-     "mega_rounds": 0.064512,
-     "split_small": 0.059744,
-     "split_large": 0.059488,
-     "split_large_tma": 0.136608
+     "mega": 0.063552,
+     "mega_rounds": 0.064352,
+     "split_small": 0.060224,
+     "split_small_k1": 0.059872,
+     "split_small_k2": 0.063328,
+     "split_large": 0.059936,
+     "split_large_tma": 0.135616
     },
     "8": {
-     "mega": 0.082144,
-     "mega_rounds": 0.082656,
-     "split_small": 0.082048,
-     "split_large": 0.083456,
-     "split_large_tma": 0.204288
+     "mega": 0.081728,
+     "mega_rounds": 0.081824,
+     "split_small": 0.080864,
+     "split_small_k1": 0.080608,
+     "split_small_k2": 0.08688,
+     "split_large": 0.082016,
+     "split_large_tma": 0.20112
     },
     "16": {
-     "mega": 0.118432,
-     "mega_rounds": 0.118976,
-     "split_small": 0.111328,
-     "split_large": 0.114656,
-     "split_large_tma": 0.292832
+     "mega": 0.117824,
+     "mega_rounds": 0.118336,
+     "split_small": 0.110816,
+     "split_small_k1": 0.110592,
+     "split_small_k2": 0.12384,
+     "split_large": 0.11312,
+     "split_large_tma": 0.288576
     },
     "32": {
-     "mega": 0.15936,
-     "mega_rounds": 0.160224,
-     "split_small": 0.14352,
-     "split_large": 0.147616,
-     "split_large_tma": 0.395328
+     "mega": 0.158144,
+     "mega_rounds": 0.158464,
+     "split_small": 0.142208,
+     "split_small_k1": 0.141952,
+     "split_small_k2": 0.158016,
+     "split_large": 0.146528,
+     "split_large_tma": 0.391552
     },
     "64": {
-     "mega": 0.182688,
-     "mega_rounds": 0.181472,
-     "split_small": 0.155744,
-     "split_large": 0.162208,
-     "split_large_tma": 0.430592
+     "mega": 0.18096,
+     "mega_rounds": 0.181184,
+     "split_small": 0.155616,
+     "split_small_k1": 0.155776,
+     "split_small_k2": 0.174304,
+     "split_large": 0.161856,
+     "split_large_tma": 0.429824
     },
     "128": {
-     "split_small": 0.165856,
-     "split_large": 0.169344,
-     "split_large_tma": 0.435776
+     "split_small": 0.1664,
+     "split_small_k1": 0.1664,
+     "split_small_k2": 0.189408,
+     "split_large": 0.169632,
+     "split_large_tma": 0.4344
     },
     "256": {
-     "split_small": 0.189152,
-     "split_large": 0.18144,
-     "split_large_tma": 0.442912
+     "split_small": 0.1888,
+     "split_small_k1": 0.18848,
+     "split_small_k2": 0.216544,
+     "split_large": 0.18112,
+     "split_large_tma": 0.440352
     },
     "512": {
      "split_small": 0.299264,
@@ -1566,7 +1674,7 @@ const char* shipped_tactics_json() {
    "hidden": 4096,
    "intermediate": 14336,
    "tactics": {
-    "1": "mega",
+    "1": "split_small_k2",
     "2": "mega_rounds",
     "4": "split_small",
     "8": "split_small",
@@ -1583,63 +1691,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107776,
-     "mega_rounds": 0.112064,
-     "split_small": 0.111136,
-     "split_large": 0.15408,
-     "split_large_tma": 0.32336
+     "mega": 0.107936,
+     "mega_rounds": 0.112,
+     "split_small": 0.110944,
+     "split_small_k1": 0.138528,
+     "split_small_k2": 0.105696,
+     "split_large": 0.153184,
+     "split_large_tma": 0.323424
     },
     "2": {
-     "mega": 0.14736,
-     "mega_rounds": 0.139232,
-     "split_small": 0.153344,
-     "split_large": 0.179456,
-     "split_large_tma": 0.40288
+     "mega": 0.148576,
+     "mega_rounds": 0.140128,
+     "split_small": 0.153664,
+     "split_small_k1": 0.162912,
+     "split_small_k2": 0.15072,
+     "split_large": 0.180192,
+     "split_large_tma": 0.404448
     },
     "4": {
-     "mega": 0.29184,
-     "mega_rounds": 0.285856,
-     "split_small": 0.273696,
-     "split_large": 0.293408,
-     "split_large_tma": 0.7832
+     "mega": 0.293216,
+     "mega_rounds": 0.287776,
+     "split_small": 0.275328,
+     "split_small_k1": 0.279488,
+     "split_small_k2": 0.280864,
+     "split_large": 0.295584,
+     "split_large_tma": 0.787168
     },
     "8": {
-     "mega": 0.326816,
-     "mega_rounds": 0.32224,
-     "split_small": 0.2992,
-     "split_large": 0.320928,
-     "split_large_tma": 0.864096
+     "mega": 0.329024,
+     "mega_rounds": 0.325024,
+     "split_small": 0.301376,
+     "split_small_k1": 0.305728,
+     "split_small_k2": 0.30672,
+     "split_large": 0.322848,
+     "split_large_tma": 0.86912
     },
     "16": {
-     "mega": 0.327072,
-     "mega_rounds": 0.321984,
-     "split_small": 0.30016,
-     "split_large": 0.321664,
-     "split_large_tma": 0.862656
+     "mega": 0.33056,
+     "mega_rounds": 0.322144,
+     "split_small": 0.303488,
+     "split_small_k1": 0.30672,
+     "split_small_k2": 0.308512,
+     "split_large": 0.32352,
+     "split_large_tma": 0.868672
     },
     "32": {
-     "mega": 0.356608,
-     "mega_rounds": 0.353792,
-     "split_small": 0.313472,
-     "split_large": 0.325504,
-     "split_large_tma": 0.865312
+     "mega": 0.358016,
+     "mega_rounds": 0.356256,
+     "split_small": 0.31616,
+     "split_small_k1": 0.32384,
+     "split_small_k2": 0.323136,
+     "split_large": 0.326976,
+     "split_large_tma": 0.871168
     },
     "64": {
-     "mega": 0.504512,
-     "mega_rounds": 0.507136,
-     "split_small": 0.34992,
-     "split_large": 0.347296,
-     "split_large_tma": 0.868992
+     "mega": 0.51264,
+     "mega_rounds": 0.512896,
+     "split_small": 0.354624,
+     "split_small_k1": 0.358016,
+     "split_small_k2": 0.36512,
+     "split_large": 0.35024,
+     "split_large_tma": 0.886848
     },
     "128": {
-     "split_small": 0.544224,
-     "split_large": 0.411296,
-     "split_large_tma": 0.878784
+     "split_small": 0.549664,
+     "split_small_k1": 0.583168,
+     "split_small_k2": 0.567424,
+     "split_large": 0.420128,
+     "split_large_tma": 0.90256
     },
     "256": {
-     "split_small": 1.01741,
-     "split_large": 0.630304,
-     "split_large_tma": 1.01766
+     "split_small": 1.04611,
+     "split_small_k1": 1.12102,
+     "split_small_k2": 1.12458,
+     "split_large": 0.63824,
+     "split_large_tma": 0.997664
     },
     "512": {
      "split_small": 1.83466,
@@ -1683,12 +1809,12 @@ const char* shipped_tactics_json() {
    "intermediate": 2880,
    "tactics": {
     "1": "split_small",
-    "2": "split_small",
+    "2": "split_small_k2",
     "4": "split_small",
     "8": "split_small",
-    "16": "split_small",
-    "32": "split_small",
-    "64": "split_small",
+    "16": "split_small_k1",
+    "32": "split_small_k1",
+    "64": "split_small_k1",
     "128": "split_small",
     "256": "split_small",
     "512": "split_small",
@@ -1699,63 +1825,81 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.063936,
-     "mega_rounds": 0.05664,
-     "split_small": 0.052384,
-     "split_large": 0.056928,
-     "split_large_tma": 0.127584
+     "mega": 0.06048,
+     "mega_rounds": 0.056288,
+     "split_small": 0.052032,
+     "split_small_k1": 0.053184,
+     "split_small_k2": 0.052032,
+     "split_large": 0.056672,
+     "split_large_tma": 0.126592
     },
     "2": {
-     "mega": 0.077664,
-     "mega_rounds": 0.078688,
-     "split_small": 0.07088,
-     "split_large": 0.074816,
-     "split_large_tma": 0.1816
+     "mega": 0.077024,
+     "mega_rounds": 0.07744,
+     "split_small": 0.070784,
+     "split_small_k1": 0.074016,
+     "split_small_k2": 0.067904,
+     "split_large": 0.0744,
+     "split_large_tma": 0.181216
     },
     "4": {
-     "mega": 0.120384,
-     "mega_rounds": 0.121856,
-     "split_small": 0.11088,
-     "split_large": 0.115264,
-     "split_large_tma": 0.3016
+     "mega": 0.120608,
+     "mega_rounds": 0.121504,
+     "split_small": 0.111104,
+     "split_small_k1": 0.111264,
+     "split_small_k2": 0.113376,
+     "split_large": 0.115488,
+     "split_large_tma": 0.302176
     },
     "8": {
-     "mega": 0.195392,
-     "mega_rounds": 0.19664,
-     "split_small": 0.18336,
-     "split_large": 0.190848,
-     "split_large_tma": 0.529824
+     "mega": 0.196256,
+     "mega_rounds": 0.196736,
+     "split_small": 0.18368,
+     "split_small_k1": 0.18416,
+     "split_small_k2": 0.189408,
+     "split_large": 0.19216,
+     "split_large_tma": 0.531904
     },
     "16": {
-     "mega": 0.320224,
-     "mega_rounds": 0.3216,
-     "split_small": 0.274304,
-     "split_large": 0.285664,
-     "split_large_tma": 0.813312
+     "mega": 0.321056,
+     "mega_rounds": 0.322496,
+     "split_small": 0.2744,
+     "split_small_k1": 0.274272,
+     "split_small_k2": 0.29248,
+     "split_large": 0.286752,
+     "split_large_tma": 0.817664
     },
     "32": {
-     "mega": 0.463168,
-     "mega_rounds": 0.463552,
-     "split_small": 0.396352,
-     "split_large": 0.417248,
-     "split_large_tma": 1.2129
+     "mega": 0.466304,
+     "mega_rounds": 0.467072,
+     "split_small": 0.399008,
+     "split_small_k1": 0.397536,
+     "split_small_k2": 0.43008,
+     "split_large": 0.417728,
+     "split_large_tma": 1.21066
     },
     "64": {
-     "mega": 0.667232,
-     "mega_rounds": 0.6672,
-     "split_small": 0.552352,
-     "split_large": 0.580032,
-     "split_large_tma": 1.69091
+     "mega": 0.667616,
+     "mega_rounds": 0.668064,
+     "split_small": 0.5536,
+     "split_small_k1": 0.553088,
+     "split_small_k2": 0.607008,
+     "split_large": 0.593632,
+     "split_large_tma": 1.71728
     },
     "128": {
-     "split_small": 0.620192,
-     "split_large": 0.653248,
-     "split_large_tma": 1.90899
+     "split_small": 0.626816,
+     "split_small_k1": 0.629472,
+     "split_small_k2": 0.71344,
+     "split_large": 0.70448,
+     "split_large_tma": 1.93242
     },
     "256": {
-     "split_small": 0.684544,
-     "split_large": 0.691488,
-     "split_large_tma": 1.9695
+     "split_small": 0.688448,
+     "split_small_k1": 0.722176,
+     "split_small_k2": 0.81472,
+     "split_large": 0.751616,
+     "split_large_tma": 1.98624
     },
     "512": {
      "split_small": 0.765792,

@@ -28,8 +28,8 @@ using sm90_backend::Names;
 // Measured crossover (H200, 2026-12-02, `megamoe tune` of both recipes over the four presets,
 // bench/results/2026-12-02_f126587_l2pf_tune_w4a16_1-4096/): since the split GEMMs' weight copies
 // prefetch 128 bytes into L2, the split path beats the kernel in 19 of the 24 cells with T <= 4
-// (deepseek-v3 T = 1 mxfp4: split_small 0.097 ms against 0.107); the kernel still wins
-// qwen3-30b-a3b T = 1 and mixtral-8x7b T = 2, which the shipped tactic table
+// (deepseek-v3 T = 1 mxfp4: split_small 0.097 ms against 0.107); with the split_small_k1 / k2
+// tactics (f2e5a39) the kernel wins only mixtral-8x7b T = 2, which the shipped tactic table
 // (core/tactics_default.cpp) and `megamoe tune` keep. Without a table entry: the split path.
 // (2026-11-30, before the prefetch: the kernel won 30 of 32 cells with T <= 4.)
 constexpr int64_t kDefaultMaxTokens = 0;
