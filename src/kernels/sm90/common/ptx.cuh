@@ -39,21 +39,11 @@ __device__ __forceinline__ void cp_async16(uint32_t dst, const void* src, bool v
   const int n = valid ? kCpAsyncBytes : 0;
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
 }
-// The same with an L2 prefetch size: a miss makes L2 fetch the whole aligned 128 / 256-byte
-// block around the 16 bytes, so the next K step of a weight row (read a stage later) hits L2.
-template <int kPrefetchBytes>
-__device__ __forceinline__ void cp_async16_prefetch(uint32_t dst, const void* src, bool valid) {
-  static_assert(kPrefetchBytes == 0 || kPrefetchBytes == 64 || kPrefetchBytes == 128 || kPrefetchBytes == 256,
-                "L2 prefetch size: 0, 64, 128 or 256 bytes");
+// The same, and on an L2 miss L2 fetches the whole aligned 128-byte block around the 16 bytes
+// (.L2::128B), so the next reads of that block hit L2.
+__device__ __forceinline__ void cp_async16_l2_128(uint32_t dst, const void* src, bool valid) {
   const int n = valid ? kCpAsyncBytes : 0;
-  if constexpr (kPrefetchBytes == 0)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
-  else if constexpr (kPrefetchBytes == 64)
-    asm volatile("cp.async.cg.shared.global.L2::64B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
-  else if constexpr (kPrefetchBytes == 128)
-    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
-  else
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
+  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
 }
 // 4 bytes global -> shared (.ca: the only variant for sizes below 16), e.g. one fp32 scale;
 // `valid` false zero-fills the destination and reads nothing.

@@ -107,6 +107,8 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   // Only experts with rows get CTAs: at most min(G, rows) of them (grid.y <= 65535).
   const int64_t grid_y = std::min<int64_t>(a.num_groups, total_rows_upper_bound);
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
+  if (a.small_splits < 0 || a.small_splits > 2)
+    throw_invalid("small_splits", "0 (the rule), 1 or 2 (w4a16 GEMM)", std::to_string(a.small_splits));
   W4A16Tactic t = a.tactic;
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);
   const int outputs = (a.D != nullptr) + (a.D16 != nullptr) + (a.act_out != nullptr);
@@ -129,12 +131,16 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   } else {
     const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
     const int64_t split_max_ctas = kSplitMaxCtasPerSm * cu::current_sm_count();
-    // The count: MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 (an A/B knob, read once), else the caller's
-    // (a tactic), else the rule.
-    static const int forced_splits = int(env_int("MEGAMOE_W4A16_SMALL_SPLITS", 0));
-    const int asked = forced_splits == 1 || forced_splits == 2 ? forced_splits : a.small_splits;
-    const bool can_split = a.K >= 256;  // >= 2 stages of 128 per split
-    const int splits = !can_split ? 1 : asked == 1 || asked == 2 ? asked : ctas <= split_max_ctas ? 2 : 1;
+    // The count: MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 (an A/B knob, read once; other values are
+    // ignored), else the caller's (a tactic), else the rule; 1 when K has fewer than two stages of
+    // 128 per split.
+    static const int forced_splits = [] {
+      const int v = int(env_int("MEGAMOE_W4A16_SMALL_SPLITS", 0));
+      return v == 1 || v == 2 ? v : 0;
+    }();
+    int splits = forced_splits != 0 ? forced_splits : a.small_splits;
+    if (splits == 0) splits = ctas <= split_max_ctas ? 2 : 1;
+    if (a.K < 256) splits = 1;
     e = cudaSuccess;
     if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
       e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);

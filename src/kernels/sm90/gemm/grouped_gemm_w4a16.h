@@ -8,8 +8,8 @@
 // allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0.
 //
 // Three tactics, one weight layout (swap-AB in all: weight rows are the MMA's M, tokens its N):
-//   kSmall  mma.sync m16n8k16, 32 tokens per pass, a 4-stage x 8 KB cp.async weight stream,
-//           K split in two when the grid is small: decode-like T.
+//   kSmall  mma.sync m16n8k16, 16 or 32 tokens per pass, a 4-stage x 8 KB cp.async weight
+//           stream, K split in two when the grid is small or `small_splits` says: decode-like T.
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
 //           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and

@@ -27,12 +27,6 @@ constexpr int kBN = 128;               // weight rows per CTA (8 warps x 16, or 
 constexpr int kThreads = 256;
 constexpr int kPackedRowBytes = kBK / 2;  // one weight row's e2m1 codes of a K step (2 per byte)
 constexpr int kChunkBytes = ptx::kCpAsyncBytes;  // 16: one cp.async, one swizzle chunk
-// A K step reads only 32 bytes of each weight row (rows are K / 2 bytes apart), so DRAM sees
-// short scattered requests; the weight copies ask L2 to fetch the aligned 128 bytes around them
-// (cp.async .L2::128B), and the next three K steps of the row hit L2. Measured on H200 (mxfp4,
-// four presets, forced tactics): small 1.03-1.20x faster at T = 1..256 (deepseek-v3 T = 16
-// 0.926 -> 0.783 ms), large 0.99-1.09x at T = 256..4096; 256 bytes was no better.
-constexpr int kWeightL2PrefetchBytes = 128;
 constexpr int kSmemRowBytes = 128;        // a 64-wide bf16 activation row in shared memory
 constexpr int kMaxDynamicSmem = 227 * 1024;  // sm_90's largest opt-in shared memory per block
 static_assert(kSmemRowBytes == kBK * 2, "one activation row of a K step is 128 bytes (8 chunks)");
@@ -109,6 +103,16 @@ template <Fp4Scale F>
 __device__ __forceinline__ uint32_t row_scale_codes(const uint8_t* tile, int row) {
   if constexpr (F == Fp4Scale::kMxfp4) return *reinterpret_cast<const uint16_t*>(tile + row * 2);
   else return *reinterpret_cast<const uint32_t*>(tile + row * 4);
+}
+
+// One 16-byte chunk of packed weight codes, global -> shared (cp.async tactics). A K step reads
+// only 32 bytes of each weight row (rows are K / 2 bytes apart), so DRAM would see short
+// scattered requests; the copy asks L2 to fetch the aligned 128 bytes around the chunk, and the
+// next three K steps of the row hit L2. Measured on H200 (mxfp4, four presets, forced tactics):
+// small 1.03-1.20x faster at T = 1..256 (deepseek-v3 T = 16 0.926 -> 0.783 ms), large
+// 0.99-1.09x at T = 256..4096; 256 bytes was no better.
+__device__ __forceinline__ void cp_async_weights16(uint32_t dst, const void* src, bool valid) {
+  ptx::cp_async16_l2_128(dst, src, valid);
 }
 
 // Hides how a value was computed: the compiler then keeps it in a register instead of

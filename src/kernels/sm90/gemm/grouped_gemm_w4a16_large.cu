@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
         const uint32_t st = sbase + uint32_t(slot * kStageBytes);
 #pragma unroll
         for (int i = 0; i < kXc; ++i) cp_async16(st + x_dst[i], x_src[i] + size_t(kt) * kBK, x_ok[i]);
-        ptx::cp_async16_prefetch<kWeightL2PrefetchBytes>(st + w_dst, w_src + size_t(kt) * kPackedRowBytes, w_ok);
+        cp_async_weights16(st + w_dst, w_src + size_t(kt) * kPackedRowBytes, w_ok);
         if (s_thr) cp_async16(st + s_dst, s_src + size_t(kt) * s_step, s_ok);
       };
 

@@ -17,7 +17,7 @@
 // scale tiles 2 x 256 / 512 B}. kStages = 4 keeps 3 x 8 KB of weights in flight per CTA (~72 KB
 // per SM at three CTAs: 50-68 KB of shared memory and 69-79 registers each), what HBM latency x
 // bandwidth needs (H200, 16-token passes: 5 stages measured 0.98-1.02x, 6 stages -- two CTAs per
-// SM -- 0.93-1.01x). Weight copies prefetch 128 bytes into L2 (kWeightL2PrefetchBytes).
+// SM -- 0.93-1.01x). Weight copies prefetch 128 bytes into L2 (cp_async_weights16).
 //
 // At decode sizes the kernel is bound by instruction issue, not by HBM: per 64-wide sub-step a
 // thread decodes 16 bf16 pairs (decode_step: ~2.25 ALU instructions per pair, one HMUL2 with
@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
         // sources advance once per stage (constant offsets inside it).
 #pragma unroll
         for (int u = 0; u < kSub; ++u) {
-          ptx::cp_async16_prefetch<kWeightL2PrefetchBytes>(st + w_dst + u * kWBytes, w_src + u * kPackedRowBytes, w_ok);
+          cp_async_weights16(st + w_dst + u * kWBytes, w_src + u * kPackedRowBytes, w_ok);
           if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src + u * kBK, x_ok);
           if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src + u * s_step, s_ok);
         }
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
 #pragma unroll
         for (int u = 0; u < kSub; ++u) {
           const bool in = next_kt + u < KT;  // a zero-filled half stage past K adds exact zeros
-          ptx::cp_async16_prefetch<kWeightL2PrefetchBytes>(st + w_dst + u * kWBytes, w_src, w_ok && in);
+          cp_async_weights16(st + w_dst + u * kWBytes, w_src, w_ok && in);
           if (x_thr) cp_async16(st + x_dst + u * kXBytes, x_src, x_ok && in);
           if (s_thr) cp_async16(st + s_dst + u * C::kSBytes, s_src, s_ok && in);
           if (in) {
