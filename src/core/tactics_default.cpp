@@ -28,6 +28,10 @@
 //   mega_rounds 0.097 ms against mega's 0.108, as every process that timed it alone measured, while
 //   tunes of more buckets measured mega_rounds at 0.126-0.127 (not understood; docs/BENCHMARKS.md,
 //   2026-12-02 "lean 5-stage K loop").
+//   bf16 and fp8_block, T = 1..64, re-measured at 6558190 (the Mega kernel after its first two claims
+//   moved to entry, the fp8 32-wide swap-AB tile): `megamoe tune --recipe <r> --presets (the four)
+//   --tokens 1-64 --iters 30` of 2026-12-02 (bench/results/2026-12-02_6558190_tune_bf16_fp8_1-64/):
+//   13 winners changed, bf16 mostly from the kernel to split_swap_ab at T = 4..32 (by 1-6%).
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -57,9 +61,9 @@ const char* shipped_tactics_json() {
     "1": "mega",
     "2": "mega_rounds",
     "4": "mega",
-    "8": "mega_rounds",
-    "16": "mega_rounds",
-    "32": "mega_rounds",
+    "8": "split_swap_ab",
+    "16": "split_swap_ab",
+    "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
     "256": "split_swap_ab",
@@ -71,46 +75,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.215104,
-     "mega_rounds": 0.215616,
-     "split_swap_ab": 0.227712,
-     "split_large_tile": 0.246432
+     "mega": 0.214848,
+     "mega_rounds": 0.214944,
+     "split_swap_ab": 0.223584,
+     "split_large_tile": 0.237536
     },
     "2": {
-     "mega": 0.368,
-     "mega_rounds": 0.337024,
-     "split_swap_ab": 0.355936,
-     "split_large_tile": 0.39968
+     "mega": 0.339968,
+     "mega_rounds": 0.334528,
+     "split_swap_ab": 0.345024,
+     "split_large_tile": 0.373536
     },
     "4": {
-     "mega": 0.67248,
-     "mega_rounds": 0.674112,
-     "split_swap_ab": 0.696672,
-     "split_large_tile": 0.742752
+     "mega": 0.6712,
+     "mega_rounds": 0.671232,
+     "split_swap_ab": 0.673088,
+     "split_large_tile": 0.705504
     },
     "8": {
-     "mega": 1.1824,
-     "mega_rounds": 1.18122,
-     "split_swap_ab": 1.19779,
-     "split_large_tile": 1.27677
+     "mega": 1.17789,
+     "mega_rounds": 1.18157,
+     "split_swap_ab": 1.15898,
+     "split_large_tile": 1.20269
     },
     "16": {
-     "mega": 2.07712,
-     "mega_rounds": 2.06614,
-     "split_swap_ab": 2.08336,
-     "split_large_tile": 2.23446
+     "mega": 2.06486,
+     "mega_rounds": 2.06858,
+     "split_swap_ab": 2.01968,
+     "split_large_tile": 2.08358
     },
     "32": {
-     "mega": 3.34845,
-     "mega_rounds": 3.33866,
-     "split_swap_ab": 3.35898,
-     "split_large_tile": 3.60038
+     "mega": 3.34486,
+     "mega_rounds": 3.34,
+     "split_swap_ab": 3.26186,
+     "split_large_tile": 3.32509
     },
     "64": {
-     "mega": 4.74957,
-     "mega_rounds": 4.52909,
-     "split_swap_ab": 4.5023,
-     "split_large_tile": 4.90122
+     "mega": 4.44445,
+     "mega_rounds": 4.4473,
+     "split_swap_ab": 4.36752,
+     "split_large_tile": 4.4273
     },
     "128": {
      "split_swap_ab": 5.01133,
@@ -160,7 +164,7 @@ const char* shipped_tactics_json() {
     "2": "mega_rounds",
     "4": "mega_rounds",
     "8": "mega",
-    "16": "mega",
+    "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
@@ -173,46 +177,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.056,
-     "mega_rounds": 0.055616,
-     "split_swap_ab": 0.059456,
-     "split_large_tile": 0.075008
+     "mega": 0.052896,
+     "mega_rounds": 0.052576,
+     "split_swap_ab": 0.055104,
+     "split_large_tile": 0.070432
     },
     "2": {
-     "mega": 0.074368,
+     "mega": 0.070208,
      "mega_rounds": 0.066272,
-     "split_swap_ab": 0.076832,
-     "split_large_tile": 0.083264
+     "split_swap_ab": 0.072384,
+     "split_large_tile": 0.081952
     },
     "4": {
-     "mega": 0.114848,
-     "mega_rounds": 0.108512,
-     "split_swap_ab": 0.119328,
-     "split_large_tile": 0.140128
+     "mega": 0.112672,
+     "mega_rounds": 0.102176,
+     "split_swap_ab": 0.107584,
+     "split_large_tile": 0.117408
     },
     "8": {
-     "mega": 0.145312,
-     "mega_rounds": 0.146496,
-     "split_swap_ab": 0.159008,
-     "split_large_tile": 0.190784
+     "mega": 0.143904,
+     "mega_rounds": 0.145312,
+     "split_swap_ab": 0.151104,
+     "split_large_tile": 0.163584
     },
     "16": {
-     "mega": 0.223168,
-     "mega_rounds": 0.223584,
-     "split_swap_ab": 0.22624,
-     "split_large_tile": 0.24784
+     "mega": 0.22144,
+     "mega_rounds": 0.222432,
+     "split_swap_ab": 0.21744,
+     "split_large_tile": 0.224352
     },
     "32": {
-     "mega": 0.299136,
-     "mega_rounds": 0.301632,
-     "split_swap_ab": 0.297088,
-     "split_large_tile": 0.333536
+     "mega": 0.298816,
+     "mega_rounds": 0.298944,
+     "split_swap_ab": 0.287808,
+     "split_large_tile": 0.295616
     },
     "64": {
-     "mega": 0.331008,
-     "mega_rounds": 0.330976,
-     "split_swap_ab": 0.328448,
-     "split_large_tile": 0.351968
+     "mega": 0.329984,
+     "mega_rounds": 0.332256,
+     "split_swap_ab": 0.316576,
+     "split_large_tile": 0.322336
     },
     "128": {
      "split_swap_ab": 0.36016,
@@ -260,11 +264,11 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_rounds",
     "2": "mega",
-    "4": "mega",
-    "8": "mega",
+    "4": "split_swap_ab",
+    "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
-    "64": "split_swap_ab",
+    "64": "split_large_tile",
     "128": "split_swap_ab",
     "256": "split_large_tile",
     "512": "split_large_tile",
@@ -275,46 +279,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.218272,
-     "mega_rounds": 0.208,
-     "split_swap_ab": 0.226048,
-     "split_large_tile": 0.348416
+     "mega": 0.217952,
+     "mega_rounds": 0.204032,
+     "split_swap_ab": 0.225888,
+     "split_large_tile": 0.31968
     },
     "2": {
-     "mega": 0.28976,
-     "mega_rounds": 0.29824,
-     "split_swap_ab": 0.300736,
-     "split_large_tile": 0.424256
+     "mega": 0.284864,
+     "mega_rounds": 0.295264,
+     "split_swap_ab": 0.294016,
+     "split_large_tile": 0.37824
     },
     "4": {
-     "mega": 0.623552,
-     "mega_rounds": 0.682464,
-     "split_swap_ab": 0.624096,
-     "split_large_tile": 0.709088
+     "mega": 0.620384,
+     "mega_rounds": 0.681024,
+     "split_swap_ab": 0.585536,
+     "split_large_tile": 0.618112
     },
     "8": {
-     "mega": 0.694624,
-     "mega_rounds": 0.783168,
-     "split_swap_ab": 0.698208,
-     "split_large_tile": 0.791072
+     "mega": 0.691808,
+     "mega_rounds": 0.77872,
+     "split_swap_ab": 0.672992,
+     "split_large_tile": 0.704608
     },
     "16": {
-     "mega": 0.696192,
-     "mega_rounds": 0.781056,
-     "split_swap_ab": 0.692544,
-     "split_large_tile": 0.79184
+     "mega": 0.691872,
+     "mega_rounds": 0.782816,
+     "split_swap_ab": 0.667808,
+     "split_large_tile": 0.704288
     },
     "32": {
-     "mega": 0.70368,
-     "mega_rounds": 0.80208,
-     "split_swap_ab": 0.699104,
-     "split_large_tile": 0.779904
+     "mega": 0.700352,
+     "mega_rounds": 0.788608,
+     "split_swap_ab": 0.668384,
+     "split_large_tile": 0.70544
     },
     "64": {
-     "mega": 0.930688,
-     "mega_rounds": 0.930208,
-     "split_swap_ab": 0.732352,
-     "split_large_tile": 0.778752
+     "mega": 0.919616,
+     "mega_rounds": 0.92096,
+     "split_swap_ab": 0.709568,
+     "split_large_tile": 0.70496
     },
     "128": {
      "split_swap_ab": 0.706752,
@@ -362,9 +366,9 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_rounds",
     "2": "mega",
-    "4": "mega",
-    "8": "mega_rounds",
-    "16": "mega",
+    "4": "split_swap_ab",
+    "8": "split_swap_ab",
+    "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
@@ -377,46 +381,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.08976,
-     "mega_rounds": 0.086592,
-     "split_swap_ab": 0.095296,
-     "split_large_tile": 0.110016
+     "mega": 0.090272,
+     "mega_rounds": 0.085632,
+     "split_swap_ab": 0.089856,
+     "split_large_tile": 0.113376
     },
     "2": {
-     "mega": 0.118496,
-     "mega_rounds": 0.125088,
-     "split_swap_ab": 0.129632,
-     "split_large_tile": 0.162816
+     "mega": 0.117984,
+     "mega_rounds": 0.124896,
+     "split_swap_ab": 0.126176,
+     "split_large_tile": 0.14896
     },
     "4": {
-     "mega": 0.225248,
-     "mega_rounds": 0.226016,
-     "split_swap_ab": 0.227744,
-     "split_large_tile": 0.26672
+     "mega": 0.224992,
+     "mega_rounds": 0.22608,
+     "split_swap_ab": 0.221248,
+     "split_large_tile": 0.248
     },
     "8": {
-     "mega": 0.3904,
-     "mega_rounds": 0.389888,
-     "split_swap_ab": 0.403392,
-     "split_large_tile": 0.446176
+     "mega": 0.388224,
+     "mega_rounds": 0.388384,
+     "split_swap_ab": 0.386624,
+     "split_large_tile": 0.4168
     },
     "16": {
-     "mega": 0.624224,
-     "mega_rounds": 0.625248,
-     "split_swap_ab": 0.627552,
-     "split_large_tile": 0.68608
+     "mega": 0.620992,
+     "mega_rounds": 0.62144,
+     "split_swap_ab": 0.60864,
+     "split_large_tile": 0.63616
     },
     "32": {
-     "mega": 0.94832,
-     "mega_rounds": 0.949216,
-     "split_swap_ab": 0.93936,
-     "split_large_tile": 1.0007
+     "mega": 0.9424,
+     "mega_rounds": 0.942624,
+     "split_swap_ab": 0.900352,
+     "split_large_tile": 0.928192
     },
     "64": {
-     "mega": 1.33638,
-     "mega_rounds": 1.33773,
-     "split_swap_ab": 1.32899,
-     "split_large_tile": 1.43178
+     "mega": 1.32717,
+     "mega_rounds": 1.3273,
+     "split_swap_ab": 1.27651,
+     "split_large_tile": 1.32797
     },
     "128": {
      "split_swap_ab": 1.45264,
@@ -462,7 +466,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "split_swap_ab",
+    "1": "mega_rounds",
     "2": "mega_rounds",
     "4": "split_swap_ab",
     "8": "split_swap_ab",
@@ -479,46 +483,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.138304,
-     "mega_rounds": 0.129632,
-     "split_swap_ab": 0.127808,
-     "split_large_tile": 0.174368
+     "mega": 0.138176,
+     "mega_rounds": 0.129024,
+     "split_swap_ab": 0.13344,
+     "split_large_tile": 0.173056
     },
     "2": {
-     "mega": 0.205344,
-     "mega_rounds": 0.195648,
-     "split_swap_ab": 0.199712,
-     "split_large_tile": 0.289984
+     "mega": 0.2048,
+     "mega_rounds": 0.194912,
+     "split_swap_ab": 0.198144,
+     "split_large_tile": 0.303744
     },
     "4": {
-     "mega": 0.381376,
-     "mega_rounds": 0.380192,
-     "split_swap_ab": 0.37008,
-     "split_large_tile": 0.552096
+     "mega": 0.378272,
+     "mega_rounds": 0.38064,
+     "split_swap_ab": 0.366528,
+     "split_large_tile": 0.559776
     },
     "8": {
-     "mega": 0.687232,
-     "mega_rounds": 0.648352,
-     "split_swap_ab": 0.613504,
-     "split_large_tile": 0.909536
+     "mega": 0.64816,
+     "mega_rounds": 0.65168,
+     "split_swap_ab": 0.615296,
+     "split_large_tile": 0.923232
     },
     "16": {
-     "mega": 1.12838,
-     "mega_rounds": 1.12854,
-     "split_swap_ab": 1.05731,
-     "split_large_tile": 1.54422
+     "mega": 1.12525,
+     "mega_rounds": 1.12074,
+     "split_swap_ab": 1.05472,
+     "split_large_tile": 1.53955
     },
     "32": {
-     "mega": 1.83222,
-     "mega_rounds": 1.83488,
-     "split_swap_ab": 1.70845,
-     "split_large_tile": 2.40586
+     "mega": 1.82982,
+     "mega_rounds": 1.83619,
+     "split_swap_ab": 1.7103,
+     "split_large_tile": 2.40886
     },
     "64": {
-     "mega": 2.44592,
-     "mega_rounds": 2.44518,
-     "split_swap_ab": 2.27952,
-     "split_large_tile": 3.15574
+     "mega": 2.44608,
+     "mega_rounds": 2.44557,
+     "split_swap_ab": 2.28083,
+     "split_large_tile": 3.12893
     },
     "128": {
      "split_swap_ab": 2.63027,
@@ -565,9 +569,9 @@ const char* shipped_tactics_json() {
    "intermediate": 768,
    "tactics": {
     "1": "mega_rounds",
-    "2": "mega",
+    "2": "mega_rounds",
     "4": "mega",
-    "8": "split_swap_ab",
+    "8": "mega",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
@@ -581,46 +585,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.047072,
-     "mega_rounds": 0.04528,
-     "split_swap_ab": 0.048416,
-     "split_large_tile": 0.051584
+     "mega": 0.0472,
+     "mega_rounds": 0.046368,
+     "split_swap_ab": 0.049472,
+     "split_large_tile": 0.052736
     },
     "2": {
-     "mega": 0.054368,
-     "mega_rounds": 0.054816,
-     "split_swap_ab": 0.05648,
-     "split_large_tile": 0.0664
+     "mega": 0.05632,
+     "mega_rounds": 0.055392,
+     "split_swap_ab": 0.056768,
+     "split_large_tile": 0.067168
     },
     "4": {
-     "mega": 0.076832,
+     "mega": 0.07728,
      "mega_rounds": 0.077472,
-     "split_swap_ab": 0.07792,
-     "split_large_tile": 0.093024
+     "split_swap_ab": 0.077792,
+     "split_large_tile": 0.092544
     },
     "8": {
-     "mega": 0.110848,
-     "mega_rounds": 0.110976,
-     "split_swap_ab": 0.107744,
-     "split_large_tile": 0.136416
+     "mega": 0.099136,
+     "mega_rounds": 0.099744,
+     "split_swap_ab": 0.102368,
+     "split_large_tile": 0.130656
     },
     "16": {
-     "mega": 0.154816,
-     "mega_rounds": 0.145984,
-     "split_swap_ab": 0.139648,
-     "split_large_tile": 0.184864
+     "mega": 0.141856,
+     "mega_rounds": 0.142336,
+     "split_swap_ab": 0.13856,
+     "split_large_tile": 0.183456
     },
     "32": {
-     "mega": 0.192,
-     "mega_rounds": 0.19216,
-     "split_swap_ab": 0.174464,
-     "split_large_tile": 0.232992
+     "mega": 0.1904,
+     "mega_rounds": 0.190688,
+     "split_swap_ab": 0.17616,
+     "split_large_tile": 0.230496
     },
     "64": {
-     "mega": 0.218208,
-     "mega_rounds": 0.219168,
-     "split_swap_ab": 0.19312,
-     "split_large_tile": 0.250112
+     "mega": 0.21744,
+     "mega_rounds": 0.217472,
+     "split_swap_ab": 0.192704,
+     "split_large_tile": 0.248576
     },
     "128": {
      "split_swap_ab": 0.203424,
@@ -683,46 +687,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.138816,
-     "mega_rounds": 0.126304,
-     "split_swap_ab": 0.13632,
-     "split_large_tile": 0.205312
+     "mega": 0.139808,
+     "mega_rounds": 0.126336,
+     "split_swap_ab": 0.140544,
+     "split_large_tile": 0.207392
     },
     "2": {
-     "mega": 0.168672,
-     "mega_rounds": 0.183424,
-     "split_swap_ab": 0.172832,
-     "split_large_tile": 0.268064
+     "mega": 0.16832,
+     "mega_rounds": 0.182496,
+     "split_swap_ab": 0.17488,
+     "split_large_tile": 0.252512
     },
     "4": {
-     "mega": 0.347168,
-     "mega_rounds": 0.35856,
-     "split_swap_ab": 0.33392,
-     "split_large_tile": 0.53888
+     "mega": 0.345088,
+     "mega_rounds": 0.35744,
+     "split_swap_ab": 0.326752,
+     "split_large_tile": 0.507936
     },
     "8": {
-     "mega": 0.400256,
-     "mega_rounds": 0.439392,
-     "split_swap_ab": 0.363232,
-     "split_large_tile": 0.577984
+     "mega": 0.396448,
+     "mega_rounds": 0.436864,
+     "split_swap_ab": 0.364448,
+     "split_large_tile": 0.562912
     },
     "16": {
-     "mega": 0.398656,
-     "mega_rounds": 0.438816,
-     "split_swap_ab": 0.366336,
-     "split_large_tile": 0.575232
+     "mega": 0.396352,
+     "mega_rounds": 0.438112,
+     "split_swap_ab": 0.367808,
+     "split_large_tile": 0.590624
     },
     "32": {
-     "mega": 0.426816,
-     "mega_rounds": 0.470912,
-     "split_swap_ab": 0.372864,
-     "split_large_tile": 0.577408
+     "mega": 0.422208,
+     "mega_rounds": 0.468992,
+     "split_swap_ab": 0.371968,
+     "split_large_tile": 0.584384
     },
     "64": {
-     "mega": 0.585888,
-     "mega_rounds": 0.584384,
-     "split_swap_ab": 0.381952,
-     "split_large_tile": 0.583392
+     "mega": 0.582752,
+     "mega_rounds": 0.583232,
+     "split_swap_ab": 0.379776,
+     "split_large_tile": 0.586432
     },
     "128": {
      "split_swap_ab": 0.401728,
@@ -785,46 +789,46 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.071872,
-     "mega_rounds": 0.064832,
-     "split_swap_ab": 0.070112,
-     "split_large_tile": 0.087776
+     "mega": 0.072768,
+     "mega_rounds": 0.065248,
+     "split_swap_ab": 0.070688,
+     "split_large_tile": 0.087968
     },
     "2": {
-     "mega": 0.09056,
-     "mega_rounds": 0.09136,
-     "split_swap_ab": 0.090272,
-     "split_large_tile": 0.11536
+     "mega": 0.090528,
+     "mega_rounds": 0.090432,
+     "split_swap_ab": 0.0896,
+     "split_large_tile": 0.115232
     },
     "4": {
-     "mega": 0.1464,
-     "mega_rounds": 0.14688,
-     "split_swap_ab": 0.140928,
-     "split_large_tile": 0.222528
+     "mega": 0.145632,
+     "mega_rounds": 0.146464,
+     "split_swap_ab": 0.139968,
+     "split_large_tile": 0.211456
     },
     "8": {
-     "mega": 0.248256,
-     "mega_rounds": 0.24832,
-     "split_swap_ab": 0.226208,
-     "split_large_tile": 0.35248
+     "mega": 0.247616,
+     "mega_rounds": 0.247872,
+     "split_swap_ab": 0.226976,
+     "split_large_tile": 0.36064
     },
     "16": {
-     "mega": 0.383616,
-     "mega_rounds": 0.38336,
-     "split_swap_ab": 0.3392,
-     "split_large_tile": 0.52176
+     "mega": 0.38368,
+     "mega_rounds": 0.384608,
+     "split_swap_ab": 0.33968,
+     "split_large_tile": 0.518304
     },
     "32": {
-     "mega": 0.562688,
-     "mega_rounds": 0.564,
-     "split_swap_ab": 0.492,
-     "split_large_tile": 0.742816
+     "mega": 0.563552,
+     "mega_rounds": 0.563456,
+     "split_swap_ab": 0.491616,
+     "split_large_tile": 0.73936
     },
     "64": {
-     "mega": 0.796736,
-     "mega_rounds": 0.796416,
-     "split_swap_ab": 0.699904,
-     "split_large_tile": 1.03658
+     "mega": 0.7976,
+     "mega_rounds": 0.7968,
+     "split_swap_ab": 0.694752,
+     "split_large_tile": 1.00979
     },
     "128": {
      "split_swap_ab": 0.783424,
