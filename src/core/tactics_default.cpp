@@ -31,7 +31,7 @@
 //   bf16 and fp8_block, T = 1..64, re-measured at 6558190 (the Mega kernel after its first two claims
 //   moved to entry, the fp8 32-wide swap-AB tile): `megamoe tune --recipe <r> --presets (the four)
 //   --tokens 1-64 --iters 30` of 2026-12-02 (bench/results/2026-12-02_6558190_tune_bf16_fp8_1-64/):
-//   13 winners changed, bf16 mostly from the kernel to split_swap_ab at T = 4..32 (by 1-6%).
+//   13 winners changed, bf16 mostly from the kernel to split_swap_ab at T = 4..32 (by 0.4-5.6%).
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
