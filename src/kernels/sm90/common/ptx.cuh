@@ -136,6 +136,23 @@ __device__ __forceinline__ void prefetch_tensormap(const void* tmap) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(tmap)) : "memory");
 }
 
+// ---- gpu-scope release / acquire atomics ------------------------------------------------------
+// The CTA-wide publish pattern: every thread stores, the CTA passes a barrier, then one thread
+// releases (PTX memory model: the barrier orders the CTA's earlier stores before that thread's
+// release, which is cumulative). Only the releasing thread waits for the stores to land, instead
+// of every thread fencing (__threadfence) before the barrier.
+// The counter's old value; acquire too, so what the releasers published is visible to this
+// thread (and, after a barrier, to its CTA).
+__device__ __forceinline__ int atom_add_acq_rel_gpu(int* p, int v) {
+  int old;
+  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+// The same increment when nobody needs the old value.
+__device__ __forceinline__ void red_add_release_gpu(int* p, int v) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // ---- warpgroup register budgets (sm_90a) ------------------------------------------------------
 // Every warp of a warpgroup executes the same one; the block's total stays within the register
 // file the launch reserved (threads x the compiled register count).
