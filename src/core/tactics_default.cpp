@@ -60,11 +60,11 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "mega_rounds",
-    "4": "mega",
-    "8": "split_swap_ab",
-    "16": "split_swap_ab",
-    "32": "split_swap_ab",
-    "64": "split_swap_ab",
+    "4": "mega_rounds",
+    "8": "mega_min16",
+    "16": "mega",
+    "32": "mega_min16",
+    "64": "mega",
     "128": "split_swap_ab",
     "256": "split_swap_ab",
     "512": "split_large_tile",
@@ -81,40 +81,52 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.237536
     },
     "2": {
-     "mega": 0.339968,
-     "mega_rounds": 0.334528,
-     "split_swap_ab": 0.345024,
-     "split_large_tile": 0.373536
+     "mega": 0.341408,
+     "mega_rounds": 0.335648,
+     "mega_min8": 0.340928,
+     "mega_min16": 0.341056,
+     "split_swap_ab": 0.352672,
+     "split_large_tile": 0.381312
     },
     "4": {
-     "mega": 0.6712,
-     "mega_rounds": 0.671232,
-     "split_swap_ab": 0.673088,
-     "split_large_tile": 0.705504
+     "mega": 0.671104,
+     "mega_rounds": 0.66992,
+     "mega_min8": 0.67072,
+     "mega_min16": 0.670624,
+     "split_swap_ab": 0.689216,
+     "split_large_tile": 0.720704
     },
     "8": {
-     "mega": 1.17789,
-     "mega_rounds": 1.18157,
-     "split_swap_ab": 1.15898,
-     "split_large_tile": 1.20269
+     "mega": 1.17258,
+     "mega_rounds": 1.17338,
+     "mega_min8": 1.17238,
+     "mega_min16": 1.17206,
+     "split_swap_ab": 1.1879,
+     "split_large_tile": 1.2343
     },
     "16": {
-     "mega": 2.06486,
-     "mega_rounds": 2.06858,
-     "split_swap_ab": 2.01968,
-     "split_large_tile": 2.08358
+     "mega": 2.05555,
+     "mega_rounds": 2.056,
+     "mega_min8": 2.05856,
+     "mega_min16": 2.05642,
+     "split_swap_ab": 2.07229,
+     "split_large_tile": 2.18534
     },
     "32": {
-     "mega": 3.34486,
-     "mega_rounds": 3.34,
-     "split_swap_ab": 3.26186,
-     "split_large_tile": 3.32509
+     "mega": 3.4073,
+     "mega_rounds": 3.38422,
+     "mega_min8": 3.36109,
+     "mega_min16": 3.3456,
+     "split_swap_ab": 3.34998,
+     "split_large_tile": 3.45107
     },
     "64": {
-     "mega": 4.44445,
-     "mega_rounds": 4.4473,
-     "split_swap_ab": 4.36752,
-     "split_large_tile": 4.4273
+     "mega": 4.45939,
+     "mega_rounds": 4.5152,
+     "mega_min8": 4.50803,
+     "mega_min16": 4.4832,
+     "split_swap_ab": 4.47786,
+     "split_large_tile": 4.62461
     },
     "128": {
      "split_swap_ab": 5.01133,
@@ -160,12 +172,12 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "mega_rounds",
-    "2": "mega_rounds",
-    "4": "mega_rounds",
-    "8": "mega",
-    "16": "split_swap_ab",
-    "32": "split_swap_ab",
+    "1": "mega_min16",
+    "2": "mega_min8",
+    "4": "mega_min16",
+    "8": "mega_min16",
+    "16": "mega_min8",
+    "32": "mega_min8",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
     "256": "split_large_tile",
@@ -177,46 +189,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.052896,
-     "mega_rounds": 0.052576,
-     "split_swap_ab": 0.055104,
-     "split_large_tile": 0.070432
+     "mega": 0.05376,
+     "mega_rounds": 0.05312,
+     "mega_min8": 0.051552,
+     "mega_min16": 0.048672,
+     "split_swap_ab": 0.055648,
+     "split_large_tile": 0.071232
     },
     "2": {
-     "mega": 0.070208,
-     "mega_rounds": 0.066272,
-     "split_swap_ab": 0.072384,
-     "split_large_tile": 0.081952
+     "mega": 0.068928,
+     "mega_rounds": 0.067136,
+     "mega_min8": 0.063712,
+     "mega_min16": 0.074784,
+     "split_swap_ab": 0.070592,
+     "split_large_tile": 0.079392
     },
     "4": {
-     "mega": 0.112672,
-     "mega_rounds": 0.102176,
-     "split_swap_ab": 0.107584,
-     "split_large_tile": 0.117408
+     "mega": 0.107808,
+     "mega_rounds": 0.101728,
+     "mega_min8": 0.100288,
+     "mega_min16": 0.100192,
+     "split_swap_ab": 0.108096,
+     "split_large_tile": 0.119008
     },
     "8": {
-     "mega": 0.143904,
-     "mega_rounds": 0.145312,
-     "split_swap_ab": 0.151104,
-     "split_large_tile": 0.163584
+     "mega": 0.144768,
+     "mega_rounds": 0.145536,
+     "mega_min8": 0.144416,
+     "mega_min16": 0.143712,
+     "split_swap_ab": 0.153568,
+     "split_large_tile": 0.166688
     },
     "16": {
-     "mega": 0.22144,
-     "mega_rounds": 0.222432,
-     "split_swap_ab": 0.21744,
-     "split_large_tile": 0.224352
+     "mega": 0.218272,
+     "mega_rounds": 0.219328,
+     "mega_min8": 0.218016,
+     "mega_min16": 0.218624,
+     "split_swap_ab": 0.22096,
+     "split_large_tile": 0.2272
     },
     "32": {
-     "mega": 0.298816,
-     "mega_rounds": 0.298944,
-     "split_swap_ab": 0.287808,
-     "split_large_tile": 0.295616
+     "mega": 0.29232,
+     "mega_rounds": 0.29312,
+     "mega_min8": 0.292096,
+     "mega_min16": 0.292736,
+     "split_swap_ab": 0.292256,
+     "split_large_tile": 0.303552
     },
     "64": {
-     "mega": 0.329984,
-     "mega_rounds": 0.332256,
-     "split_swap_ab": 0.316576,
-     "split_large_tile": 0.322336
+     "mega": 0.324384,
+     "mega_rounds": 0.325888,
+     "mega_min8": 0.325088,
+     "mega_min16": 0.325248,
+     "split_swap_ab": 0.320928,
+     "split_large_tile": 0.3288
     },
     "128": {
      "split_swap_ab": 0.36016,
@@ -263,12 +289,12 @@ const char* shipped_tactics_json() {
    "intermediate": 14336,
    "tactics": {
     "1": "mega_rounds",
-    "2": "mega",
+    "2": "mega_min16",
     "4": "split_swap_ab",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
-    "64": "split_large_tile",
+    "64": "split_swap_ab",
     "128": "split_swap_ab",
     "256": "split_large_tile",
     "512": "split_large_tile",
@@ -279,46 +305,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.217952,
-     "mega_rounds": 0.204032,
-     "split_swap_ab": 0.225888,
-     "split_large_tile": 0.31968
+     "mega": 0.217632,
+     "mega_rounds": 0.202784,
+     "mega_min8": 0.203904,
+     "mega_min16": 0.204704,
+     "split_swap_ab": 0.227296,
+     "split_large_tile": 0.308096
     },
     "2": {
-     "mega": 0.284864,
-     "mega_rounds": 0.295264,
-     "split_swap_ab": 0.294016,
-     "split_large_tile": 0.37824
+     "mega": 0.286912,
+     "mega_rounds": 0.296416,
+     "mega_min8": 0.285312,
+     "mega_min16": 0.285216,
+     "split_swap_ab": 0.298048,
+     "split_large_tile": 0.377248
     },
     "4": {
-     "mega": 0.620384,
-     "mega_rounds": 0.681024,
-     "split_swap_ab": 0.585536,
-     "split_large_tile": 0.618112
+     "mega": 0.62144,
+     "mega_rounds": 0.69776,
+     "mega_min8": 0.621216,
+     "mega_min16": 0.620096,
+     "split_swap_ab": 0.597152,
+     "split_large_tile": 0.634752
     },
     "8": {
-     "mega": 0.691808,
-     "mega_rounds": 0.77872,
-     "split_swap_ab": 0.672992,
-     "split_large_tile": 0.704608
+     "mega": 0.693088,
+     "mega_rounds": 0.78016,
+     "mega_min8": 0.691424,
+     "mega_min16": 0.69216,
+     "split_swap_ab": 0.688096,
+     "split_large_tile": 0.727008
     },
     "16": {
-     "mega": 0.691872,
-     "mega_rounds": 0.782816,
-     "split_swap_ab": 0.667808,
-     "split_large_tile": 0.704288
+     "mega": 0.692288,
+     "mega_rounds": 0.781312,
+     "mega_min8": 0.6928,
+     "mega_min16": 0.6928,
+     "split_swap_ab": 0.682784,
+     "split_large_tile": 0.722176
     },
     "32": {
-     "mega": 0.700352,
-     "mega_rounds": 0.788608,
-     "split_swap_ab": 0.668384,
-     "split_large_tile": 0.70544
+     "mega": 0.702176,
+     "mega_rounds": 0.798208,
+     "mega_min8": 0.703584,
+     "mega_min16": 0.702592,
+     "split_swap_ab": 0.688448,
+     "split_large_tile": 0.723008
     },
     "64": {
-     "mega": 0.919616,
-     "mega_rounds": 0.92096,
-     "split_swap_ab": 0.709568,
-     "split_large_tile": 0.70496
+     "mega": 0.920416,
+     "mega_rounds": 0.920672,
+     "mega_min8": 0.920768,
+     "mega_min16": 0.919104,
+     "split_swap_ab": 0.716992,
+     "split_large_tile": 0.726016
     },
     "128": {
      "split_swap_ab": 0.706752,
@@ -364,10 +404,10 @@ const char* shipped_tactics_json() {
    "hidden": 2880,
    "intermediate": 2880,
    "tactics": {
-    "1": "mega_rounds",
-    "2": "mega",
-    "4": "split_swap_ab",
-    "8": "split_swap_ab",
+    "1": "mega_min8",
+    "2": "mega_min8",
+    "4": "mega_min8",
+    "8": "mega",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
@@ -381,46 +421,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.090272,
-     "mega_rounds": 0.085632,
-     "split_swap_ab": 0.089856,
-     "split_large_tile": 0.113376
+     "mega": 0.087872,
+     "mega_rounds": 0.085312,
+     "mega_min8": 0.080832,
+     "mega_min16": 0.102688,
+     "split_swap_ab": 0.090144,
+     "split_large_tile": 0.112416
     },
     "2": {
-     "mega": 0.117984,
-     "mega_rounds": 0.124896,
-     "split_swap_ab": 0.126176,
-     "split_large_tile": 0.14896
+     "mega": 0.116832,
+     "mega_rounds": 0.123328,
+     "mega_min8": 0.116224,
+     "mega_min16": 0.118176,
+     "split_swap_ab": 0.127456,
+     "split_large_tile": 0.149376
     },
     "4": {
-     "mega": 0.224992,
-     "mega_rounds": 0.22608,
-     "split_swap_ab": 0.221248,
-     "split_large_tile": 0.248
+     "mega": 0.224608,
+     "mega_rounds": 0.225248,
+     "mega_min8": 0.224064,
+     "mega_min16": 0.224256,
+     "split_swap_ab": 0.22432,
+     "split_large_tile": 0.25264
     },
     "8": {
-     "mega": 0.388224,
-     "mega_rounds": 0.388384,
-     "split_swap_ab": 0.386624,
-     "split_large_tile": 0.4168
+     "mega": 0.388448,
+     "mega_rounds": 0.388896,
+     "mega_min8": 0.388704,
+     "mega_min16": 0.389088,
+     "split_swap_ab": 0.395584,
+     "split_large_tile": 0.424224
     },
     "16": {
-     "mega": 0.620992,
-     "mega_rounds": 0.62144,
-     "split_swap_ab": 0.60864,
-     "split_large_tile": 0.63616
+     "mega": 0.622752,
+     "mega_rounds": 0.6232,
+     "mega_min8": 0.62304,
+     "mega_min16": 0.62304,
+     "split_swap_ab": 0.621056,
+     "split_large_tile": 0.652736
     },
     "32": {
-     "mega": 0.9424,
-     "mega_rounds": 0.942624,
-     "split_swap_ab": 0.900352,
-     "split_large_tile": 0.928192
+     "mega": 0.944768,
+     "mega_rounds": 0.94544,
+     "mega_min8": 0.944128,
+     "mega_min16": 0.94368,
+     "split_swap_ab": 0.918976,
+     "split_large_tile": 0.956
     },
     "64": {
-     "mega": 1.32717,
-     "mega_rounds": 1.3273,
-     "split_swap_ab": 1.27651,
-     "split_large_tile": 1.32797
+     "mega": 1.32931,
+     "mega_rounds": 1.33069,
+     "mega_min8": 1.32912,
+     "mega_min16": 1.3279,
+     "split_swap_ab": 1.30653,
+     "split_large_tile": 1.3728
     },
     "128": {
      "split_swap_ab": 1.45264,
@@ -466,7 +520,7 @@ const char* shipped_tactics_json() {
    "hidden": 7168,
    "intermediate": 2048,
    "tactics": {
-    "1": "mega_rounds",
+    "1": "mega_min16",
     "2": "mega_rounds",
     "4": "split_swap_ab",
     "8": "split_swap_ab",
@@ -483,46 +537,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.138176,
-     "mega_rounds": 0.129024,
-     "split_swap_ab": 0.13344,
-     "split_large_tile": 0.173056
+     "mega": 0.13536,
+     "mega_rounds": 0.12784,
+     "mega_min8": 0.135168,
+     "mega_min16": 0.12496,
+     "split_swap_ab": 0.126112,
+     "split_large_tile": 0.171712
     },
     "2": {
-     "mega": 0.2048,
-     "mega_rounds": 0.194912,
-     "split_swap_ab": 0.198144,
-     "split_large_tile": 0.303744
+     "mega": 0.20144,
+     "mega_rounds": 0.192704,
+     "mega_min8": 0.201856,
+     "mega_min16": 0.201248,
+     "split_swap_ab": 0.200544,
+     "split_large_tile": 0.30416
     },
     "4": {
-     "mega": 0.378272,
-     "mega_rounds": 0.38064,
-     "split_swap_ab": 0.366528,
-     "split_large_tile": 0.559776
+     "mega": 0.37456,
+     "mega_rounds": 0.375296,
+     "mega_min8": 0.37456,
+     "mega_min16": 0.374464,
+     "split_swap_ab": 0.371424,
+     "split_large_tile": 0.562368
     },
     "8": {
-     "mega": 0.64816,
-     "mega_rounds": 0.65168,
-     "split_swap_ab": 0.615296,
-     "split_large_tile": 0.923232
+     "mega": 0.641856,
+     "mega_rounds": 0.646784,
+     "mega_min8": 0.644352,
+     "mega_min16": 0.642176,
+     "split_swap_ab": 0.625824,
+     "split_large_tile": 0.925568
     },
     "16": {
-     "mega": 1.12525,
-     "mega_rounds": 1.12074,
-     "split_swap_ab": 1.05472,
-     "split_large_tile": 1.53955
+     "mega": 1.11158,
+     "mega_rounds": 1.11027,
+     "mega_min8": 1.11046,
+     "mega_min16": 1.11181,
+     "split_swap_ab": 1.07802,
+     "split_large_tile": 1.53776
     },
     "32": {
-     "mega": 1.82982,
-     "mega_rounds": 1.83619,
-     "split_swap_ab": 1.7103,
-     "split_large_tile": 2.40886
+     "mega": 1.81062,
+     "mega_rounds": 1.80643,
+     "mega_min8": 1.81242,
+     "mega_min16": 2.12838,
+     "split_swap_ab": 1.75782,
+     "split_large_tile": 2.6465
     },
     "64": {
-     "mega": 2.44608,
-     "mega_rounds": 2.44557,
-     "split_swap_ab": 2.28083,
-     "split_large_tile": 3.12893
+     "mega": 2.49546,
+     "mega_rounds": 2.49107,
+     "mega_min8": 2.44115,
+     "mega_min16": 2.43046,
+     "split_swap_ab": 2.33478,
+     "split_large_tile": 3.20806
     },
     "128": {
      "split_swap_ab": 2.63027,
@@ -568,11 +636,11 @@ const char* shipped_tactics_json() {
    "hidden": 2048,
    "intermediate": 768,
    "tactics": {
-    "1": "mega_rounds",
-    "2": "mega_rounds",
+    "1": "mega_min16",
+    "2": "mega_min16",
     "4": "mega",
-    "8": "mega",
-    "16": "split_swap_ab",
+    "8": "mega_min16",
+    "16": "mega_min16",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
@@ -585,46 +653,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.0472,
-     "mega_rounds": 0.046368,
-     "split_swap_ab": 0.049472,
-     "split_large_tile": 0.052736
+     "mega": 0.049568,
+     "mega_rounds": 0.049792,
+     "mega_min8": 0.04656,
+     "mega_min16": 0.045888,
+     "split_swap_ab": 0.050368,
+     "split_large_tile": 0.054016
     },
     "2": {
-     "mega": 0.05632,
-     "mega_rounds": 0.055392,
-     "split_swap_ab": 0.056768,
-     "split_large_tile": 0.067168
+     "mega": 0.056288,
+     "mega_rounds": 0.054624,
+     "mega_min8": 0.056096,
+     "mega_min16": 0.05232,
+     "split_swap_ab": 0.057472,
+     "split_large_tile": 0.067456
     },
     "4": {
-     "mega": 0.07728,
-     "mega_rounds": 0.077472,
+     "mega": 0.076032,
+     "mega_rounds": 0.07696,
+     "mega_min8": 0.076064,
+     "mega_min16": 0.0768,
      "split_swap_ab": 0.077792,
-     "split_large_tile": 0.092544
+     "split_large_tile": 0.092736
     },
     "8": {
-     "mega": 0.099136,
-     "mega_rounds": 0.099744,
-     "split_swap_ab": 0.102368,
-     "split_large_tile": 0.130656
+     "mega": 0.098112,
+     "mega_rounds": 0.098848,
+     "mega_min8": 0.097952,
+     "mega_min16": 0.097728,
+     "split_swap_ab": 0.103648,
+     "split_large_tile": 0.131168
     },
     "16": {
-     "mega": 0.141856,
-     "mega_rounds": 0.142336,
-     "split_swap_ab": 0.13856,
-     "split_large_tile": 0.183456
+     "mega": 0.13968,
+     "mega_rounds": 0.140096,
+     "mega_min8": 0.13968,
+     "mega_min16": 0.139168,
+     "split_swap_ab": 0.139296,
+     "split_large_tile": 0.183744
     },
     "32": {
-     "mega": 0.1904,
-     "mega_rounds": 0.190688,
-     "split_swap_ab": 0.17616,
-     "split_large_tile": 0.230496
+     "mega": 0.186304,
+     "mega_rounds": 0.186816,
+     "mega_min8": 0.186336,
+     "mega_min16": 0.1864,
+     "split_swap_ab": 0.177568,
+     "split_large_tile": 0.231072
     },
     "64": {
-     "mega": 0.21744,
-     "mega_rounds": 0.217472,
-     "split_swap_ab": 0.192704,
-     "split_large_tile": 0.248576
+     "mega": 0.213792,
+     "mega_rounds": 0.214496,
+     "mega_min8": 0.214016,
+     "mega_min16": 0.213856,
+     "split_swap_ab": 0.19472,
+     "split_large_tile": 0.249472
     },
     "128": {
      "split_swap_ab": 0.203424,
@@ -671,7 +753,7 @@ const char* shipped_tactics_json() {
    "intermediate": 14336,
    "tactics": {
     "1": "mega_rounds",
-    "2": "mega",
+    "2": "mega_min8",
     "4": "split_swap_ab",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
@@ -687,46 +769,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.139808,
-     "mega_rounds": 0.126336,
-     "split_swap_ab": 0.140544,
-     "split_large_tile": 0.207392
+     "mega": 0.136864,
+     "mega_rounds": 0.126816,
+     "mega_min8": 0.136544,
+     "mega_min16": 0.137248,
+     "split_swap_ab": 0.137664,
+     "split_large_tile": 0.203552
     },
     "2": {
-     "mega": 0.16832,
-     "mega_rounds": 0.182496,
-     "split_swap_ab": 0.17488,
-     "split_large_tile": 0.252512
+     "mega": 0.167488,
+     "mega_rounds": 0.183008,
+     "mega_min8": 0.167104,
+     "mega_min16": 0.167424,
+     "split_swap_ab": 0.171744,
+     "split_large_tile": 0.25424
     },
     "4": {
-     "mega": 0.345088,
-     "mega_rounds": 0.35744,
-     "split_swap_ab": 0.326752,
-     "split_large_tile": 0.507936
+     "mega": 0.343072,
+     "mega_rounds": 0.348128,
+     "mega_min8": 0.343008,
+     "mega_min16": 0.343392,
+     "split_swap_ab": 0.334368,
+     "split_large_tile": 0.507744
     },
     "8": {
-     "mega": 0.396448,
-     "mega_rounds": 0.436864,
-     "split_swap_ab": 0.364448,
-     "split_large_tile": 0.562912
+     "mega": 0.392672,
+     "mega_rounds": 0.435008,
+     "mega_min8": 0.392064,
+     "mega_min16": 0.391904,
+     "split_swap_ab": 0.371872,
+     "split_large_tile": 0.56192
     },
     "16": {
-     "mega": 0.396352,
-     "mega_rounds": 0.438112,
-     "split_swap_ab": 0.367808,
-     "split_large_tile": 0.590624
+     "mega": 0.39232,
+     "mega_rounds": 0.434432,
+     "mega_min8": 0.39408,
+     "mega_min16": 0.39328,
+     "split_swap_ab": 0.375264,
+     "split_large_tile": 0.590144
     },
     "32": {
-     "mega": 0.422208,
-     "mega_rounds": 0.468992,
-     "split_swap_ab": 0.371968,
-     "split_large_tile": 0.584384
+     "mega": 0.420864,
+     "mega_rounds": 0.469216,
+     "mega_min8": 0.4192,
+     "mega_min16": 0.420704,
+     "split_swap_ab": 0.378944,
+     "split_large_tile": 0.582112
     },
     "64": {
-     "mega": 0.582752,
-     "mega_rounds": 0.583232,
-     "split_swap_ab": 0.379776,
-     "split_large_tile": 0.586432
+     "mega": 0.578176,
+     "mega_rounds": 0.57904,
+     "mega_min8": 0.57808,
+     "mega_min16": 0.578336,
+     "split_swap_ab": 0.387296,
+     "split_large_tile": 0.587328
     },
     "128": {
      "split_swap_ab": 0.401728,
@@ -773,7 +869,7 @@ const char* shipped_tactics_json() {
    "intermediate": 2880,
    "tactics": {
     "1": "mega_rounds",
-    "2": "split_swap_ab",
+    "2": "mega",
     "4": "split_swap_ab",
     "8": "split_swap_ab",
     "16": "split_swap_ab",
@@ -789,46 +885,60 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.072768,
-     "mega_rounds": 0.065248,
-     "split_swap_ab": 0.070688,
-     "split_large_tile": 0.087968
+     "mega": 0.071136,
+     "mega_rounds": 0.065376,
+     "mega_min8": 0.080192,
+     "mega_min16": 0.067104,
+     "split_swap_ab": 0.070912,
+     "split_large_tile": 0.0872
     },
     "2": {
-     "mega": 0.090528,
-     "mega_rounds": 0.090432,
-     "split_swap_ab": 0.0896,
-     "split_large_tile": 0.115232
+     "mega": 0.0888,
+     "mega_rounds": 0.089664,
+     "mega_min8": 0.0888,
+     "mega_min16": 0.092608,
+     "split_swap_ab": 0.09088,
+     "split_large_tile": 0.114848
     },
     "4": {
-     "mega": 0.145632,
-     "mega_rounds": 0.146464,
-     "split_swap_ab": 0.139968,
-     "split_large_tile": 0.211456
+     "mega": 0.14432,
+     "mega_rounds": 0.144832,
+     "mega_min8": 0.143936,
+     "mega_min16": 0.14912,
+     "split_swap_ab": 0.141888,
+     "split_large_tile": 0.211968
     },
     "8": {
-     "mega": 0.247616,
-     "mega_rounds": 0.247872,
-     "split_swap_ab": 0.226976,
-     "split_large_tile": 0.36064
+     "mega": 0.246048,
+     "mega_rounds": 0.246368,
+     "mega_min8": 0.244928,
+     "mega_min16": 0.245472,
+     "split_swap_ab": 0.2296,
+     "split_large_tile": 0.357888
     },
     "16": {
-     "mega": 0.38368,
-     "mega_rounds": 0.384608,
-     "split_swap_ab": 0.33968,
-     "split_large_tile": 0.518304
+     "mega": 0.374336,
+     "mega_rounds": 0.375328,
+     "mega_min8": 0.373856,
+     "mega_min16": 0.374016,
+     "split_swap_ab": 0.345792,
+     "split_large_tile": 0.517664
     },
     "32": {
-     "mega": 0.563552,
-     "mega_rounds": 0.563456,
-     "split_swap_ab": 0.491616,
-     "split_large_tile": 0.73936
+     "mega": 0.545824,
+     "mega_rounds": 0.547104,
+     "mega_min8": 0.546208,
+     "mega_min16": 0.545632,
+     "split_swap_ab": 0.50208,
+     "split_large_tile": 0.740064
     },
     "64": {
-     "mega": 0.7976,
-     "mega_rounds": 0.7968,
-     "split_swap_ab": 0.694752,
-     "split_large_tile": 1.00979
+     "mega": 0.773696,
+     "mega_rounds": 0.775328,
+     "mega_min8": 0.774048,
+     "mega_min16": 0.773024,
+     "split_swap_ab": 0.711456,
+     "split_large_tile": 1.01187
     },
     "128": {
      "split_swap_ab": 0.783424,

@@ -7,10 +7,12 @@
 // Which path runs (decided on the host per forward, from host-known values only):
 //   Mega kernel, one launch, when ALL of
 //     - the tactic (core/tactics.h: forced, else the tactic cache's entry for T's bucket) is
-//       "mega" or "mega_rounds" (the kernel with the split-K choice of fewest rounds x steps,
+//       "mega", "mega_rounds" (the kernel with the split-K choice of fewest rounds x steps,
 //       mega_kernel.cuh choose_splits: measured better at T = 1 for most presets, worse for
-//       others, so `megamoe tune` picks per shape); a tactic of the split pipeline says no; with
-//       none requested,
+//       others, so `megamoe tune` picks per shape), "mega_min8" or "mega_min16" (the kernel with
+//       K splits of at least 8 / 16 steps instead of 4: fewer, longer items; measured 5-16%
+//       faster on qwen3-30b-a3b at T = 1-2, slower elsewhere); a tactic of the split pipeline
+//       says no; with none requested,
 //       T <= MEGAMOE_MEGA_MAX_TOKENS (default: the backend's measured crossover); and always
 //       T <= sm90::mega::kMaxTokens = 64;
 //     - T * top_k <= MEGAMOE_MEGA_MAX_ROUTES (default and maximum sm90::mega::kMaxRoutes = 512:
@@ -58,6 +60,8 @@ class MegaPath : public Split {
  public:
   static constexpr const char* kMega = "mega";
   static constexpr const char* kMegaRounds = "mega_rounds";
+  static constexpr const char* kMegaMin8 = "mega_min8";    // K splits of at least 8 steps
+  static constexpr const char* kMegaMin16 = "mega_min16";  // ... of at least 16 steps
   static constexpr int64_t kMegaDimMultiple = 64;  // H, I of the kernel (mega.h "Limits")
 
   // default_max_tokens: the largest T that runs the kernel when no tactic is requested.
@@ -95,19 +99,20 @@ class MegaPath : public Split {
 
   size_t workspace_bytes() const override { return Split::workspace_bytes() + mega_buf_.bytes; }
 
-  // Tactics: "mega" and "mega_rounds" (the one-launch kernel), then the split pipeline's.
+  // Tactics: "mega", "mega_rounds", "mega_min8", "mega_min16" (the one-launch kernel), then the
+  // split pipeline's.
   std::vector<std::string> tactic_names() const override {
-    std::vector<std::string> names{kMega, kMegaRounds};
+    std::vector<std::string> names{kMega, kMegaRounds, kMegaMin8, kMegaMin16};
     for (const std::string& n : Split::tactic_names()) names.push_back(n);
     return names;
   }
   std::string tactic_for(int64_t T) const override {
     if (!mega_for(T)) return Split::tactic_for(T);
-    return rounds_for(T) ? kMegaRounds : kMega;
+    return kernel_tactic(T);
   }
   std::string tactic_for_ep(int64_t rows) const override {
     if (!ep_fused_for(rows)) return Split::tactic_for(rows);
-    return rounds_for(rows) ? kMegaRounds : kMega;
+    return kernel_tactic(rows);
   }
 
   // The Mega-EP kernel (mega.h, MegaEp): the whole expert-parallel forward in one launch when
@@ -169,7 +174,7 @@ class MegaPath : public Split {
   bool mega_for(int64_t T) const {
     if (grid_ == 0 || T > sm90::mega::kMaxTokens || T * this->K_ > max_routes_) return false;
     const std::string& r = this->requested_tactic(T);
-    if (r == kMega || r == kMegaRounds) return true;
+    if (r == kMega || r == kMegaRounds || r == kMegaMin8 || r == kMegaMin16) return true;
     for (const std::string& n : Split::tactic_names())
       if (r == n) return false;
     return T <= max_tokens_;  // none requested (or a name unknown here): the heuristic
@@ -188,7 +193,23 @@ class MegaPath : public Split {
   // and "mega" not requested.
   bool rounds_for(int64_t T) const {
     const std::string& r = this->requested_tactic(T);
-    return r == kMegaRounds || (split_rounds_ && r != kMega);
+    return r == kMegaRounds || (split_rounds_ && r != kMega && r != kMegaMin8 && r != kMegaMin16);
+  }
+
+  // Which of the kernel's tactics a launch for T runs (the kernel runs).
+  std::string kernel_tactic(int64_t T) const {
+    const std::string& r = this->requested_tactic(T);
+    if (r == kMegaMin8 || r == kMegaMin16) return r;
+    return rounds_for(T) ? kMegaRounds : kMega;
+  }
+
+  // The kernel's shortest K split for T (0: its default): "mega_min8" / "mega_min16" requested,
+  // else MEGAMOE_MEGA_MIN_SPLIT_STEPS.
+  int min_split_steps_for(int64_t T) const {
+    const std::string& r = this->requested_tactic(T);
+    if (r == kMegaMin8) return 8;
+    if (r == kMegaMin16) return 16;
+    return min_split_steps_;
   }
 
   bool use_mega(const ForwardArgs& args, const typename Split::ForwardContext& f) const {
@@ -214,7 +235,7 @@ class MegaPath : public Split {
     m.alpha = this->act_.alpha;
     m.stages = stages_;
     m.early_acts = early_acts_;
-    m.min_split_steps = min_split_steps_;
+    m.min_split_steps = min_split_steps_for(T);
     m.split_target = split_target_;
     m.split_rounds = rounds_for(T);
     m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
