@@ -10,8 +10,8 @@
 //       "mega", "mega_rounds" (the kernel with the split-K choice of fewest rounds x steps,
 //       mega_kernel.cuh choose_splits: measured better at T = 1 for most presets, worse for
 //       others, so `megamoe tune` picks per shape), "mega_min8" or "mega_min16" (the kernel with
-//       K splits of at least 8 / 16 steps instead of 4: fewer, longer items; measured 5-16%
-//       faster on qwen3-30b-a3b at T = 1-2, slower elsewhere); a tactic of the split pipeline
+//       K splits of at least 8 / 16 steps instead of 4: fewer, longer items; measured 4-9%
+//       faster on qwen3-30b-a3b at T = 1-2, slower on other shapes); a tactic of the split pipeline
 //       says no; with none requested,
 //       T <= MEGAMOE_MEGA_MAX_TOKENS (default: the backend's measured crossover); and always
 //       T <= sm90::mega::kMaxTokens = 64;
