@@ -253,7 +253,8 @@ TEST_P(EpStyles, MegaEpKernelMatchesReference) {
     const std::string what = std::string(k.name) + " " + GetParam();
     EXPECT_NE(l.layer->backend_name().find("_mega+ep"), std::string::npos) << l.layer->backend_name();
     const std::string tactic = l.layer->tactic_for(8);
-    EXPECT_TRUE(tactic == "mega" || tactic == "mega_rounds") << what << ": tactic " << tactic;
+    EXPECT_TRUE(tactic == "mega" || tactic == "mega_rounds" || tactic == "mega_min8" || tactic == "mega_min16")
+        << what << ": tactic " << tactic << " (one of the kernel's)";
     const int64_t T = g_rank == 0 ? 5 : 8;
     HostInputs in = rank_inputs(l.cfg, T, seed, g_rank, RouteKind::kZipf, 0.1, 0.05);
     DeviceInputs d(in);
