@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Merge `megamoe tune` results into the shipped tactic table (src/core/tactics_default.cpp).
+
+A tune run writes its entries to a cache file (`megamoe tune ... --cache tune.json`). This copies
+their winners and measured times, bucket by bucket, into the matching entries of the shipped
+table -- same GPU, SM count, backend, recipe, activation, bias and shape -- and leaves every other
+bucket and entry as it was. The table's rule (tests/cpu/test_tactics.cpp) holds afterwards: each
+bucket's tactic is the fastest of the times stored with it. An entry of the tune without a match
+in the table is an error unless --add is given (a new shape then gets its own entry).
+
+    python3 scripts/merge_tune.py tune_bf16.json [more.json ...] [--buckets 1-64]
+        [--keep bf16:7168:1 ...] [--add] [--dry-run]
+
+--keep RECIPE:HIDDEN:BUCKET leaves that bucket of that recipe and hidden size as it was (e.g. a
+cell where the tune and the bench disagree; say why in docs/BENCHMARKS.md).
+"""
+import argparse
+import json
+import os
+import sys
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "core", "tactics_default.cpp")
+OPEN, CLOSE = 'R"json(', ')json"'
+KEY = ("gpu", "sm_count", "backend", "recipe", "activation", "bias", "experts", "top_k", "hidden", "intermediate")
+
+
+def bucket_range(text):
+    lo, _, hi = text.partition("-")
+    return int(lo), int(hi or lo)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tunes", nargs="+", help="tactic cache files written by `megamoe tune --cache`")
+    ap.add_argument("--buckets", type=bucket_range, default=(1, 8192), help="token buckets to merge, e.g. 1-64")
+    ap.add_argument("--keep", action="append", default=[], help="RECIPE:HIDDEN:BUCKET to leave unchanged")
+    ap.add_argument("--add", action="store_true", help="add tune entries that have no match in the table")
+    ap.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
+    ap.add_argument("--table", default=TABLE)
+    args = ap.parse_args()
+
+    source = open(args.table).read()
+    begin, end = source.index(OPEN) + len(OPEN), source.index(CLOSE)
+    table = json.loads(source[begin:end])
+    keep = set()
+    for k in args.keep:
+        recipe, hidden, bucket = k.split(":")
+        keep.add((recipe, int(hidden), bucket))
+    lo, hi = args.buckets
+    changes = 0
+    for path in args.tunes:
+        for tuned in json.load(open(path))["entries"]:
+            key = tuple(tuned[k] for k in KEY)
+            matches = [e for e in table["entries"] if tuple(e[k] for k in KEY) == key]
+            if len(matches) > 1:
+                sys.exit(f"{args.table}: {len(matches)} entries for {key}")
+            if not matches:
+                if not args.add:
+                    sys.exit(f"{path}: no shipped entry for {key} (--add makes one)")
+                entry = {k: tuned[k] for k in KEY}
+                entry.update({"driver": 0, "library": "*", "tactics": {}, "measured_ms": {}})
+                table["entries"].append(entry)
+                matches = [entry]
+            entry = matches[0]
+            for bucket, tactic in tuned["tactics"].items():
+                if not lo <= int(bucket) <= hi or (tuned["recipe"], tuned["hidden"], bucket) in keep:
+                    continue
+                before = entry["tactics"].get(bucket)
+                if before != tactic:
+                    changes += 1
+                    print(f"{tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>4s}: {before} -> {tactic}")
+                entry["tactics"][bucket] = tactic
+                entry["measured_ms"][bucket] = tuned["measured_ms"][bucket]
+            entry["tactics"] = dict(sorted(entry["tactics"].items(), key=lambda kv: int(kv[0])))
+            entry["measured_ms"] = dict(sorted(entry["measured_ms"].items(), key=lambda kv: int(kv[0])))
+    print(f"{changes} bucket(s) changed their tactic")
+    if not args.dry_run:
+        old = source[begin:end]
+        lead, trail = old[: len(old) - len(old.lstrip())], old[len(old.rstrip()):]
+        open(args.table, "w").write(source[:begin] + lead + json.dumps(table, indent=1) + trail + source[end:])
+
+
+if __name__ == "__main__":
+    main()
