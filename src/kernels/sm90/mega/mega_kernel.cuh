@@ -38,12 +38,14 @@
 //                   products and sums with __fmul_rn / __fadd_rn in k order, rounded once: the
 //                   arithmetic of combine.cu (bit for bit, given the same y).
 //   split-K         when a phase has fewer than 2 x grid tiles (MegaArgs::split_target), each
-//                   tile's K range is cut into S splits (at most kMaxSplits, each >=
-//                   kMinSplitSteps steps), so every SM streams weights from the start: the
-//                   most splits allowed, or with MegaArgs::split_rounds (tactic "mega_rounds")
-//                   the count with the fewest rounds x steps (choose_splits). Each split stores its fp32 accumulators to a
-//                   partial slot (fragment order), fences and increments the tile's arrival
-//                   counter; the last arriver sums the S partials in split order 0..S-1 (its own
+//                   tile's K range is cut into S splits (at most kMaxSplits, each at least
+//                   kMinSplitSteps steps, or MegaArgs::min_split_steps: tactics "mega_min8" /
+//                   "mega_min16"), so every SM streams weights from the start: the most splits
+//                   allowed, or with MegaArgs::split_rounds (tactic "mega_rounds") the count
+//                   with the fewest rounds x steps (choose_splits). Each split stores its fp32
+//                   accumulators to a partial slot (fragment order); after a CTA barrier thread 0
+//                   increments the tile's arrival counter with release semantics (arrive_last);
+//                   the last arriver sums the S partials in split order 0..S-1 (its own
 //                   from registers, the others from L2) -- deterministic, no float atomics -- and
 //                   runs the epilogue. With S = 1 the tile runs the epilogue directly.
 //   pipeline        a ring of S shared-memory stages, each one step: bf16 128 weight rows x 128
