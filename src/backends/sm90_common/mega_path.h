@@ -174,7 +174,7 @@ class MegaPath : public Split {
   bool mega_for(int64_t T) const {
     if (grid_ == 0 || T > sm90::mega::kMaxTokens || T * this->K_ > max_routes_) return false;
     const std::string& r = this->requested_tactic(T);
-    if (r == kMega || r == kMegaRounds || r == kMegaMin8 || r == kMegaMin16) return true;
+    if (is_kernel_tactic(r)) return true;
     for (const std::string& n : Split::tactic_names())
       if (r == n) return false;
     return T <= max_tokens_;  // none requested (or a name unknown here): the heuristic
@@ -190,10 +190,15 @@ class MegaPath : public Split {
   }
 
   // The kernel's split-K rule for T: "mega_rounds" requested, or MEGAMOE_MEGA_SPLIT_ROUNDS set
-  // and "mega" not requested.
+  // and none of the kernel's other tactics requested.
   bool rounds_for(int64_t T) const {
     const std::string& r = this->requested_tactic(T);
-    return r == kMegaRounds || (split_rounds_ && r != kMega && r != kMegaMin8 && r != kMegaMin16);
+    return r == kMegaRounds || (split_rounds_ && !is_kernel_tactic(r));
+  }
+
+  // "mega", "mega_rounds", "mega_min8" or "mega_min16": a name that runs the kernel.
+  static bool is_kernel_tactic(const std::string& r) {
+    return r == kMega || r == kMegaRounds || r == kMegaMin8 || r == kMegaMin16;
   }
 
   // Which of the kernel's tactics a launch for T runs (the kernel runs).
