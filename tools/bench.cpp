@@ -190,6 +190,18 @@ MoeConfig bench_config(const std::string& preset, bool preset_activation, Recipe
   return c;
 }
 
+// How each replay's L2 flush leaves L2. "memset" (the default, as the peers flush): a memset of
+// the flush buffer, so L2 starts full of dirty lines that the layer's misses must write back to
+// DRAM. "read" (MEGAMOE_BENCH_FLUSH=read): a read of it, so L2 starts full of clean lines -- for
+// telling how much of a decode cell's time those write-backs are.
+const char* l2_flush_mode() {
+  static const char* mode = [] {
+    const char* v = std::getenv("MEGAMOE_BENCH_FLUSH");
+    return (v && std::string(v) == "read") ? "read" : "memset";
+  }();
+  return mode;
+}
+
 // One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
 // and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
 // times after 5 warm-up replays, each after an L2 flush (a memset of `flush`); the median ms.
@@ -199,6 +211,7 @@ struct CellRunner {
         dids(size_t(max_t * c.top_k * 4)),
         dw(size_t(max_t * c.top_k * 4)),
         dout(size_t(max_t * c.hidden_size * 2)),
+        sink(16),
         dev(Device::cuda(device)),
         E(c.num_experts),
         K(c.top_k),
@@ -224,13 +237,21 @@ struct CellRunner {
     layer.forward(xv, iv, wv, ov, s);
     ck(cudaStreamSynchronize(s), "forward");
     const CapturedGraph g(s, [&] { layer.forward(xv, iv, wv, ov, s); });
-    const auto ms = time_runs(s, 5, iters, [&] { cudaMemsetAsync(flush.ptr, flush_byte, flush.bytes, s); },
-                              [&] { cudaGraphLaunch(g.exec, s); });
+    const bool read = std::string(l2_flush_mode()) == "read";
+    const auto ms = time_runs(
+        s, 5, iters,
+        [&] {
+          if (read)
+            sm90::read_sweep(flush.ptr, flush.bytes, static_cast<unsigned*>(sink.ptr), s);
+          else
+            cudaMemsetAsync(flush.ptr, flush_byte, flush.bytes, s);
+        },
+        [&] { cudaGraphLaunch(g.exec, s); });
     ck(cudaGetLastError(), "replay");
     return median(ms);
   }
 
-  DeviceBuffer dx, dids, dw, dout;
+  DeviceBuffer dx, dids, dw, dout, sink;
   Device dev;
   int64_t E, K, H;
 };
@@ -254,7 +275,7 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
       << ", \"tflops\": " << r.tflops << ", \"weight_gbps\": " << r.weight_gbps
       << ", \"touched_weight_bytes\": " << r.touched_weight_bytes << ", \"flops\": " << r.flops
       << ", \"ceiling_copy_gbps\": " << c.copy_gbps << ", \"ceiling_bf16_tflops\": " << c.bf16_tflops
-      << ", \"ceiling_fp8_tflops\": " << c.fp8_tflops
+      << ", \"ceiling_fp8_tflops\": " << c.fp8_tflops << ", \"l2_flush\": \"" << l2_flush_mode() << "\""
       << ", \"gpu\": \"" << r.gpu << "\", \"commit\": \"" << r.commit << "\", \"baselines\": []}"
       << (i + 1 < rs.size() ? ",\n" : "\n");
   }
@@ -420,7 +441,7 @@ int cmd_bench(const Options& opts) {
 
   cudaStream_t s;
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
-  std::fprintf(stderr, "[bench] measuring ceilings on %s ...\n", gpu.c_str());
+  std::fprintf(stderr, "[bench] measuring ceilings on %s (L2 flush: %s) ...\n", gpu.c_str(), l2_flush_mode());
   const Ceilings ceil = measure_ceilings(s);
   std::fprintf(stderr, "[bench] copy %.0f GB/s, bf16 MMA %.0f TFLOP/s, fp8 MMA %.0f TFLOP/s\n", ceil.copy_gbps,
                ceil.bf16_tflops, ceil.fp8_tflops);

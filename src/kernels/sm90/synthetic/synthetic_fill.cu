@@ -84,6 +84,16 @@ struct Fp4SyntheticSource {
   }
 };
 
+// See read_sweep: every thread XORs its 16-byte words; a store only for a sum of all ones.
+__global__ void read_sweep_kernel(const uint4* src, int64_t n, unsigned* sink) {
+  unsigned x = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const uint4 v = __ldcg(src + i);
+    x ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (x == 0xFFFFFFFFu) *sink = x;
+}
+
 }  // namespace
 
 void fill_synthetic_layer_bf16(const MoeConfig& c, uint64_t seed, void* w13, void* w2, float* b13, float* b2,
@@ -160,6 +170,13 @@ void fill_synthetic_layer_fp4(const MoeConfig& c, uint64_t seed, uint8_t* w13, u
     fp4::launch_quant<fp4::Fmt::kNvfp4>(s2, E, H, I, w2_global, w2, w2_scale, stream);
   }
   fill_biases(c, seed, b13, b2, stream);
+}
+
+void read_sweep(const void* src, size_t bytes, unsigned* sink, cudaStream_t stream) {
+  const int64_t n = int64_t(bytes / sizeof(uint4));
+  if (n == 0) return;
+  read_sweep_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const uint4*>(src), n, sink);
+  cu::check_launch(kWho, "read_sweep");
 }
 
 }  // namespace megamoe::sm90

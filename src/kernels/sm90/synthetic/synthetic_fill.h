@@ -47,4 +47,10 @@ void fill_synthetic_layer_fp4(const MoeConfig& config, uint64_t seed, uint8_t* w
                               uint8_t* w2_scale, float* w13_global, float* w2_global, float* b13, float* b2,
                               cudaStream_t stream);
 
+// Reads `bytes` (a multiple of 16, 16-byte aligned) of `src` once, keeping the loads alive with
+// a store to `sink` (one u32, device) that happens only for a sum no data gives. For benches: a
+// sweep over a buffer larger than L2 leaves L2 holding clean lines of it, where a memset leaves
+// dirty lines that the next kernel's misses must write back to DRAM first.
+void read_sweep(const void* src, size_t bytes, unsigned* sink, cudaStream_t stream);
+
 }  // namespace megamoe::sm90
