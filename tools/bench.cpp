@@ -193,18 +193,20 @@ MoeConfig bench_config(const std::string& preset, bool preset_activation, Recipe
 // How each replay's L2 flush leaves L2. "memset" (the default, as the peers flush): a memset of
 // the flush buffer, so L2 starts full of dirty lines that the layer's misses must write back to
 // DRAM. "read" (MEGAMOE_BENCH_FLUSH=read): a read of it, so L2 starts full of clean lines -- for
-// telling how much of a decode cell's time those write-backs are.
-const char* l2_flush_mode() {
-  static const char* mode = [] {
+// telling how much of a decode cell's time those write-backs are. (`bench --ep` always memsets.)
+bool l2_flush_reads() {
+  static const bool reads = [] {
     const char* v = std::getenv("MEGAMOE_BENCH_FLUSH");
-    return (v && std::string(v) == "read") ? "read" : "memset";
+    return v && std::string(v) == "read";
   }();
-  return mode;
+  return reads;
 }
+const char* l2_flush_name() { return l2_flush_reads() ? "read" : "memset"; }
 
 // One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
 // and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
-// times after 5 warm-up replays, each after an L2 flush (a memset of `flush`); the median ms.
+// times after 5 warm-up replays, each after an L2 flush (a memset of `flush`, or a read of it:
+// l2_flush_reads); the median ms.
 struct CellRunner {
   CellRunner(const MoeConfig& c, int64_t max_t, int device)
       : dx(size_t(max_t * c.hidden_size * 2)),
@@ -237,11 +239,10 @@ struct CellRunner {
     layer.forward(xv, iv, wv, ov, s);
     ck(cudaStreamSynchronize(s), "forward");
     const CapturedGraph g(s, [&] { layer.forward(xv, iv, wv, ov, s); });
-    const bool read = std::string(l2_flush_mode()) == "read";
     const auto ms = time_runs(
         s, 5, iters,
         [&] {
-          if (read)
+          if (l2_flush_reads())
             sm90::read_sweep(flush.ptr, flush.bytes, static_cast<unsigned*>(sink.ptr), s);
           else
             cudaMemsetAsync(flush.ptr, flush_byte, flush.bytes, s);
@@ -275,7 +276,7 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
       << ", \"tflops\": " << r.tflops << ", \"weight_gbps\": " << r.weight_gbps
       << ", \"touched_weight_bytes\": " << r.touched_weight_bytes << ", \"flops\": " << r.flops
       << ", \"ceiling_copy_gbps\": " << c.copy_gbps << ", \"ceiling_bf16_tflops\": " << c.bf16_tflops
-      << ", \"ceiling_fp8_tflops\": " << c.fp8_tflops << ", \"l2_flush\": \"" << l2_flush_mode() << "\""
+      << ", \"ceiling_fp8_tflops\": " << c.fp8_tflops << ", \"l2_flush\": \"" << l2_flush_name() << "\""
       << ", \"gpu\": \"" << r.gpu << "\", \"commit\": \"" << r.commit << "\", \"baselines\": []}"
       << (i + 1 < rs.size() ? ",\n" : "\n");
   }
@@ -441,7 +442,7 @@ int cmd_bench(const Options& opts) {
 
   cudaStream_t s;
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
-  std::fprintf(stderr, "[bench] measuring ceilings on %s (L2 flush: %s) ...\n", gpu.c_str(), l2_flush_mode());
+  std::fprintf(stderr, "[bench] measuring ceilings on %s (L2 flush: %s) ...\n", gpu.c_str(), l2_flush_name());
   const Ceilings ceil = measure_ceilings(s);
   std::fprintf(stderr, "[bench] copy %.0f GB/s, bf16 MMA %.0f TFLOP/s, fp8 MMA %.0f TFLOP/s\n", ceil.copy_gbps,
                ceil.bf16_tflops, ceil.fp8_tflops);
