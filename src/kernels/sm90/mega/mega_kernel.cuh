@@ -322,7 +322,7 @@ struct Plan {
   int16_t unit_n[kMaxRoutes];      // rows of unit u (1..64)
   int cnt[kMaxExperts];            // rows per expert, then the expert's first row
   int units, invalid, max_n;       // max_n: rows of the widest unit
-  int item[2];                     // [0] current item, [1] the next one (claimed ahead)
+  int item[2];                     // the current and the next item (claimed ahead), slots alternating
   int flag, abort, nx_ready;
   unsigned long long t_first;      // trace: when the current tile's first step was ready (EP return
                                    // and combine tiles: when what they wait for had arrived)
@@ -979,22 +979,43 @@ __device__ void quantize_x_item(const Params& p, int blk) {
 // tile's weights always (they depend on nothing), its activations with them when they are
 // ready, so that tile starts without draining the ring.
 template <WeightFormat WF, int NT>
-__device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
+__device__ void gemm_tile(Ctx& cx, const Item& d, int claim, int slot) {
   const MegaArgs& a = cx.p->a;
   const MegaWorkspace& ws = cx.p->ws;
   Plan& pl = *cx.pl;
   const int tid = threadIdx.x;
   const int P = cx.stages - 1;  // steps in flight
   constexpr int npad = NT * 8;
-  const bool nx_gemm = nx.kind == kFC1 || nx.kind == kFC2;
-  const int nx_npad = nx_gemm ? npad_of(nx.n) : 0;
-  // First step (relative) that belongs to the next tile; the readiness of its activations is
-  // decided before that step is issued and never changes afterwards.
-  if (tid == 0) pl.nx_ready = a.early_acts ? next_ready<WF>(nx, ws, *cx.ph) : 0;
-  __syncthreads();
-  int nx_ready = pl.nx_ready;
+  // The next item (see "claim" in the kernel): thread 0 publishes its claim in pl.item[slot], and
+  // whether that tile's activations may be loaded now, just before a barrier; after it every
+  // thread adopts it.
+  // That happens before the first step of the next tile is issued: at the start when this tile
+  // has at most P steps, else at iteration d.nk - P, so the claim's atomic has this tile's first
+  // steps to come back. Its readiness is decided there and never changes afterwards.
+  Item nx{};
+  bool nx_gemm = false;
+  int nx_npad = 0, nx_ready = 0;
   SrcRows<WF> nx_rows;
-  if (nx_gemm) source_rows(nx, pl, a, ws, nx_rows);
+  auto publish_next = [&]() {  // thread 0, before a barrier
+    pl.item[slot] = claim;
+    pl.nx_ready = a.early_acts ? next_ready<WF>(decode<WF>(claim, *cx.ph, pl, a), ws, *cx.ph) : 0;
+  };
+  auto adopt_next = [&]() {  // every thread, after that barrier
+    nx = decode<WF>(pl.item[slot], *cx.ph, pl, a);
+    nx_gemm = nx.kind == kFC1 || nx.kind == kFC2;
+    nx_npad = nx_gemm ? npad_of(nx.n) : 0;
+    nx_ready = pl.nx_ready;
+    if (nx_gemm) source_rows(nx, pl, a, ws, nx_rows);
+  };
+  // The iteration that issues the next tile's first step (if > 0). fp8 publishes at the start:
+  // its tile holds the step's scales in registers too, and the later publication cost it 8 bytes
+  // more spill and 2.5% (H200, --tactic mega, T = 1..32, four presets).
+  const int j_next = Fmt<WF>::kFp8 ? 0 : d.nk - P;
+  if (j_next <= 0) {
+    if (tid == 0) publish_next();
+    __syncthreads();
+    adopt_next();
+  }
   int issued_next = 0;
   // Step k of the relative sequence (k >= d.nk: the next tile's step k - d.nk), one group.
   auto issue_rel = [&](int k, bool with_acts, const SrcRows<WF>& xrow) {
@@ -1041,7 +1062,6 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
   for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
     for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
-  const int j_recheck = d.nk - P;  // the iteration that issues the next tile's first step
   for (int j = 0; j < d.nk; ++j) {
     if (j == 0 && !acts_early)
       ptx::cp_async_wait<0>();
@@ -1049,13 +1069,11 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, const Item& nx) {
       cp_async_wait_upto(P - 1);
     ptx::mbar_wait(cx.bar(cx.cslot), cx.cphase, kTimeoutNs);  // this step's weights
     if (j == 0 && tid == 0) pl.t_first = global_timer();
-    // The recheck needs a barrier since every thread read pl.nx_ready at the tile's start: at
-    // j = 0 there was none (racecheck: WAR hazard), so a tile of exactly P steps keeps its
-    // first answer.
-    const bool recheck = j == j_recheck && j > 0;
-    if (recheck && tid == 0 && !nx_ready && a.early_acts) pl.nx_ready = next_ready<WF>(nx, ws, *cx.ph);
+    // j_next > 0: pl.nx_ready was last read before the barrier that ended the previous item.
+    const bool resolve = j_next > 0 && j == j_next;
+    if (resolve && tid == 0) publish_next();
     __syncthreads();  // stage j visible to all; stage j - 1 free for step j + P
-    if (recheck) nx_ready = pl.nx_ready;
+    if (resolve) adopt_next();
     issue_rel(j + P, true, xrow);
     if constexpr (Fmt<WF>::kPacked)
       compute_step_fp4<WF, NT>(cx.addr(cx.cslot), acc);
@@ -1411,15 +1429,20 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
          0u, 0u, 0, 0, 0u, 0, 0};
   __syncthreads();  // pl.item[0]
   int cur = pl.item[0];
+  int slot = 1;  // where this iteration publishes the next item (see the claim below)
   while (cur < ph.total && pl.abort == 0) {
-    if (tid == 0) {  // claim the next item ahead (the first iteration's was claimed at entry)
-      pl.item[1] = second >= 0 ? second : int(atomicAdd(ws.counters, 1u));
+    // Claim the next item ahead (the first iteration's was claimed at entry). The atomic's answer
+    // stays in thread 0's register until gemm_tile publishes it, so the current tile's first
+    // steps run while it comes back (every item used to start with that round trip and a
+    // barrier). The slots alternate: pl.item[slot ^ 1] holds `cur`, read by every thread after
+    // the previous iteration's last barrier, and the publication may come before this
+    // iteration's first barrier.
+    int claim = -1;
+    if (tid == 0) {
+      claim = second >= 0 ? second : int(atomicAdd(ws.counters, 1u));
       second = -1;
     }
-    __syncthreads();
-    const int next = pl.item[1];
     const Item d = decode<WF>(cur, ph, pl, a);
-    const Item nx = decode<WF>(next, ph, pl, a);
     unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced++ : nullptr;
     if (rec && tid == 0) {
       rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(d.kind);
@@ -1427,20 +1450,22 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
       pl.t_first = 0;
     }
     if (d.kind == kCombine) {
+      if (tid == 0) pl.item[slot] = claim;  // read after the iteration's last barrier
       combine_tile(cx, d);
     } else {
       static_assert(kMaxN == 16, "units of at most 16 rows: the NT = 1 and 2 tiles");
       if (d.n <= 8)
-        gemm_tile<WF, 1>(cx, d, nx);
+        gemm_tile<WF, 1>(cx, d, claim, slot);
       else
-        gemm_tile<WF, 2>(cx, d, nx);
+        gemm_tile<WF, 2>(cx, d, claim, slot);
     }
     if (rec && tid == 0) {
       rec[2] = pl.t_first;
       rec[3] = global_timer();
     }
-    __syncthreads();  // pl.item[1] and pl.flag are rewritten next iteration
-    cur = next;
+    __syncthreads();  // pl.item[slot] is published; pl.flag is rewritten next iteration
+    cur = pl.item[slot];
+    slot ^= 1;
   }
   if (a.ep.on) {
     unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced : nullptr;
