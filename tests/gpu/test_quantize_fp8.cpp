@@ -204,10 +204,18 @@ TEST(Fp8Quant, Activation1x128MatchesCpuQuantizer) {
 TEST(Fp8Quant, PermuteQuantSmallMatchesCpuQuantizer) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  for (int64_t H : {int64_t(320), int64_t(208), int64_t(256)}) {
-    SCOPED_TRACE("H " + std::to_string(H));
-    const int64_t T = 37, K = 2, E = 3, HB = (H + 127) / 128, ldx = H + 8;  // ldx > H: a strided x
-    const auto xf = make_quant_input(T, ldx, H, /*bf16=*/true, case_seed("pq") + uint64_t(H), true);
+  // The kernel gives a warp up to 8 groups of a token once T * (H / 128) reaches 2 x 8192: the
+  // first cases run one group a warp, 6000 x 2080 (17 groups, the last partial) 8 + 8 + 1, and
+  // 3000 x 1024 two groups a warp; K = 40 takes the routes in two rounds of 32.
+  struct Case {
+    int64_t T, H, K;
+  };
+  for (const Case cs : {Case{37, 320, 2}, Case{37, 208, 2}, Case{37, 256, 2}, Case{37, 320, 40}, Case{6000, 2080, 2},
+                        Case{3000, 1024, 3}}) {
+    const int64_t T = cs.T, H = cs.H, K = cs.K;
+    SCOPED_TRACE("T " + std::to_string(T) + " H " + std::to_string(H) + " K " + std::to_string(K));
+    const int64_t E = 3, HB = (H + 127) / 128, ldx = H + 8;  // ldx > H: a strided x
+    const auto xf = make_quant_input(T, ldx, H, /*bf16=*/true, case_seed("pq") + uint64_t(H * 64 + K), true);
     // Routes: token t's k-th route to expert (t + k) % E, every 5th route none; rows in expert
     // order, tokens ascending inside an expert (the route plan's order).
     std::vector<int32_t> route_to_row(size_t(T * K), -1), offsets(size_t(E + 1), 0), row_expert;
@@ -261,13 +269,14 @@ TEST(Fp8Quant, PermuteQuantSmallMatchesCpuQuantizer) {
 // (reference::activation_value), then formats::quantize_fp8_act_1x128, code for code and scale for
 // scale for relu2 (gated activations: see the comment in the loop), every activation, with and without biases, I with a partial last group (320) and whole
 // groups. The kernel gives a warp one group at few rows and more at many: 3 rows (one group a
-// warp), 6000 (two: I = 320's three groups split 2 + 1) and 20000 (the whole row). Rows past
-// offsets[E] stay poisoned.
+// warp), 6000 (two: I = 320's three groups split 2 + 1) and 20000 (the whole row); I = 1200
+// (10 groups) runs more groups a warp than its ring has stages. Rows past offsets[E] stay
+// poisoned.
 TEST(Fp8Quant, ActivationQuantMatchesCpu) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
   const int64_t E = 3;
-  for (int64_t I : {int64_t(320), int64_t(512)})
+  for (int64_t I : {int64_t(320), int64_t(512), int64_t(1200)})
   for (int64_t rows : {int64_t(3), int64_t(6000), int64_t(20000)})
   for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
   for (bool bias : {false, true}) {
