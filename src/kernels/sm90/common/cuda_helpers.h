@@ -99,6 +99,16 @@ inline unsigned grid_stride_ctas(int64_t n, int threads, int ctas_per_sm) {
   return unsigned(need < cap ? need : cap);
 }
 
+// Work units per warp for a kernel whose warps each take consecutive units of one row (rows x
+// units_per_row in all): as many as keep about kTargetWarps warps busy, at least 1 and at most
+// `cap`. kTargetWarps = 8192: ~62 warps per SM on 132 SMs (full occupancy is 64), so at small
+// sizes every warp takes one unit and the warps still cover every SM.
+inline int64_t units_per_warp(int64_t rows, int64_t units_per_row, int64_t cap) {
+  constexpr int64_t kTargetWarps = 8192;
+  const int64_t n = rows * units_per_row / kTargetWarps;
+  return n < 1 ? 1 : n > cap ? cap : n;
+}
+
 // cudaLaunchKernelEx with the programmatic-stream-serialization attribute when `pdl` (the kernel
 // may start before the previous kernel in the stream has finished; it must begin with
 // griddepcontrol.wait, ptx.cuh). Returns the launch's error.

@@ -141,19 +141,11 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// Groups per warp: the whole row once there are enough rows to fill the GPU with warps, fewer
-// (down to one) at small T so that the warps still cover every SM.
-int64_t groups_per_warp(int64_t max_rows, int64_t IB) {
-  constexpr int64_t kTargetWarps = 8192;  // ~62 warps per SM on 132 SMs: full occupancy is 64
-  const int64_t gpw = max_rows * IB / kTargetWarps;
-  return gpw < 1 ? 1 : gpw > IB ? IB : gpw;
-}
-
 template <Activation kAct>
 void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets, int64_t EL,
                 int64_t max_rows, int64_t I, const ActivationParams& p, uint8_t* aq, float* sa, cudaStream_t stream) {
   const int64_t IB = cu::ceil_div<int64_t>(I, kBlock);
-  const int64_t gpw = groups_per_warp(max_rows, IB);
+  const int64_t gpw = cu::units_per_warp(max_rows, IB, IB);  // up to the whole row
   const int64_t warps = max_rows * cu::ceil_div<int64_t>(IB, gpw);
   const unsigned grid = unsigned(cu::ceil_div<int64_t>(warps * 32, kThreads));
   if (b13)

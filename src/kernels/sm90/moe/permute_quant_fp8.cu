@@ -107,14 +107,6 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
   }
 }
 
-// Groups per warp: kMaxGroups once there are enough tokens to fill the GPU with warps, fewer (down
-// to one) at small T so that the warps still cover every SM.
-int64_t groups_per_warp(int64_t T, int64_t HB) {
-  constexpr int64_t kTargetWarps = 8192;  // ~62 warps per SM on 132 SMs: full occupancy is 64
-  const int64_t gpw = T * HB / kTargetWarps;
-  return gpw < 1 ? 1 : gpw > kMaxGroups ? kMaxGroups : gpw;
-}
-
 }  // namespace
 
 void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H,
@@ -125,7 +117,7 @@ void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, 
   if (H <= 0 || H % kColsPerLane != 0) throw_invalid("hidden_size", "a positive multiple of 4 (fp8 permute-quantize)", std::to_string(H));
   if (!cu::aligned(xq, sizeof(uint32_t))) throw_invalid("xq", "a 4-byte aligned pointer", "misaligned");
   const bool vec = ldx % kColsPerLane == 0 && cu::aligned(x, sizeof(uint2));
-  const int64_t HB = cu::ceil_div<int64_t>(H, kBlock), gpw = groups_per_warp(T, HB);
+  const int64_t HB = cu::ceil_div<int64_t>(H, kBlock), gpw = cu::units_per_warp(T, HB, kMaxGroups);
   const int64_t warps = T * cu::ceil_div<int64_t>(HB, gpw);
   const unsigned grid = unsigned(cu::ceil_div<int64_t>(warps * 32, kThreads));
   auto xs = static_cast<const uint16_t*>(x);
