@@ -129,12 +129,9 @@ __global__ void __launch_bounds__(kThreads)
       }
       a[j] = c < I ? __bfloat162float(__float2bfloat16_rn(act_fn<kAct>(g, u, limit, alpha))) : 0.0f;
     }
-    uint32_t am = 0;
-#pragma unroll
-    for (int j = 0; j < 4; ++j) am = max(am, abs_bits(a[j]));
-    am = warp_max(am);
-    const float s = block_scale(am, false);
-    if (c < I) *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, s, am >= kInfBits);
+    bool poisoned;
+    const float s = warp_group_scale(a, /*ue8m0=*/false, poisoned);
+    if (c < I) *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, s, poisoned);
     if (lane == 0) sa[act_scale_index(row, ib, IB, lo, hi)] = s;
     bcur = bnext;
     slot = slot == kDepth - 1 ? 0 : slot + 1;

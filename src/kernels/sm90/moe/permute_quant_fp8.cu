@@ -74,12 +74,9 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
     if (g >= ng) continue;  // ng is the same in every lane: the shuffles below stay converged
     const float v[4] = {__uint_as_float(w[g].x << 16), __uint_as_float(w[g].x & 0xFFFF0000u),
                         __uint_as_float(w[g].y << 16), __uint_as_float(w[g].y & 0xFFFF0000u)};
-    uint32_t am = 0;
-#pragma unroll
-    for (int j = 0; j < 4; ++j) am = max(am, abs_bits(v[j]));
-    am = warp_max(am);
-    scale[g] = block_scale(am, false);
-    codes[g] = encode4(v, scale[g], am >= kInfBits);
+    bool poisoned;
+    scale[g] = warp_group_scale(v, /*ue8m0=*/false, poisoned);
+    codes[g] = encode4(v, scale[g], poisoned);
   }
   // The token's routed rows, up to 32 at a time: lane j looks up route j (its row, the row's
   // expert and that expert's range) and stores route j's scale of every group; then every lane

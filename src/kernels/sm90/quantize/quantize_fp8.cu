@@ -32,12 +32,8 @@ __global__ void act_quant_kernel(Src src, int64_t M, int64_t K, int64_t KB, uint
   const int64_t c = kb * kBlock + lane * 4;
   float v[4];
   src.load4(row, c, K, v);
-  uint32_t am = 0;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) am = max(am, abs_bits(v[j]));
-  am = warp_max(am);
-  const float s = block_scale(am, ue8m0);
-  const bool poisoned = am >= kInfBits;
+  bool poisoned;
+  const float s = warp_group_scale(v, ue8m0, poisoned);
   if (lane == 0) scales[row * KB + kb] = s;
   if (c >= K) return;
   uint8_t* dst = codes + row * K + c;

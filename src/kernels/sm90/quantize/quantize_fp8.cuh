@@ -93,6 +93,19 @@ __device__ __forceinline__ uint32_t encode4(const float (&v)[4], float s, bool p
 // Unsigned max over the 32 lanes of a full warp.
 __device__ __forceinline__ uint32_t warp_max(uint32_t v) { return __reduce_max_sync(0xFFFFFFFFu, v); }
 
+// The scale of one 1x128 activation group held by a full warp, lane l its columns 4l..4l+3 (0 for
+// columns past the row's end, which leaves the amax unchanged); warp-collective, so all 32 lanes
+// call it converged. block_scale of the unsigned max of |v|'s bits over the warp; `poisoned` when
+// that amax is Inf or NaN (the group's codes are then all NaN, encode / encode4).
+__device__ __forceinline__ float warp_group_scale(const float (&v)[4], bool ue8m0, bool& poisoned) {
+  uint32_t am = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) am = max(am, abs_bits(v[j]));
+  am = warp_max(am);
+  poisoned = am >= kInfBits;
+  return block_scale(am, ue8m0);
+}
+
 // The activation-scale layout the grouped FP8 GEMM reads (CUTLASS's Sm90 blockwise scales are
 // MN-major): the rows of local expert e, [lo, hi) = [offsets[e], offsets[e+1]), own the slice
 // [lo * KB, hi * KB) of the scale buffer, in which the scale of (row, k-block kb) sits at
