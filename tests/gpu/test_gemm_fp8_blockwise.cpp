@@ -1,5 +1,5 @@
-// The grouped blockwise FP8 GEMM (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h), both tactics,
-// against a float64 host product (and the large tile's bf16 D against its own fp32 D, bitwise), also with K and N not multiples of 128 (partial last blocks with
+// The grouped blockwise FP8 GEMM (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h), all three tactics,
+// against a float64 host product (and the large tile's and the TMA kernel's bf16 D against their own fp32 D, bitwise), also with K and N not multiples of 128 (partial last blocks with
 // their own scales). Tests named *Small* use small shapes (suitable for compute-sanitizer).
 // Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
 // (MEGAMOE_TEST_SEED=<n> pins them); outputs are poisoned before each run.
@@ -29,7 +29,7 @@ uint32_t fbits(float f) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fp8Gemm: grouped blockwise GEMM, both tactics, vs a float64 host product
+// Fp8Gemm: grouped blockwise GEMM, every tactic, vs a float64 host product
 // ---------------------------------------------------------------------------------------------
 
 void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t K, uint64_t seed) {
@@ -83,8 +83,8 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
   DevBuf<int32_t> dOff;
   dOff.upload(offsets);
   sm90::GroupedGemmFp8Blockwise gemm(G, N, K, 0);
-  std::vector<float> large_d;  // the large tile's fp32 D, for run_bf16_out below
-  for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile}) {
+  std::vector<float> large_d, tma_d;  // the large tile's and the TMA kernel's fp32 D, for run_bf16_out below
+  for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
     SCOPED_TRACE(sm90::fp8_tactic_name(tactic));
     CUDA_CHECK(cudaMemset(dD.p, 0xFF, dD.n * sizeof(float)));  // NaN
     gemm.run(dA.p, dSA.p, dW.p, dSW.p, dD.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr, tactic);
@@ -108,19 +108,24 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
                 (long long)rows, (long long)N, (long long)K, err);
     EXPECT_LE(err, 1e-3);
     if (tactic == sm90::Fp8GemmTactic::kLargeTile) large_d = D;
+    if (tactic == sm90::Fp8GemmTactic::kTma) tma_d = D;
   }
-  // run_bf16_out: the large tile's fp32 result rounded to nearest bf16, bit for bit; the guard row
+  // run_bf16_out: the tactic's fp32 result rounded to nearest bf16, bit for bit; the guard row
   // and rows outside the groups stay poisoned.
-  DevBuf<uint16_t> dD16(size_t((rows + 1) * N));
-  CUDA_CHECK(cudaMemset(dD16.p, 0xFF, dD16.n * sizeof(uint16_t)));
-  gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD16.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaGetLastError());
-  const std::vector<uint16_t> D16 = dD16.download();
-  int64_t mismatches = 0;
-  for (int64_t i = 0; i < rows * N; ++i) mismatches += D16[size_t(i)] != formats::float_to_bf16_bits(large_d[size_t(i)]);
-  EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D) in " << mismatches << " of " << rows * N << " elements";
-  for (int64_t n = 0; n < N; ++n) EXPECT_EQ(D16[size_t(rows * N + n)], 0xFFFFu) << "guard row written (bf16 D)";
+  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
+    SCOPED_TRACE(std::string("bf16 D, ") + sm90::fp8_tactic_name(tactic));
+    const std::vector<float>& fp32_d = tactic == sm90::Fp8GemmTactic::kTma ? tma_d : large_d;
+    DevBuf<uint16_t> dD16(size_t((rows + 1) * N));
+    CUDA_CHECK(cudaMemset(dD16.p, 0xFF, dD16.n * sizeof(uint16_t)));
+    gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD16.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr, tactic);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    const std::vector<uint16_t> D16 = dD16.download();
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < rows * N; ++i) mismatches += D16[size_t(i)] != formats::float_to_bf16_bits(fp32_d[size_t(i)]);
+    EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D) in " << mismatches << " of " << rows * N << " elements";
+    for (int64_t n = 0; n < N; ++n) EXPECT_EQ(D16[size_t(rows * N + n)], 0xFFFFu) << "guard row written (bf16 D)";
+  }
 }
 
 TEST(Fp8Gemm, BothTacticsMatchFloat64Product) {

@@ -85,21 +85,28 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   }
   size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + bias_bytes(); }
 
-  // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) kernels.
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile}; }
+  // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) CUTLASS kernels, or
+  // our own TMA kernel (prefill: 128 weight rows x passes of up to 128 token rows).
+  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTma}; }
   std::string tactic_for(int64_t T) const override {
-    return gemm_tactic(T) == sm90::Fp8GemmTactic::kSwapAB ? kSwapAB : kLargeTile;
+    switch (gemm_tactic(T)) {
+      case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
+      case sm90::Fp8GemmTactic::kTma: return kTma;
+      default: return kLargeTile;
+    }
   }
 
  protected:
   static constexpr const char* kSwapAB = "split_swap_ab";
   static constexpr const char* kLargeTile = "split_large_tile";
+  static constexpr const char* kTma = "split_tma";
 
   // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
   sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
     const std::string& r = requested_tactic(T);
     if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
     if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
+    if (r == kTma) return sm90::Fp8GemmTactic::kTma;
     return sm90::choose_fp8_tactic(T * K_, int(EL_));
   }
 
@@ -133,9 +140,10 @@ class Sm90SplitFp8 : public Sm90BackendBase {
               stream, tactic);
     sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
                                       sw_.a_scales, stream);
-    const bool y_bf16 = fc2_bf16_y(tactic == sm90::Fp8GemmTactic::kLargeTile);
+    const bool y_bf16 = fc2_bf16_y(tactic != sm90::Fp8GemmTactic::kSwapAB);
     if (y_bf16)
-      fc2_->run_bf16_out(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream);
+      fc2_->run_bf16_out(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream,
+                         tactic);
     else
       fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic);
     combine_or_route_rows(args, f, y, y_bf16, /*pdl=*/false);

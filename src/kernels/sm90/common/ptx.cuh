@@ -51,6 +51,12 @@ __device__ __forceinline__ void cp_async4(uint32_t dst, const void* src, bool va
   const int n = valid ? 4 : 0;
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(n) : "memory");
 }
+// An arrival on the mbarrier at `bar` once every cp.async this thread issued before it has landed
+// (.noinc: it is one of the arrivals the barrier was initialised to expect). The issuing thread
+// does not wait.
+__device__ __forceinline__ void cp_async_mbar_arrive_noinc(uint32_t bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 // Waits until at most N committed groups are still in flight.
 template <int N>

@@ -28,6 +28,8 @@ bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-addr
 // D (run_bf16_out), swap-AB with the 32-wide token tile.
 constexpr int kNumKernels = 4;
 constexpr int kSwap64 = 0, kLarge = 1, kLargeBf16Out = 2, kSwap32 = 3;
+// Not CUTLASS kernels (launch_fp8_tma, nothing prepared): past the prepared ones.
+constexpr int kTmaF32 = kNumKernels, kTmaBf16Out = kNumKernels + 1;
 const fd::TacticOps& ops_for(int i) {
   switch (i) {
     case kSwap64: return fd::swapab_ops();
@@ -50,6 +52,7 @@ const char* fp8_tactic_name(Fp8GemmTactic t) {
   switch (t) {
     case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x32|128x64x128";
     case Fp8GemmTactic::kLargeTile: return "fp8_large_tile_128x128x128";
+    case Fp8GemmTactic::kTma: return "fp8_tma_128x(32..128)x128";
   }
   return "unknown";
 }
@@ -111,8 +114,12 @@ GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
 void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,
                                   int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
                                   cudaStream_t stream, Fp8GemmTactic tactic) {
-  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile)
-    throw_invalid("tactic", "kSwapAB or kLargeTile", std::to_string(int(tactic)));
+  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma)
+    throw_invalid("tactic", "kSwapAB, kLargeTile or kTma", std::to_string(int(tactic)));
+  if (tactic == Fp8GemmTactic::kTma) {
+    run_kernel(kTmaF32, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+    return;
+  }
   const int kernel = tactic == Fp8GemmTactic::kLargeTile                                   ? kLarge
                      : choose_fp8_swap_tile(total_rows_upper_bound, num_groups_) == 32 ? kSwap32
                                                                                        : kSwap64;
@@ -121,8 +128,11 @@ void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W,
 
 void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D,
                                            int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
-                                           cudaStream_t stream) {
-  run_kernel(kLargeBf16Out, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+                                           cudaStream_t stream, Fp8GemmTactic tactic) {
+  if (tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma)
+    throw_invalid("tactic", "kLargeTile or kTma (bf16 D)", fp8_tactic_name(tactic));
+  run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaBf16Out : kLargeBf16Out, A, SA, W, SW, D, ldd, offsets,
+             total_rows_upper_bound, stream);
 }
 
 void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW,
@@ -135,16 +145,22 @@ void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float*
   if (!A || !SA || !W || !SW || !D)
     throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : !SW ? "SW" : "D", "a non-null device pointer", "nullptr");
   // D's rows are stored in 16-byte vectors: 4 fp32 or 8 bf16 elements.
-  const int64_t vec = kernel == kLargeBf16Out ? 8 : 4;
+  const bool bf16_out = kernel == kLargeBf16Out || kernel == kTmaBf16Out;
+  const int64_t vec = bf16_out ? 8 : 4;
   if (ldd < N_ || ldd % vec != 0)
     throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of " + std::to_string(vec) + " elements",
                   std::to_string(ldd));
-  if (kernel == kLargeBf16Out && N_ % 8 != 0)
+  if (bf16_out && N_ % 8 != 0)
     throw_invalid("N", "a multiple of 8 for bf16 D (run_bf16_out)", std::to_string(N_));
   if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
   if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
   if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
+  if (kernel >= kNumKernels) {
+    launch_fp8_tma(fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, num_groups_, N_, K_, total_rows_upper_bound,
+                   kernel == kTmaBf16Out, stream);
+    return;
+  }
   ops_for(kernel).run(kernels_->prepared.state[kernel], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);
 }
 

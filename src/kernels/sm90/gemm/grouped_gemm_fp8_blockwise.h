@@ -34,6 +34,10 @@ enum class Fp8GemmTactic : uint8_t {
   kSwapAB,     // small T: weights in wgmma's M (128-row tiles), 32 or 64 token rows in N (by the
                // rows per group, choose_fp8_swap_tile)
   kLargeTile,  // large T: 128 token rows x 128 weight rows tiles
+  kTma,        // our own kernel (grouped_gemm_fp8_tma.cu): 128 weight rows x passes of up to 128 token
+               // rows of one expert (rounded up to 32, so a ragged expert pays at most 31 rows of MMA,
+               // not up to 127). Slower than kLargeTile from T = 2048 (docs/BENCHMARKS.md); a tactic
+               // `megamoe tune` measures, never the heuristic's choice
 };
 const char* fp8_tactic_name(Fp8GemmTactic t);
 // Swap-AB up to 64 rows per group on average (ceil(total_rows / groups)), large tiles beyond.
@@ -66,10 +70,12 @@ class GroupedGemmFp8Blockwise {
     run(A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream,
         choose_fp8_tactic(total_rows_upper_bound, num_groups_));
   }
-  // The same product as run(..., kLargeTile) with D [rows, N] bf16 (row stride ldd, a multiple of
-  // 8 elements: 16-byte bf16 vectors): each element is the fp32 result rounded to nearest.
+  // The same product as run(..., tactic) with D [rows, N] bf16 (row stride ldd, a multiple of 8
+  // elements: 16-byte bf16 vectors): each element is that tactic's fp32 result rounded to nearest.
+  // tactic: kLargeTile or kTma.
   void run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
-                    const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
+                    const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+                    Fp8GemmTactic tactic = Fp8GemmTactic::kLargeTile);
 
  private:
   // Checks the arguments (named errors) and launches prepared kernel `kernel` (0 swap-AB, 1 large
@@ -112,5 +118,8 @@ const TacticOps& swapab32_ops();  // grouped_gemm_fp8_blockwise_swapab32.cu (32-
 const TacticOps& large_ops();   // grouped_gemm_fp8_blockwise_large.cu
 const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
 }  // namespace fp8_gemm_detail
+// The kTma tactic (grouped_gemm_fp8_tma.cu; run_kernel checked the arguments): fp32 D, or bf16 D.
+void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
+                    bool bf16_out, cudaStream_t stream);
 
 }  // namespace megamoe::sm90
