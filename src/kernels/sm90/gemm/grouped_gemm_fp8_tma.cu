@@ -156,16 +156,15 @@ __device__ __forceinline__ void promote(float (&acc)[NT / 2], const float (&tmp)
 // these plus s times a stride.
 struct Ring {
   uint32_t full0, empty0;  // barriers of stage 0 (8 bytes apart)
-    const float* scales;     // scale slots
+  const float* scales;     // scale slots
   __device__ uint32_t full(uint32_t s) const { return full0 + 8 * s; }
   __device__ uint32_t empty(uint32_t s) const { return empty0 + 8 * s; }
 };
 
-// The producer, run by warp 0 between its MMA steps: it keeps the ring kStages - 1 steps ahead of
-// the step warp 0 has just finished. Its own tile cursor runs ahead of the consumers'. Lane 0 loads
-// the weight and token tiles by TMA (one arrival with the transaction bytes); every lane copies its
-// share of the step's scales by cp.async, its arrival triggered when its copies land (the warp
-// never waits for a load, only for a free slot).
+// The producer (one warp of the producer warpgroup), with its own tile cursor ahead of the
+// consumers'. Lane 0 loads the weight and token tiles by TMA (one arrival with the transaction
+// bytes); every lane copies its share of the step's scales by cp.async, its arrival triggered when
+// its copies land (the warp never waits for a load, only for a free slot).
 struct Producer {
   TileWalk walk;
   bool live;
@@ -209,9 +208,9 @@ struct Producer {
   }
 };
 
-// One tile's K loop for a pass of NT (= the pass's rows rounded up to 32) tokens, then its epilogue.
-// Two temporaries: step i + 1's MMAs run while step i is promoted (wait<1>), so the tensor cores
-// are not idle during the promotion and the MMA group's latency is paid once per tile, not per step.
+// One tile's K loop for a pass of NT (= the pass's rows rounded up to 32) tokens, then its epilogue:
+// per step, issue, wait for the MMAs (one temporary: two do not fit in 168 registers, see the
+// header), promote and release the stage.
 template <int NT, bool kBf16Out>
 __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, uint64_t desc0, const TileWalk& w,
                                              int c, int wq, int lane, int KT, uint32_t& step) {
