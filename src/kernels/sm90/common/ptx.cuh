@@ -64,6 +64,11 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
+// ---- shared-memory addresses -------------------------------------------------------------------
+// The 32-bit shared-state-space address of a generic pointer into shared memory: the operand form
+// of cp.async, mbarrier, TMA and the wgmma descriptors.
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
 // ---- mbarrier + TMA (sm_90) ---------------------------------------------------------------
 // A shared-memory mbarrier tracks one phase at a time: it completes when `count` arrivals and
 // every byte announced with expect_tx have landed; waiters name the phase by its parity.

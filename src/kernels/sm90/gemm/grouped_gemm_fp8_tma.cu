@@ -81,7 +81,7 @@ struct Barriers {
   uint64_t full[kStages], empty[kStages];
 };
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+using ptx::smem_u32;
 
 // The CTA's tile sequence. Tile t counts (expert, weight row block, pass), pass fastest, over the
 // experts with rows; every role walks it with its own cursor and agrees on the sequence.
@@ -221,20 +221,13 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
   // Stage s's A descriptor: desc0 + s * (kStageBytes >> 4); B: + (kWBytes - c * 64 rows) >> 4.
   constexpr uint64_t kStageDesc = uint64_t(kStageBytes >> 4);
   const uint64_t bofs = uint64_t((kWBytes - c * kWgRows * kRowBytes) >> 4);
-  auto issue = [&](float(&t)[NT / 2], uint32_t i) {
-    const uint32_t s = i % kStages;
-    const uint64_t ad = desc0 + s * kStageDesc;
-    issue_step<NT>(t, ring.full(s), (i / kStages) & 1u, ad, ad + bofs);
-  };
-  auto finish = [&](float(&t)[NT / 2], uint32_t i) {
-    const uint32_t s = i % kStages;
-    promote<NT>(acc, t, ring.scales + s * kScaleFloats, tig, ring.empty(s));
-  };
   for (int kt = 0; kt < KT; ++kt) {
-    issue(ta, step + uint32_t(kt));
+    const uint32_t i = step + uint32_t(kt), s = i % kStages;
+    const uint64_t ad = desc0 + s * kStageDesc;
+    issue_step<NT>(ta, ring.full(s), (i / kStages) & 1u, ad, ad + bofs);
     wgmma::wait<0>();
     wgmma::fence_acc(ta);
-    finish(ta, step + uint32_t(kt));
+    promote<NT>(acc, ta, ring.scales + s * kScaleFloats, tig, ring.empty(s));
   }
   step += uint32_t(KT);
   // Epilogue: weight rows na (q < 2) and na + 8 (q >= 2) of this thread, tokens t0 + 8j + 2 tig + q % 2.

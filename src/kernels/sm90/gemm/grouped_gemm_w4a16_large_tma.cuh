@@ -121,7 +121,7 @@ struct Barriers {
   uint64_t xfull[kXStages], xempty[kXStages], wfull[kWStages], wempty[kWStages], dfull[kABufs], dempty[kABufs];
 };
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+using ptx::smem_u32;
 
 // The first expert after g with at least one row, or G. Every role walks the experts with its own
 // cursor, in the same order, so all agree on the tile sequence without talking to each other.

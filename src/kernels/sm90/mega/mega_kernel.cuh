@@ -357,9 +357,7 @@ struct Phases {
   int total;
 };
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using ptx::smem_u32;
 
 __device__ __forceinline__ int ld_acquire(const int* p) {
   int v;
