@@ -1,5 +1,5 @@
 // The grouped blockwise FP8 GEMM (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h), all three tactics,
-// against a float64 host product (and the large tile's and the TMA kernel's bf16 D against their own fp32 D, bitwise), also with K and N not multiples of 128 (partial last blocks with
+// and the kTma kernel's activation epilogue (run_act) against the separate kernel, against a float64 host product (and the large tile's and the TMA kernel's bf16 D against their own fp32 D, bitwise), also with K and N not multiples of 128 (partial last blocks with
 // their own scales). Tests named *Small* use small shapes (suitable for compute-sanitizer).
 // Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
 // (MEGAMOE_TEST_SEED=<n> pins them); outputs are poisoned before each run.
@@ -16,6 +16,8 @@
 
 #include "formats/codecs.h"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/moe/moe_kernels_fp8.h"
+#include "megamoe/config.h"
 #include "megamoe/errors.h"
 #include "split_test_util.h"
 
@@ -32,33 +34,60 @@ uint32_t fbits(float f) {
 // Fp8Gemm: grouped blockwise GEMM, every tactic, vs a float64 host product
 // ---------------------------------------------------------------------------------------------
 
-void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t K, uint64_t seed) {
-  const int G = int(rows_per_group.size());
-  std::vector<int32_t> offsets(size_t(G + 1), 0);
-  for (int g = 0; g < G; ++g) offsets[size_t(g + 1)] = offsets[size_t(g)] + rows_per_group[size_t(g)];
+// Random e4m3 operands and scales of one grouped problem, the activation scales in the GEMM's
+// per-group MN-major layout and the weight scales in its [G, KB, NB] layout.
+struct GemmInputs {
+  int G;
+  std::vector<int32_t> offsets;
+  int64_t rows, KB, NB;
+  std::vector<uint8_t> A, W;
+  std::vector<float> sa_rowmajor, sw_canon, SA, SW;
+};
+
+GemmInputs make_inputs(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t K, uint64_t seed) {
+  GemmInputs in;
+  in.G = int(rows_per_group.size());
+  const int G = in.G;
+  in.offsets.assign(size_t(G + 1), 0);
+  for (int g = 0; g < G; ++g) in.offsets[size_t(g + 1)] = in.offsets[size_t(g)] + rows_per_group[size_t(g)];
   // Partial last blocks (K or N not a multiple of 128) have scales of their own.
-  const int64_t rows = offsets[size_t(G)], KB = (K + 127) / 128, NB = (N + 127) / 128;
+  const int64_t rows = in.offsets[size_t(G)], KB = (K + 127) / 128, NB = (N + 127) / 128;
+  in.rows = rows;
+  in.KB = KB;
+  in.NB = NB;
   std::mt19937_64 rng(seed);
   auto code = [&]() {  // finite e4m3 codes of moderate magnitude, either sign
     return uint8_t((rng() & 0x80) | (0x20 + rng() % 0x38));
   };
-  std::vector<uint8_t> A(size_t(rows * K)), W(size_t(G * N * K));
-  for (auto& a : A) a = code();
-  for (auto& w : W) w = code();
+  in.A.resize(size_t(rows * K));
+  in.W.resize(size_t(G * N * K));
+  for (auto& a : in.A) a = code();
+  for (auto& w : in.W) w = code();
   std::uniform_real_distribution<float> us(0.5f, 2.0f);
   std::uniform_int_distribution<int> ue(-6, 6);
-  std::vector<float> sa_rowmajor(size_t(rows * KB)), sw_canon(size_t(G * NB * KB));
-  for (auto& s : sa_rowmajor) s = std::ldexp(us(rng), ue(rng));
-  for (auto& s : sw_canon) s = std::ldexp(us(rng), ue(rng));
-  // Activation scales in the GEMM's per-group MN-major layout.
-  std::vector<float> SA(size_t(rows * KB));
+  in.sa_rowmajor.resize(size_t(rows * KB));
+  in.sw_canon.resize(size_t(G * NB * KB));
+  for (auto& s : in.sa_rowmajor) s = std::ldexp(us(rng), ue(rng));
+  for (auto& s : in.sw_canon) s = std::ldexp(us(rng), ue(rng));
+  in.SA.resize(size_t(rows * KB));
   for (int g = 0; g < G; ++g) {
-    const int64_t lo = offsets[size_t(g)], hi = offsets[size_t(g + 1)];
+    const int64_t lo = in.offsets[size_t(g)], hi = in.offsets[size_t(g + 1)];
     for (int64_t r = lo; r < hi; ++r)
-      for (int64_t kb = 0; kb < KB; ++kb) SA[size_t(lo * KB + kb * (hi - lo) + (r - lo))] = sa_rowmajor[size_t(r * KB + kb)];
+      for (int64_t kb = 0; kb < KB; ++kb)
+        in.SA[size_t(lo * KB + kb * (hi - lo) + (r - lo))] = in.sa_rowmajor[size_t(r * KB + kb)];
   }
-  std::vector<float> SW(sw_canon.size());
-  sm90::make_weight_scales_mn_major(sw_canon.data(), G, NB, KB, SW.data());
+  in.SW.resize(in.sw_canon.size());
+  sm90::make_weight_scales_mn_major(in.sw_canon.data(), G, NB, KB, in.SW.data());
+  return in;
+}
+
+void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t K, uint64_t seed) {
+  const GemmInputs in = make_inputs(rows_per_group, N, K, seed);
+  const int G = in.G;
+  const std::vector<int32_t>& offsets = in.offsets;
+  const int64_t rows = in.rows, KB = in.KB, NB = in.NB;
+  const std::vector<uint8_t>&A = in.A, &W = in.W;
+  const std::vector<float>&sa_rowmajor = in.sa_rowmajor, &sw_canon = in.sw_canon, &SA = in.SA, &SW = in.SW;
   // float64 reference.
   std::vector<double> ref(size_t(rows * N));
   for (int g = 0; g < G; ++g)
@@ -149,6 +178,106 @@ TEST(Fp8Gemm, PartialBlocksSmall) {
   run_gemm_case({3, 64, 0, 17}, 144, 2880, case_seed("gemm partial b"));      // N 1.125 blocks, K 22.5
   run_gemm_case({40, 200}, 2880, 336, case_seed("gemm partial c"));           // N 22.5 blocks, K 2.625
   run_gemm_case({3, 16, 0, 5}, 320, 208, case_seed("gemm partial d"));        // 32-wide token tile
+}
+
+// run_act (FC1 with the activation and the 1x128 quantization of a in the kTma kernel's epilogue)
+// against the same kernel's fp32 h followed by the separate activation-quantize kernel
+// (launch_activation_quant_fp8): codes and scales bit for bit, for every activation, with and
+// without biases; rows outside the groups and the guard row stay poisoned. I = 192 has a partial
+// last 128-group (its second half of gate rows is past I).
+void run_fused_act_case(const std::vector<int32_t>& rows_per_group, int64_t I, int64_t K, Activation act, bool bias,
+                        uint64_t seed) {
+  const bool gated = act != Activation::kReLU2;
+  const int64_t N = gated ? 2 * I : I, IB = (I + 127) / 128;
+  const GemmInputs in = make_inputs(rows_per_group, N, K, seed);
+  const int64_t rows = in.rows;
+  std::vector<float> b13(size_t(in.G * N));
+  std::mt19937_64 rng(seed ^ 0xB13);
+  std::normal_distribution<float> nd(0.0f, 4.0f);
+  for (auto& b : b13) b = nd(rng);
+  std::vector<int32_t> row_expert(size_t(std::max<int64_t>(rows, 1)), 0);
+  for (int g = 0; g < in.G; ++g)
+    for (int32_t r = in.offsets[size_t(g)]; r < in.offsets[size_t(g + 1)]; ++r) row_expert[size_t(r)] = g;
+  DevBuf<uint8_t> dA, dW;
+  dA.upload(in.A.empty() ? std::vector<uint8_t>(16) : in.A);
+  dW.upload(in.W);
+  DevBuf<float> dSA, dSW, dB13, dH(size_t(std::max<int64_t>(rows, 1) * N));
+  dSA.upload(in.SA.empty() ? std::vector<float>(4) : in.SA);
+  dSW.upload(in.SW);
+  dB13.upload(b13);
+  DevBuf<int32_t> dOff, dRowExpert;
+  dOff.upload(in.offsets);
+  dRowExpert.upload(row_expert);
+  sm90::GroupedGemmFp8Blockwise gemm(in.G, N, K, 0);
+  const int64_t bound = std::max<int64_t>(rows, 1);
+  sm90::ActivationParams ap;
+  ap.activation = act;
+  ap.limit = act == Activation::kSwiGLUOAI ? 7.0f : INFINITY;
+  ap.alpha = 1.702f;
+  // Separate: h (kTma, fp32), then the activation-quantize kernel. Fused: run_act.
+  DevBuf<uint8_t> q_sep(size_t((rows + 1) * I)), q_fused(size_t((rows + 1) * I));
+  DevBuf<float> s_sep(size_t((rows + 1) * IB)), s_fused(size_t((rows + 1) * IB));
+  for (auto* b : {&q_sep, &q_fused}) CUDA_CHECK(cudaMemset(b->p, 0xFF, b->n));
+  for (auto* b : {&s_sep, &s_fused}) CUDA_CHECK(cudaMemset(b->p, 0xFF, b->n * sizeof(float)));
+  gemm.run(dA.p, dSA.p, dW.p, dSW.p, dH.p, N, dOff.p, bound, nullptr, sm90::Fp8GemmTactic::kTma);
+  sm90::launch_activation_quant_fp8(dH.p, bias ? dB13.p : nullptr, dRowExpert.p, dOff.p, in.G, bound, I, ap, q_sep.p,
+                                    s_sep.p, nullptr);
+  const sm90::ActEpilogueArgs epi{act, ap.limit, ap.alpha, bias ? dB13.p : nullptr};
+  gemm.run_act(dA.p, dSA.p, dW.p, dSW.p, epi, I, q_fused.p, s_fused.p, dOff.p, bound, nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  const std::vector<uint8_t> qa = q_sep.download(), qb = q_fused.download();
+  const std::vector<float> sa = s_sep.download(), sb = s_fused.download();
+  int64_t code_mismatch = 0, scale_mismatch = 0, guard = 0, nonzero = 0;
+  for (int64_t i = 0; i < rows * I; ++i) {
+    code_mismatch += qa[size_t(i)] != qb[size_t(i)];
+    nonzero += (qb[size_t(i)] & 0x7F) != 0;
+  }
+  for (int64_t i = 0; i < rows * IB; ++i) scale_mismatch += fbits(sa[size_t(i)]) != fbits(sb[size_t(i)]);
+  for (int64_t i = rows * I; i < (rows + 1) * I; ++i) guard += qb[size_t(i)] != 0xFF;
+  for (int64_t i = rows * IB; i < (rows + 1) * IB; ++i) guard += fbits(sb[size_t(i)]) != 0xFFFFFFFFu;
+  std::printf("[fp8 fused act] %s bias %d rows %lld I %lld K %lld: %lld / %lld codes differ, %lld / %lld scales, "
+              "%lld nonzero codes\n",
+              activation_name(act), int(bias), (long long)rows, (long long)I, (long long)K, (long long)code_mismatch,
+              (long long)(rows * I), (long long)scale_mismatch, (long long)(rows * IB), (long long)nonzero);
+  EXPECT_EQ(code_mismatch, 0);
+  EXPECT_EQ(scale_mismatch, 0);
+  EXPECT_EQ(guard, 0) << "guard row written";
+  if (rows > 0) EXPECT_GT(nonzero, rows * I / 8) << "a is mostly zero: the comparison proves little";
+}
+
+TEST(Fp8Gemm, FusedActivationEqualsSeparateKernelSmall) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
+    for (bool bias : {false, true}) {
+      SCOPED_TRACE(std::string(activation_name(act)) + (bias ? " bias" : ""));
+      run_fused_act_case({0, 1, 70, 130, 3, 64, 0}, 192, 208, act, bias, case_seed("fused act a"));
+      run_fused_act_case({257, 9}, 256, 384, act, bias, case_seed("fused act b"));
+    }
+}
+
+TEST(Fp8Gemm, FusedActivationRefusesBadShapes) {
+  MEGAMOE_REQUIRE_SM90();
+  sm90::GroupedGemmFp8Blockwise gemm(2, 2 * 96, 128, 0);  // I = 96: not a multiple of 64
+  DevBuf<uint8_t> buf(size_t(1) << 20);
+  DevBuf<float> sc(4096);
+  DevBuf<int32_t> off(3);
+  const sm90::ActEpilogueArgs epi{Activation::kSwiGLU, INFINITY, 1.702f, nullptr};
+  try {
+    gemm.run_act(buf.p, sc.p, buf.p, sc.p, epi, 96, buf.p, sc.p, off.p, 16, nullptr);
+    ADD_FAILURE() << "I = 96 accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("I"), std::string::npos) << e.what();
+  }
+  sm90::GroupedGemmFp8Blockwise gemm2(2, 256, 128, 0);  // N = 256 but relu2 with I = 128 needs N = 128
+  const sm90::ActEpilogueArgs relu{Activation::kReLU2, INFINITY, 1.702f, nullptr};
+  try {
+    gemm2.run_act(buf.p, sc.p, buf.p, sc.p, relu, 128, buf.p, sc.p, off.p, 16, nullptr);
+    ADD_FAILURE() << "N = 256 accepted for relu2 with I = 128";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("N"), std::string::npos) << e.what();
+  }
 }
 
 // run_bf16_out stores 16-byte bf16 vectors: ldd must be a multiple of 8 elements and at least N.

@@ -86,12 +86,13 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + bias_bytes(); }
 
   // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) CUTLASS kernels, or
-  // our own TMA kernel (prefill: 128 weight rows x passes of up to 128 token rows).
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTma}; }
+  // our own TMA kernel (128 token rows x 128 weight rows), with the activation-quantize kernel
+  // after FC1 or (split_tma_act) the activation and the quantization of a in FC1's epilogue.
+  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTma, kTmaAct}; }
   std::string tactic_for(int64_t T) const override {
     switch (gemm_tactic(T)) {
       case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
-      case sm90::Fp8GemmTactic::kTma: return kTma;
+      case sm90::Fp8GemmTactic::kTma: return fused_act(T) ? kTmaAct : kTma;
       default: return kLargeTile;
     }
   }
@@ -100,14 +101,22 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   static constexpr const char* kSwapAB = "split_swap_ab";
   static constexpr const char* kLargeTile = "split_large_tile";
   static constexpr const char* kTma = "split_tma";
+  static constexpr const char* kTmaAct = "split_tma_act";
 
   // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
   sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
     const std::string& r = requested_tactic(T);
     if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
     if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
-    if (r == kTma) return sm90::Fp8GemmTactic::kTma;
+    if (r == kTma || r == kTmaAct) return sm90::Fp8GemmTactic::kTma;
     return sm90::choose_fp8_tactic(T * K_, int(EL_));
+  }
+
+  // split_tma_act: FC1 with the activation and the quantization of a in its epilogue (no h in
+  // memory), when I is a multiple of 64 (GroupedGemmFp8Blockwise::fused_act_supported; otherwise it
+  // runs as split_tma). The output is bit for bit split_tma's.
+  bool fused_act(int64_t T) const {
+    return requested_tactic(T) == kTmaAct && sm90::GroupedGemmFp8Blockwise::fused_act_supported(I_);
   }
 
   void upload_weights(const MoeWeights& w) override {
@@ -136,10 +145,16 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     sm90::launch_permute_quant_fp8(args.x.data, f.ldx, T, K_, H_, plan.route_to_row, plan.row_expert, plan.offsets,
                                    sw_.x_perm, sw_.x_scales, stream);
     const sm90::Fp8GemmTactic tactic = gemm_tactic(T);
-    fc1_->run(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), sw_.h, N13_, plan.offsets, rows_bound,
-              stream, tactic);
-    sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_, sw_.a,
-                                      sw_.a_scales, stream);
+    if (fused_act(T)) {
+      const sm90::ActEpilogueArgs epi{act_.activation, act_.limit, act_.alpha, b13()};
+      fc1_->run_act(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), epi, I_, sw_.a, sw_.a_scales,
+                    plan.offsets, rows_bound, stream);
+    } else {
+      fc1_->run(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), sw_.h, N13_, plan.offsets, rows_bound,
+                stream, tactic);
+      sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_,
+                                        sw_.a, sw_.a_scales, stream);
+    }
     const bool y_bf16 = fc2_bf16_y(tactic != sm90::Fp8GemmTactic::kSwapAB);
     if (y_bf16)
       fc2_->run_bf16_out(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream,

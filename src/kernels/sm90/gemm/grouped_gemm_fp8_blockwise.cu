@@ -52,7 +52,7 @@ const char* fp8_tactic_name(Fp8GemmTactic t) {
   switch (t) {
     case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x32|128x64x128";
     case Fp8GemmTactic::kLargeTile: return "fp8_large_tile_128x128x128";
-    case Fp8GemmTactic::kTma: return "fp8_tma_128x(32..128)x128";
+    case Fp8GemmTactic::kTma: return "fp8_tma_128x128x128";
   }
   return "unknown";
 }
@@ -133,6 +133,32 @@ void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const
     throw_invalid("tactic", "kLargeTile or kTma (bf16 D)", fp8_tactic_name(tactic));
   run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaBf16Out : kLargeBf16Out, A, SA, W, SW, D, ldd, offsets,
              total_rows_upper_bound, stream);
+}
+
+void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void* W, const float* SW,
+                                      const ActEpilogueArgs& act, int64_t I, void* aq, float* sa_out,
+                                      const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (!fused_act_supported(I))
+    throw_invalid("I", "a positive multiple of 64 (fp8 FC1 with the activation epilogue)", std::to_string(I));
+  const bool gated = act.activation != Activation::kReLU2;
+  if (N_ != (gated ? 2 * I : I))
+    throw_invalid("N", std::string(gated ? "2 * I" : "I") + " = " + std::to_string(gated ? 2 * I : I) +
+                           " (FC1 of " + activation_name(act.activation) + ")",
+                  std::to_string(N_));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
+  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
+  if (!A || !SA || !W || !SW || !aq || !sa_out)
+    throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : !SW ? "SW" : !aq ? "aq" : "sa_out", "a non-null device pointer",
+                  "nullptr");
+  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
+  if (!cu::aligned(aq, 2)) throw_invalid("aq", "a 2-byte aligned pointer (pairs of codes)", "misaligned");
+  if (act.b13 && !cu::aligned(act.b13, 8)) throw_invalid("b13", "an 8-byte aligned pointer", "misaligned");
+  DeviceScope scope(device_);
+  launch_fp8_tma_act(fd::RunArgs{A, SA, W, SW, nullptr, 0, offsets}, act, I, static_cast<uint8_t*>(aq), sa_out,
+                     num_groups_, N_, K_, total_rows_upper_bound, stream);
 }
 
 void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW,

@@ -28,16 +28,17 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/sm90/gemm/act_epilogue_args.h"
+
 namespace megamoe::sm90 {
 
 enum class Fp8GemmTactic : uint8_t {
   kSwapAB,     // small T: weights in wgmma's M (128-row tiles), 32 or 64 token rows in N (by the
                // rows per group, choose_fp8_swap_tile)
   kLargeTile,  // large T: 128 token rows x 128 weight rows tiles
-  kTma,        // our own kernel (grouped_gemm_fp8_tma.cu): 128 weight rows x passes of up to 128 token
-               // rows of one expert (rounded up to 32, so a ragged expert pays at most 31 rows of MMA,
-               // not up to 127). Slower than kLargeTile from T = 2048 (docs/BENCHMARKS.md); a tactic
-               // `megamoe tune` measures, never the heuristic's choice
+  kTma,        // our own kernel (grouped_gemm_fp8_tma.cu): 128 token rows of one expert (wgmma's M,
+               // two warpgroups of 64; an expert's last pass of <= 64 rows idles one) x 128 weight
+               // rows. A tactic `megamoe tune` measures, never the heuristic's choice
 };
 const char* fp8_tactic_name(Fp8GemmTactic t);
 // Swap-AB up to 64 rows per group on average (ceil(total_rows / groups)), large tiles beyond.
@@ -76,6 +77,17 @@ class GroupedGemmFp8Blockwise {
   void run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
                     const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
                     Fp8GemmTactic tactic = Fp8GemmTactic::kLargeTile);
+  // FC1 of the fp8_block MoE with the activation and FC2's input quantization in the epilogue (the
+  // kTma kernel; nothing else has it): for the rows of every group g, h = A . W^T (blockwise, the
+  // kTma tactic's fp32 product), a = bf16(act(h + b13[g])) (gated: columns i and I + i of h, N =
+  // 2I; relu2: column i, N = I), then aq [rows, I] e4m3 codes and sa_out (the activation-scale
+  // layout with ceil(I / 128) blocks) exactly as launch_activation_quant_fp8 makes them from h: bit
+  // for bit run(..., kTma) followed by it, without h in memory. Needs fused_act_supported(I).
+  void run_act(const void* A, const float* SA, const void* W, const float* SW, const ActEpilogueArgs& act, int64_t I,
+               void* aq, float* sa_out, const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
+  // I a multiple of 64: a gated tile's gate and up boxes of 64 rows each stay inside one 128-row
+  // weight scale block.
+  static bool fused_act_supported(int64_t I) { return I > 0 && I % 64 == 0; }
 
  private:
   // Checks the arguments (named errors) and launches prepared kernel `kernel` (0 swap-AB, 1 large
@@ -121,5 +133,8 @@ const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
 // The kTma tactic (grouped_gemm_fp8_tma.cu; run_kernel checked the arguments): fp32 D, or bf16 D.
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
                     bool bf16_out, cudaStream_t stream);
+// run_act's kernel (grouped_gemm_fp8_tma_act.cu; run_act checked the arguments).
+void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
+                        float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, cudaStream_t stream);
 
 }  // namespace megamoe::sm90

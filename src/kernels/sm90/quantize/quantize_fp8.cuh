@@ -90,6 +90,14 @@ __device__ __forceinline__ uint32_t encode4(const float (&v)[4], float s, bool p
   return uint32_t(lo) | (uint32_t(hi) << 16);
 }
 
+// encode4 for two elements: element 0 in the low byte.
+__device__ __forceinline__ uint16_t encode2(float v0, float v1, float s, bool poisoned) {
+  if (poisoned) return 0x7F7Fu;
+  uint16_t r;
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(__fdiv_rn(v1, s)), "f"(__fdiv_rn(v0, s)));
+  return r;
+}
+
 // Unsigned max over the 32 lanes of a full warp.
 __device__ __forceinline__ uint32_t warp_max(uint32_t v) { return __reduce_max_sync(0xFFFFFFFFu, v); }
 

@@ -1,0 +1,458 @@
+// Grouped blockwise FP8 GEMM, our own warp-specialised kernel (grouped_gemm_fp8_blockwise.h,
+// Fp8GemmTactic::kTma): the same product as the CUTLASS tactics, D = sum_kb (A . W^T)_kb * sa * sw,
+// stored as fp32 or bf16 D (grouped_gemm_fp8_tma.cu), or, as FC1 of the fp8_block MoE, passed
+// through the activation and quantized to FC2's input in the epilogue (grouped_gemm_fp8_tma_act.cu):
+// a = bf16(act(h + b13)), then e4m3 codes + 1x128 scales, no h in memory.
+//
+// Work: tiles of up to 128 token rows of one expert (wgmma's M: two warpgroups of 64) x one
+// 128-column block of the output, handed out persistently (t = blockIdx.x + i * gridDim.x), tile
+// t = (expert, column block, pass) with the pass fastest: the CTAs running the passes of one weight
+// block run side by side, so the second reads it from L2. An expert of r rows has ceil(r / 128)
+// passes; in the last one a warpgroup whose 64 rows hold no token only releases the stages.
+// A tile runs kSubTiles sub-tiles, each a K loop over 128 weight rows (wgmma's N) loaded as two
+// boxes of 64 rows:
+//   plain D and relu2:  one sub-tile, rows 128 blk + [0, 64) and + [64, 128);
+//   gated activations:  two sub-tiles h = 0, 1: gate rows 128 ib + 64 h + [0, 64) and the matching
+//                       up rows I + 128 ib + 64 h + [0, 64), so a thread holds gate and up of the
+//                       same (row, i). Sub-tile 0's activations wait in shared memory (kStash)
+//                       until sub-tile 1's complete the 1x128 group: the group's amax needs all 128.
+//
+// A step is 128 K: one 128-byte e4m3 row part per weight and token row, and one scale block on
+// both sides. A warpgroup runs the step's four wgmma m64n128k32 into a temporary accumulator,
+// waits for them, then promotes: acc += tmp * (sw * sa[row]) (DeepSeek-V3's per-128-K promotion in
+// FP32; sw is the weight scale of the box the column came from, sa the token row's). With tokens in
+// M a thread's accumulators cover 2 token rows, so the promotion needs 2 token scales (swap-AB,
+// tokens in N, needed 32 and was 2x slower). The two warpgroups share the tensor cores: one
+// promotes while the other's MMAs run.
+//
+// Threads: 384 (one CTA per SM): two consumer warpgroups (warps 0-7) and a producer warpgroup of
+// which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
+// the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp copies the step's
+// token scales and the two weight scales by cp.async, each lane's arrival on the stage's barrier
+// triggered when its copies land (neither warp waits for a load, only for a free slot; one warp
+// doing both was 7-19% slower at T = 8192, a warp loading the scales into registers 2x slower).
+// The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each;
+// ptxas did not give the consumers setmaxnreg's larger budget, so a second temporary to overlap
+// one step's promotion with the next step's MMAs spilled).
+// Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
+// tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales), then the
+// activation stash (kStash bytes). One full / empty barrier pair per stage: full = the TMA
+// arrival with the transaction bytes + kScaleWarp's 32 cp.async arrivals; empty = the 256 consumer
+// threads, after their promotion read the scales. Every wait is bounded (ptx::mbar_wait traps after
+// kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
+//
+// Rows outside the product: weight rows past N (a partial last block: the next expert's rows or
+// TMA's zero fill), token rows past the expert's end (the next expert's rows or zero fill) and K
+// past the end (zero fill in both operands: exact zeros) are multiplied but never stored.
+#pragma once
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+#include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/gemm/wgmma.cuh"
+#include "kernels/sm90/gemm/wgmma_fp8.cuh"
+#include "kernels/sm90/moe/activation_math.cuh"
+#include "kernels/sm90/quantize/quantize_fp8.cuh"
+#include "megamoe/config.h"
+
+namespace megamoe::sm90::fp8_tma {
+
+constexpr int kConsumerWarps = 8;                    // two warpgroups
+constexpr int kThreads = kConsumerWarps * 32 + 128;  // + the producer warpgroup (two warps work)
+constexpr int kConsumerThreads = kConsumerWarps * 32;
+constexpr int kTmaWarp = kConsumerWarps, kScaleWarp = kConsumerWarps + 1;
+constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
+constexpr int kBN = 128;       // weight rows per sub-tile: wgmma's N; output columns per tile
+constexpr int kWBox = 64;      // weight rows per TMA box: a sub-tile is two (gate | up, or two halves)
+constexpr int kWgRows = 64;    // token rows per consumer warpgroup: wgmma's M
+constexpr int kBK = 128;       // K per step: one 128-byte e4m3 row part, one scale block
+constexpr int kRowBytes = 128;
+constexpr int kTokBox = kWgRows;      // token rows per TMA box: one warpgroup's A tile
+constexpr int kMaxTok = 2 * kWgRows;  // token rows per tile (a pass): the two warpgroups' A tiles
+constexpr int kStages = 6;
+constexpr int kWBytes = kBN * kRowBytes;        // 16384
+constexpr int kXBytes = kMaxTok * kRowBytes;    // 16384
+constexpr int kStageBytes = kXBytes + kWBytes;  // both 1024-byte multiples: SW128 tiles stay aligned
+constexpr int kScaleFloats = kMaxTok + 4;       // token scales, then the two weight scales (16-byte slots)
+// Sub-tile 0's activations of a gated tile: per consumer thread 2 rows x 16 bf16 = 16 words,
+// word w of thread t at [w * 256 + t] (consecutive threads, consecutive banks).
+constexpr int kStashWords = 16;
+constexpr int kStash = kStashWords * kConsumerThreads * 4;  // 16 KiB
+constexpr int kAlignSlack = 1024;
+constexpr int kSmemBytes = kAlignSlack + kStages * kStageBytes + kStages * kScaleFloats * 4 + kStash;
+constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
+static_assert(kWBytes % 1024 == 0 && kXBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0,
+              "SW128 tiles start on 1024-byte boundaries");
+static_assert(kMaxTok == 2 * kWgRows && kTokBox == kWgRows, "a token tile is two warpgroups' A tiles");
+static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's input");
+static_assert(kSmemBytes <= 227 * 1024, "fits the opt-in shared memory");
+
+// What the epilogue makes of the accumulators.
+enum class Out : int { kF32, kBf16, kAct };
+
+struct Params {
+  const float* SA;  // activation scales, per expert [KB, rows] (act_scale_index)
+  const float* SW;  // weight scales [G, KB, NB]
+  const int32_t* offsets;
+  void* D;          // kF32 / kBf16: [rows, ldd]
+  int64_t ldd;
+  int N, K, G;
+  // kAct: FC1 of the MoE, N = 2I (gated) or I (relu2); a -> aq [rows, I] e4m3 + sa_out (FC2's
+  // activation scales, act_scale_index with IB = ceil(I / 128) blocks).
+  int I;
+  const float* b13;  // [G, N] fp32 or null
+  uint8_t* aq;
+  float* sa_out;
+  float limit, alpha;
+};
+
+struct Barriers {
+  uint64_t full[kStages], empty[kStages];
+};
+
+// The CTA's tile sequence. Tile t counts (expert, column block, pass), pass fastest, over the
+// experts with rows; every role walks it with its own cursor and agrees on the sequence.
+struct TileWalk {
+  const int32_t* offsets;
+  int G, nblk;
+  int t;
+  int g = -1, base = 0, count = 0, npass = 1;  // expert g's tiles are [base, base + count)
+  int lo = 0, hi = 0, blk = 0, t0 = 0, ntok = 0;
+  __device__ TileWalk(const int32_t* o, int G_, int nblk_) : offsets(o), G(G_), nblk(nblk_), t(int(blockIdx.x)) {}
+  __device__ bool next() {
+    while (t >= base + count) {
+      base += count;
+      if (++g >= G) return false;
+      lo = __ldg(offsets + g);
+      hi = __ldg(offsets + g + 1);
+      npass = (hi - lo + kMaxTok - 1) / kMaxTok;
+      count = hi > lo ? nblk * npass : 0;
+    }
+    const int local = t - base;
+    blk = local / npass;
+    t0 = lo + (local - blk * npass) * kMaxTok;
+    ntok = min(kMaxTok, hi - t0);
+    t += int(gridDim.x);
+    return true;
+  }
+};
+
+// The sub-tiles of a tile and the weight rows (within the expert's N) of box b of sub-tile h.
+template <Out kOut, Activation kAct>
+struct TileShape {
+  static constexpr bool kGated = kOut == Out::kAct && kAct != Activation::kReLU2;
+  static constexpr int kSubTiles = kGated ? 2 : 1;
+  __device__ static int box_row(int blk, int h, int b, int I) {
+    if constexpr (kGated) return (b == 0 ? 0 : I) + blk * kBN + h * kWBox;
+    else return blk * kBN + b * kWBox;
+  }
+};
+
+// Shared-memory addresses of the ring, fixed for the kernel: stage s's barriers and operand tiles are
+// these plus s times a stride.
+struct Ring {
+  uint32_t full0, empty0;  // barriers of stage 0 (8 bytes apart)
+  const float* scales;     // scale slots
+  __device__ uint32_t full(uint32_t s) const { return full0 + 8 * s; }
+  __device__ uint32_t empty(uint32_t s) const { return empty0 + 8 * s; }
+};
+
+// The four k32 MMAs of one step (stage s) into `tmp` (overwritten by the first), committed as one group.
+__device__ __forceinline__ void issue_step(float (&tmp)[kBN / 2], uint32_t full_bar, uint32_t parity, uint64_t adesc,
+                                           uint64_t bdesc) {
+  ptx::mbar_wait(full_bar, parity, kTimeoutNs);
+  wgmma::fence();
+  wgmma::fence_acc(tmp);
+#pragma unroll
+  for (int k32 = 0; k32 < 4; ++k32)  // +2 = +32 bytes of K in both tiles
+    wgmma::mma_ss_e4m3<kBN>(tmp, adesc + uint64_t(2 * k32), bdesc + uint64_t(2 * k32), k32 > 0);
+  wgmma::commit();
+}
+
+// acc += tmp * (sw[box] * sa[row]) with the scales of stage slot `sc`: accumulator 4j + q is token
+// row r0 (q < 2) or r0 + 8 (q >= 2) of the tile, weight column 8j + 2 tig + (q & 1), of box j / 8.
+// Then this thread releases the stage (its scale reads; the MMAs' reads of the tiles completed
+// before the caller's wait). Every lane arrives: racecheck does not carry __syncwarp's ordering
+// over to another lane's arrive.
+__device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp)[kBN / 2], const float* sc, int r0,
+                                        uint32_t empty_bar) {
+  const float sa0 = sc[r0], sa1 = sc[r0 + 8];
+#pragma unroll
+  for (int b = 0; b < 2; ++b) {
+    const float sw = sc[kMaxTok + b];
+    const float s0 = sw * sa0, s1 = sw * sa1;
+#pragma unroll
+    for (int j = 8 * b; j < 8 * b + 8; ++j) {
+      acc[4 * j + 0] = fmaf(tmp[4 * j + 0], s0, acc[4 * j + 0]);
+      acc[4 * j + 1] = fmaf(tmp[4 * j + 1], s0, acc[4 * j + 1]);
+      acc[4 * j + 2] = fmaf(tmp[4 * j + 2], s1, acc[4 * j + 2]);
+      acc[4 * j + 3] = fmaf(tmp[4 * j + 3], s1, acc[4 * j + 3]);
+    }
+  }
+  ptx::mbar_arrive(empty_bar);
+}
+
+// A producer warp of the producer warpgroup, with its own tile cursor ahead of the consumers'. The
+// TMA warp (lane 0) loads the step's token tile and two weight boxes (one arrival with the
+// transaction bytes); the scale warp copies the step's token scales and the two boxes' weight
+// scales by cp.async, each lane's arrival triggered when its copies land. Both wait only for free
+// slots.
+template <Out kOut, Activation kAct, bool kScales>
+__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, uint32_t scbase, int KT,
+                                        int NB, int nblk, int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w) {
+  using Shape = TileShape<kOut, kAct>;
+  TileWalk walk(p.offsets, p.G, nblk);
+  uint32_t step = 0;  // CTA-wide step count
+  while (walk.next()) {
+    const int boxes = (walk.ntok + kTokBox - 1) / kTokBox;
+    for (int h = 0; h < Shape::kSubTiles; ++h) {
+      // This sub-tile's scales of K block 0; SA is [KB, rows] per expert, SW [G, KB, NB].
+      const float* sa = p.SA + size_t(walk.lo) * size_t(KT) + size_t(walk.t0 - walk.lo);
+      const float* sw = p.SW + size_t(walk.g) * size_t(KT) * size_t(NB);
+      const int row0 = Shape::box_row(walk.blk, h, 0, p.I), row1 = Shape::box_row(walk.blk, h, 1, p.I);
+      for (int kt = 0; kt < KT; ++kt, ++step, sa += walk.hi - walk.lo, sw += NB) {
+        const uint32_t s = step % kStages, use = step / kStages;
+        if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
+        const uint32_t full = ring.full(s);
+        if constexpr (!kScales) {
+          if (lane == 0) {
+            const uint32_t st = sbase + s * uint32_t(kStageBytes);
+            ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBox * kRowBytes));  // zero fill counts
+            for (int b = 0; b < boxes; ++b)
+              ptx::tma_load_2d(st + uint32_t(b * kTokBox * kRowBytes), tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
+            const int wrow = walk.g * p.N;
+            ptx::tma_load_2d(st + uint32_t(kXBytes), tm_w, full, kt * kBK, wrow + row0);
+            ptx::tma_load_2d(st + uint32_t(kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
+          }
+        } else {
+          const uint32_t sc = scbase + s * uint32_t(kScaleFloats * 4);
+          for (int r = lane; r < boxes * kTokBox; r += 32)
+            ptx::cp_async4(sc + uint32_t(4 * r), sa + (r < walk.ntok ? r : 0), r < walk.ntok);
+          if (lane < 2) {  // a box past N (a gated tile's last up box when 2I % 128 == 0) is never stored
+            const int row = lane == 0 ? row0 : row1;
+            ptx::cp_async4(sc + uint32_t(4 * (kMaxTok + lane)), sw + (row < p.N ? row / kBN : 0), row < p.N);
+          }
+          ptx::cp_async_mbar_arrive_noinc(full);
+        }
+      }
+    }
+  }
+}
+
+// kF32 / kBf16 epilogue: rows t0 + r0 and t0 + r0 + 8, columns n = 128 blk + 8j + 2 tig and n + 1:
+// one 8-byte (fp32) or 4-byte (bf16) store per pair (N and ldd are even, so n < N means n + 1 < N
+// and the pair is aligned).
+template <Out kOut>
+__device__ __forceinline__ void store_d(const Params& p, const TileWalk& w, const float (&acc)[kBN / 2], int r0,
+                                        int tig) {
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    const int r = r0 + 8 * hr;
+    if (r >= w.ntok) continue;
+    const size_t row = size_t(w.t0 + r) * size_t(p.ldd);
+#pragma unroll
+    for (int j = 0; j < kBN / 8; ++j) {
+      const int n = w.blk * kBN + 8 * j + 2 * tig;
+      if (n >= p.N) continue;
+      const float v0 = acc[4 * j + 2 * hr], v1 = acc[4 * j + 2 * hr + 1];
+      if constexpr (kOut == Out::kBf16)
+        *reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(p.D) + row + n) = __floats2bfloat162_rn(v0, v1);
+      else
+        *reinterpret_cast<float2*>(static_cast<float*>(p.D) + row + n) = make_float2(v0, v1);
+    }
+  }
+}
+
+// a = bf16(act(h + b13)) of this thread's columns of sub-tile h, as activation_fp8.cu computes it
+// (0 past I): a[hr][jj][q] is token row r0 + 8 hr, i = 128 blk + 64 h + 8 jj + 2 tig + q for gated
+// tiles (gate in accumulator columns 8 jj.., up in 64 + 8 jj..), i = 128 blk + 8 jj + 2 tig + q for
+// relu2 (jj up to 16).
+template <Activation kAct, bool kBias, int kCols>
+__device__ __forceinline__ void activate(const Params& p, const TileWalk& w, const float (&acc)[kBN / 2], int h,
+                                         int tig, float (&a)[2][kCols][2]) {
+  constexpr bool kGated = kAct != Activation::kReLU2;
+  const float* br = kBias ? p.b13 + size_t(w.g) * size_t(p.N) : nullptr;
+#pragma unroll
+  for (int jj = 0; jj < kCols; ++jj) {
+    const int i = w.blk * kBN + h * kWBox + 8 * jj + 2 * tig;
+    float2 bg = make_float2(0.0f, 0.0f), bu = bg;
+    if (kBias && i < p.I) {
+      bg = __ldg(reinterpret_cast<const float2*>(br + i));
+      if constexpr (kGated) bu = __ldg(reinterpret_cast<const float2*>(br + p.I + i));
+    }
+#pragma unroll
+    for (int hr = 0; hr < 2; ++hr)
+#pragma unroll
+      for (int q = 0; q < 2; ++q) {
+        float g = acc[4 * jj + 2 * hr + q], u = 0.0f;
+        if constexpr (kGated) u = acc[4 * (jj + 8) + 2 * hr + q];
+        if constexpr (kBias) {
+          g += q ? bg.y : bg.x;
+          u += q ? bu.y : bu.x;  // relu2 ignores u
+        }
+        a[hr][jj][q] = i < p.I ? __bfloat162float(__float2bfloat16_rn(act::act_fn<kAct>(g, u, p.limit, p.alpha))) : 0.0f;
+      }
+  }
+}
+
+// The 1x128 groups of token rows r0 and r0 + 8 from their 128 activations a[hr][j][q] (i = 128 blk
+// + 8j + 2 tig + q; the quad of threads tig = 0..3 holds a row's group): amax over the quad, the
+// scale and the codes exactly as formats::quantize_fp8_act_1x128 (quantize_fp8.cuh), codes stored
+// in pairs, the scale by tig 0 in FC2's activation-scale layout.
+__device__ __forceinline__ void quantize_store(const Params& p, const TileWalk& w, const float (&a)[2][16][2], int r0,
+                                               int tig) {
+  const int IB = (p.I + kBN - 1) / kBN;
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    uint32_t am = 0;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) am = max(am, max(fp8::abs_bits(a[hr][j][0]), fp8::abs_bits(a[hr][j][1])));
+    am = max(am, __shfl_xor_sync(0xFFFFFFFFu, am, 1));
+    am = max(am, __shfl_xor_sync(0xFFFFFFFFu, am, 2));
+    const bool poisoned = am >= fp8::kInfBits;
+    const float s = fp8::block_scale(am, /*ue8m0=*/false);
+    const int r = r0 + 8 * hr;
+    if (r >= w.ntok) continue;
+    const int row = w.t0 + r;
+    uint8_t* out = p.aq + size_t(row) * size_t(p.I);
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const int i = w.blk * kBN + 8 * j + 2 * tig;
+      if (i < p.I) *reinterpret_cast<uint16_t*>(out + i) = fp8::encode2(a[hr][j][0], a[hr][j][1], s, poisoned);
+    }
+    if (tig == 0) p.sa_out[fp8::act_scale_index(row, w.blk, IB, w.lo, w.hi)] = s;
+  }
+}
+
+// One tile: per sub-tile a K loop (issue, wait for the MMAs, promote, release the stage; one
+// temporary: two do not fit in 168 registers, see the header), then its epilogue. Warpgroup c
+// multiplies token rows 64 c .. 64 c + 63 of the tile. A warpgroup with no rows in the tile (an
+// expert's last pass of at most 64 rows) only releases the stages, each after it was filled, so
+// that its arrivals count for this use of the slot and never a later one.
+template <Out kOut, Activation kAct, bool kBias>
+__device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, uint32_t stash, uint64_t desc0,
+                                             const TileWalk& w, int c, int wq, int lane, int KT, uint32_t& step) {
+  using Shape = TileShape<kOut, kAct>;
+  if (c * kWgRows >= w.ntok) {
+    for (int i = 0; i < Shape::kSubTiles * KT; ++i, ++step) {
+      const uint32_t s = step % kStages;
+      ptx::mbar_wait(ring.full(s), (step / kStages) & 1u, kTimeoutNs);
+      ptx::mbar_arrive(ring.empty(s));
+    }
+    return;
+  }
+  const int tig = lane & 3, r0 = c * kWgRows + wq * 16 + (lane >> 2);  // this thread's first token row
+  // Stage s's A (token) descriptor: desc0 + s * (kStageBytes >> 4); B (weights): + (kXBytes - 64 c rows) >> 4.
+  constexpr uint64_t kStageDesc = uint64_t(kStageBytes >> 4);
+  const uint64_t bofs = uint64_t((kXBytes - c * kWgRows * kRowBytes) >> 4);
+  const uint32_t my_stash = stash + uint32_t(4 * (c * 128 + wq * 32 + lane));
+#pragma unroll 1
+  for (int h = 0; h < Shape::kSubTiles; ++h) {
+    float acc[kBN / 2], tmp[kBN / 2];
+#pragma unroll
+    for (int i = 0; i < kBN / 2; ++i) acc[i] = 0.0f;
+    for (int kt = 0; kt < KT; ++kt, ++step) {
+      const uint32_t s = step % kStages;
+      const uint64_t ad = desc0 + s * kStageDesc;
+      issue_step(tmp, ring.full(s), (step / kStages) & 1u, ad, ad + bofs);
+      wgmma::wait<0>();
+      wgmma::fence_acc(tmp);
+      promote(acc, tmp, ring.scales + s * kScaleFloats, r0, ring.empty(s));
+    }
+    if constexpr (kOut != Out::kAct) {
+      store_d<kOut>(p, w, acc, r0, tig);
+    } else if constexpr (!Shape::kGated) {
+      float a[2][16][2];
+      activate<kAct, kBias, 16>(p, w, acc, 0, tig, a);
+      quantize_store(p, w, a, r0, tig);
+    } else {
+      float a[2][8][2];
+      activate<kAct, kBias, 8>(p, w, acc, h, tig, a);
+      if (h == 0) {  // exact in bf16: stash pairs, word 2 (8 hr + jj) .. of this thread
+#pragma unroll
+        for (int hr = 0; hr < 2; ++hr)
+#pragma unroll
+          for (int jj = 0; jj < 8; ++jj) {
+            const __nv_bfloat162 v = __floats2bfloat162_rn(a[hr][jj][0], a[hr][jj][1]);
+            asm volatile("st.shared.b32 [%0], %1;" ::"r"(my_stash + uint32_t((8 * hr + jj) * kConsumerThreads * 4)),
+                         "r"(*reinterpret_cast<const uint32_t*>(&v)));
+          }
+      } else {
+        float all[2][16][2];
+#pragma unroll
+        for (int hr = 0; hr < 2; ++hr)
+#pragma unroll
+          for (int jj = 0; jj < 8; ++jj) {
+            uint32_t v;
+            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(my_stash + uint32_t((8 * hr + jj) * kConsumerThreads * 4)));
+            const __nv_bfloat162 b2 = *reinterpret_cast<const __nv_bfloat162*>(&v);
+            all[hr][jj][0] = __low2float(b2);
+            all[hr][jj][1] = __high2float(b2);
+            all[hr][jj + 8][0] = a[hr][jj][0];
+            all[hr][jj + 8][1] = a[hr][jj][1];
+          }
+        quantize_store(p, w, all, r0, tig);
+      }
+    }
+  }
+}
+
+template <Out kOut, Activation kAct, bool kBias>
+__global__ void __launch_bounds__(kThreads, 1)
+    fp8_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w, Params p) {
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ Barriers bars;
+  const uint32_t raw = ptx::smem_u32(smem_raw);
+  const uint32_t sbase = (raw + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
+  const uint32_t scbase = sbase + uint32_t(kStages * kStageBytes);
+  const uint32_t stash = scbase + uint32_t(kStages * kScaleFloats * 4);
+  const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+  const int KT = (p.K + kBK - 1) / kBK, NB = (p.N + kBN - 1) / kBN;
+  const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : NB;  // output column blocks
+  const Ring ring{ptx::smem_u32(&bars.full[0]), ptx::smem_u32(&bars.empty[0]),
+                  reinterpret_cast<const float*>(smem_raw + (scbase - raw))};
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      ptx::mbar_init(ring.full(uint32_t(s)), 1 + 32);              // the TMA arrival + 32 cp.async ones
+      ptx::mbar_init(ring.empty(uint32_t(s)), kConsumerThreads);  // every consumer thread
+    }
+    ptx::mbar_fence_init();
+  }
+  __syncthreads();
+  ptx::pdl_wait_then_release();  // the activations come from the previous kernel
+
+  if (warp >= kConsumerWarps) {
+    // The producer warpgroup: the TMA warp and the scale warp walk the whole tile sequence; the
+    // other two warps have nothing to do.
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (warp == kTmaWarp) {
+      if (lane == 0) {
+        ptx::prefetch_tensormap(&tm_x);
+        ptx::prefetch_tensormap(&tm_w);
+      }
+      produce<kOut, kAct, false>(p, ring, sbase, scbase, KT, NB, nblk, lane, &tm_x, &tm_w);
+    } else if (warp == kScaleWarp) {
+      produce<kOut, kAct, true>(p, ring, sbase, scbase, KT, NB, nblk, lane, &tm_x, &tm_w);
+    }
+    return;
+  }
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  // Warpgroup c = warp / 4 takes token rows 64 c .. 64 c + 63 of the tile; wq = warp % 4.
+  const int c = warp >> 2, wq = warp & 3;
+  TileWalk walk(p.offsets, p.G, nblk);
+  uint32_t step = 0;  // CTA-wide step counter, the producers' sequence
+  const uint64_t desc0 = wgmma::sw128_desc(sbase + uint32_t(c * kWgRows * kRowBytes));
+  while (walk.next()) consume_tile<kOut, kAct, kBias>(p, ring, stash, desc0, walk, c, wq, lane, KT, step);
+}
+
+// Host side (grouped_gemm_fp8_tma.cu): the two tensor maps and the persistent grid, then the
+// kernel `kernel` (one of the instantiations above) on them.
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, Params);
+void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
+            cudaStream_t stream);
+
+}  // namespace megamoe::sm90::fp8_tma

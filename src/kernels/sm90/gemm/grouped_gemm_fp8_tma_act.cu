@@ -1,0 +1,48 @@
+// FC1 of the fp8_block MoE with the activation and FC2's input quantization in the kTma kernel's
+// epilogue (grouped_gemm_fp8_tma.cuh, Out::kAct): one instantiation per activation, with and
+// without biases, in this translation unit so that they build beside the plain ones.
+#include <string>
+
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_tma.cuh"
+
+namespace megamoe::sm90 {
+
+namespace {
+template <Activation kAct>
+fp8_tma::KernelFn act_kernel(bool bias) {
+  using namespace fp8_tma;
+  return bias ? fp8_tma_kernel<Out::kAct, kAct, true> : fp8_tma_kernel<Out::kAct, kAct, false>;
+}
+}  // namespace
+
+// grouped_gemm_fp8_blockwise.cu checked the arguments.
+void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
+                        float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, cudaStream_t stream) {
+  using namespace fp8_tma;
+  Params p{};
+  p.SA = a.SA;
+  p.SW = a.SW;
+  p.offsets = a.offsets;
+  p.N = int(N);
+  p.K = int(K);
+  p.G = num_groups;
+  p.I = int(I);
+  p.b13 = act.b13;
+  p.aq = aq;
+  p.sa_out = sa_out;
+  p.limit = act.limit;
+  p.alpha = act.alpha;
+  const bool bias = act.b13 != nullptr;
+  KernelFn kernel = nullptr;
+  switch (act.activation) {
+    case Activation::kSwiGLU: kernel = act_kernel<Activation::kSwiGLU>(bias); break;
+    case Activation::kSwiGLUOAI: kernel = act_kernel<Activation::kSwiGLUOAI>(bias); break;
+    case Activation::kGeGLU: kernel = act_kernel<Activation::kGeGLU>(bias); break;
+    case Activation::kReLU2: kernel = act_kernel<Activation::kReLU2>(bias); break;
+  }
+  launch(kernel, a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(I, kBN)), stream);
+}
+
+}  // namespace megamoe::sm90
