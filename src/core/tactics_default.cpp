@@ -32,6 +32,10 @@
 //   moved to entry, the fp8 32-wide swap-AB tile): `megamoe tune --recipe <r> --presets (the four)
 //   --tokens 1-64 --iters 30` of 2026-12-02 (bench/results/2026-12-02_6558190_tune_bf16_fp8_1-64/):
 //   13 winners changed, bf16 mostly from the kernel to split_swap_ab at T = 4..32 (by 0.4-5.6%).
+//   fp8_block, T = 128..8192, re-measured with our own TMA tactics (tokens in wgmma's M, `split_tma`
+//   and `split_tma_act`): `megamoe tune --recipe fp8_block --tokens 128-8192 --iters 30` of
+//   2026-12-03 at da297ca, merged with `scripts/merge_tune.py --buckets 128-8192`
+//   (bench/results/2026-12-03_fp8_tma_tokens_in_m/U3/): 9 buckets changed (docs/TUNING.md).
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -531,7 +535,7 @@ const char* shipped_tactics_json() {
     "256": "split_swap_ab",
     "512": "split_swap_ab",
     "1024": "split_swap_ab",
-    "2048": "split_large_tile",
+    "2048": "split_tma_act",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
    },
@@ -593,32 +597,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 3.20806
     },
     "128": {
-     "split_swap_ab": 2.63027,
-     "split_large_tile": 3.62291
+     "split_swap_ab": 2.61037,
+     "split_large_tile": 3.51142,
+     "split_tma": 2.66157,
+     "split_tma_act": 3.02317
     },
     "256": {
-     "split_swap_ab": 2.74829,
-     "split_large_tile": 3.66835
+     "split_swap_ab": 2.72278,
+     "split_large_tile": 3.59152,
+     "split_tma": 2.84291,
+     "split_tma_act": 3.75763
     },
     "512": {
-     "split_swap_ab": 2.83923,
-     "split_large_tile": 3.65443
+     "split_swap_ab": 2.84323,
+     "split_large_tile": 3.6839,
+     "split_tma": 2.93466,
+     "split_tma_act": 3.16787
     },
     "1024": {
-     "split_swap_ab": 3.02125,
-     "split_large_tile": 3.73635
+     "split_swap_ab": 2.97261,
+     "split_large_tile": 3.64019,
+     "split_tma": 3.05485,
+     "split_tma_act": 3.62771
     },
     "2048": {
-     "split_swap_ab": 3.94749,
-     "split_large_tile": 3.83514
+     "split_swap_ab": 4.20669,
+     "split_large_tile": 3.83555,
+     "split_tma": 3.82864,
+     "split_tma_act": 3.78198
     },
     "4096": {
-     "split_swap_ab": 6.77904,
-     "split_large_tile": 5.69827
+     "split_swap_ab": 6.0265,
+     "split_large_tile": 5.72032,
+     "split_tma": 6.38566,
+     "split_tma_act": 6.3144
     },
     "8192": {
-     "split_swap_ab": 10.6113,
-     "split_large_tile": 9.35107
+     "split_swap_ab": 10.7097,
+     "split_large_tile": 9.24371,
+     "split_tma": 10.4792,
+     "split_tma_act": 10.569
     }
    }
   },
@@ -643,10 +661,10 @@ const char* shipped_tactics_json() {
     "16": "mega_min16",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_swap_ab",
-    "256": "split_swap_ab",
-    "512": "split_swap_ab",
-    "1024": "split_large_tile",
+    "128": "split_tma",
+    "256": "split_tma",
+    "512": "split_tma",
+    "1024": "split_tma",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
@@ -709,32 +727,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.249472
     },
     "128": {
-     "split_swap_ab": 0.203424,
-     "split_large_tile": 0.256096
+     "split_swap_ab": 0.234624,
+     "split_large_tile": 0.275104,
+     "split_tma": 0.221248,
+     "split_tma_act": 0.293824
     },
     "256": {
-     "split_swap_ab": 0.21184,
-     "split_large_tile": 0.26048
+     "split_swap_ab": 0.215264,
+     "split_large_tile": 0.263616,
+     "split_tma": 0.21232,
+     "split_tma_act": 0.282976
     },
     "512": {
-     "split_swap_ab": 0.237312,
-     "split_large_tile": 0.267744
+     "split_swap_ab": 0.236992,
+     "split_large_tile": 0.270048,
+     "split_tma": 0.223136,
+     "split_tma_act": 0.285632
     },
     "1024": {
-     "split_swap_ab": 0.299488,
-     "split_large_tile": 0.28688
+     "split_swap_ab": 0.29952,
+     "split_large_tile": 0.286528,
+     "split_tma": 0.267744,
+     "split_tma_act": 0.315424
     },
     "2048": {
-     "split_swap_ab": 0.459456,
-     "split_large_tile": 0.396704
+     "split_swap_ab": 0.450816,
+     "split_large_tile": 0.385568,
+     "split_tma": 0.430304,
+     "split_tma_act": 0.47584
     },
     "4096": {
-     "split_swap_ab": 0.80288,
-     "split_large_tile": 0.65248
+     "split_swap_ab": 0.787264,
+     "split_large_tile": 0.639232,
+     "split_tma": 0.724512,
+     "split_tma_act": 0.789152
     },
     "8192": {
-     "split_swap_ab": 1.52998,
-     "split_large_tile": 1.18912
+     "split_swap_ab": 1.46102,
+     "split_large_tile": 1.13418,
+     "split_tma": 1.30547,
+     "split_tma_act": 1.35747
     }
    }
   },
@@ -759,9 +791,9 @@ const char* shipped_tactics_json() {
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_swap_ab",
-    "256": "split_large_tile",
-    "512": "split_swap_ab",
+    "128": "split_tma",
+    "256": "split_tma",
+    "512": "split_tma",
     "1024": "split_large_tile",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
@@ -825,32 +857,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.587328
     },
     "128": {
-     "split_swap_ab": 0.401728,
-     "split_large_tile": 0.560576
+     "split_swap_ab": 0.40096,
+     "split_large_tile": 0.561408,
+     "split_tma": 0.390912,
+     "split_tma_act": 0.453248
     },
     "256": {
-     "split_swap_ab": 0.531744,
-     "split_large_tile": 0.521696
+     "split_swap_ab": 0.51824,
+     "split_large_tile": 0.512448,
+     "split_tma": 0.43952,
+     "split_tma_act": 0.515168
     },
     "512": {
-     "split_swap_ab": 0.67216,
-     "split_large_tile": 0.677664
+     "split_swap_ab": 0.680576,
+     "split_large_tile": 0.677376,
+     "split_tma": 0.676384,
+     "split_tma_act": 0.754336
     },
     "1024": {
-     "split_swap_ab": 1.19293,
-     "split_large_tile": 1.04861
+     "split_swap_ab": 1.18214,
+     "split_large_tile": 1.07581,
+     "split_tma": 1.23094,
+     "split_tma_act": 1.26374
     },
     "2048": {
-     "split_swap_ab": 2.48029,
-     "split_large_tile": 2.01306
+     "split_swap_ab": 2.26064,
+     "split_large_tile": 1.87536,
+     "split_tma": 2.24202,
+     "split_tma_act": 2.34922
     },
     "4096": {
-     "split_swap_ab": 4.9313,
-     "split_large_tile": 3.55782
+     "split_swap_ab": 4.8137,
+     "split_large_tile": 3.63302,
+     "split_tma": 4.04077,
+     "split_tma_act": 3.99357
     },
     "8192": {
-     "split_swap_ab": 8.75091,
-     "split_large_tile": 7.3287
+     "split_swap_ab": 9.14464,
+     "split_large_tile": 7.13677,
+     "split_tma": 7.89462,
+     "split_tma_act": 7.49408
     }
    }
   },
@@ -879,7 +925,7 @@ const char* shipped_tactics_json() {
     "256": "split_swap_ab",
     "512": "split_swap_ab",
     "1024": "split_swap_ab",
-    "2048": "split_swap_ab",
+    "2048": "split_tma",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
    },
@@ -941,32 +987,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.01187
     },
     "128": {
-     "split_swap_ab": 0.783424,
-     "split_large_tile": 1.12762
+     "split_swap_ab": 0.781696,
+     "split_large_tile": 1.116,
+     "split_tma": 0.792896,
+     "split_tma_act": 1.13933
     },
     "256": {
-     "split_swap_ab": 0.83296,
-     "split_large_tile": 1.15056
+     "split_swap_ab": 0.828544,
+     "split_large_tile": 1.13824,
+     "split_tma": 0.830144,
+     "split_tma_act": 1.19293
     },
     "512": {
-     "split_swap_ab": 0.8648,
-     "split_large_tile": 1.16237
+     "split_swap_ab": 0.863072,
+     "split_large_tile": 1.18202,
+     "split_tma": 0.893952,
+     "split_tma_act": 1.29846
     },
     "1024": {
-     "split_swap_ab": 0.926656,
-     "split_large_tile": 1.17603
+     "split_swap_ab": 0.93376,
+     "split_large_tile": 1.20979,
+     "split_tma": 0.938624,
+     "split_tma_act": 1.2289
     },
     "2048": {
-     "split_swap_ab": 1.20237,
-     "split_large_tile": 1.25664
+     "split_swap_ab": 1.16272,
+     "split_large_tile": 1.19558,
+     "split_tma": 1.14765,
+     "split_tma_act": 1.36675
     },
     "4096": {
-     "split_swap_ab": 2.05075,
-     "split_large_tile": 1.84454
+     "split_swap_ab": 1.89731,
+     "split_large_tile": 1.83782,
+     "split_tma": 1.87498,
+     "split_tma_act": 2.01856
     },
     "8192": {
-     "split_swap_ab": 3.67866,
-     "split_large_tile": 3.31478
+     "split_swap_ab": 3.40621,
+     "split_large_tile": 3.09344,
+     "split_tma": 3.388,
+     "split_tma_act": 3.32214
     }
    }
   },
