@@ -14,6 +14,19 @@
 namespace megamoe::sm90 {
 namespace fp8_tma {
 
+Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K) {
+  Params p{};
+  p.SA = a.SA;
+  p.SW = a.SW;
+  p.offsets = a.offsets;
+  p.D = a.D;
+  p.ldd = a.ldd;
+  p.N = int(N);
+  p.K = int(K);
+  p.G = num_groups;
+  return p;
+}
+
 void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
             cudaStream_t stream) {
   if (int64_t(p.G) * p.N > int64_t(INT32_MAX))
@@ -49,19 +62,12 @@ void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int6
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
                     bool bf16_out, cudaStream_t stream) {
   using namespace fp8_tma;
-  Params p{};
-  p.SA = a.SA;
-  p.SW = a.SW;
-  p.offsets = a.offsets;
-  p.D = a.D;
-  p.ldd = a.ldd;
-  p.N = int(N);
-  p.K = int(K);
-  p.G = num_groups;
+  const Params p = gemm_params(a, num_groups, N, K);
   const int nblk = int(cu::ceil_div<int64_t>(N, kBN));
-  launch(bf16_out ? fp8_tma_kernel<Out::kBf16, Activation::kSwiGLU, false>
-                  : fp8_tma_kernel<Out::kF32, Activation::kSwiGLU, false>,
-         a.A, a.W, p, rows_bound, nblk, stream);
+  // The activation is a dummy of the plain kernels.
+  const KernelFn kernel = bf16_out ? fp8_tma_kernel<Out::kBf16, Activation::kSwiGLU, false>
+                                   : fp8_tma_kernel<Out::kF32, Activation::kSwiGLU, false>;
+  launch(kernel, a.A, a.W, p, rows_bound, nblk, stream);
 }
 
 }  // namespace megamoe::sm90

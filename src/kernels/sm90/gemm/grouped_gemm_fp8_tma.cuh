@@ -51,6 +51,7 @@
 #include <cstdint>
 
 #include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/gemm/wgmma_fp8.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
@@ -452,6 +453,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Host side (grouped_gemm_fp8_tma.cu): the two tensor maps and the persistent grid, then the
 // kernel `kernel` (one of the instantiations above) on them.
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, Params);
+// The GEMM's part of Params (the rest zero).
+Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
 void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
             cudaStream_t stream);
 

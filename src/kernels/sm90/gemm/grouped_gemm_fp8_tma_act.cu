@@ -21,13 +21,7 @@ fp8_tma::KernelFn act_kernel(bool bias) {
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
                         float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, cudaStream_t stream) {
   using namespace fp8_tma;
-  Params p{};
-  p.SA = a.SA;
-  p.SW = a.SW;
-  p.offsets = a.offsets;
-  p.N = int(N);
-  p.K = int(K);
-  p.G = num_groups;
+  Params p = gemm_params(a, num_groups, N, K);
   p.I = int(I);
   p.b13 = act.b13;
   p.aq = aq;
