@@ -135,11 +135,22 @@ void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const
              total_rows_upper_bound, stream);
 }
 
+bool GroupedGemmFp8Blockwise::check_operands(const void* A, const float* SA, const void* W, const float* SW,
+                                             const int32_t* offsets, int64_t total_rows_upper_bound) const {
+  if (total_rows_upper_bound < 0)
+    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
+  if (num_groups_ == 0 || total_rows_upper_bound == 0) return false;
+  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
+  if (!A || !SA || !W || !SW)
+    throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : "SW", "a non-null device pointer", "nullptr");
+  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
+  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
+  return true;
+}
+
 void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void* W, const float* SW,
                                       const ActEpilogueArgs& act, int64_t I, void* aq, float* sa_out,
                                       const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
-  if (total_rows_upper_bound < 0)
-    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
   if (!fused_act_supported(I))
     throw_invalid("I", "a positive multiple of 64 (fp8 FC1 with the activation epilogue)", std::to_string(I));
   const bool gated = act.activation != Activation::kReLU2;
@@ -147,13 +158,8 @@ void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void
     throw_invalid("N", std::string(gated ? "2 * I" : "I") + " = " + std::to_string(gated ? 2 * I : I) +
                            " (FC1 of " + activation_name(act.activation) + ")",
                   std::to_string(N_));
-  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
-  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  if (!A || !SA || !W || !SW || !aq || !sa_out)
-    throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : !SW ? "SW" : !aq ? "aq" : "sa_out", "a non-null device pointer",
-                  "nullptr");
-  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
-  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
+  if (!check_operands(A, SA, W, SW, offsets, total_rows_upper_bound)) return;
+  if (!aq || !sa_out) throw_invalid(!aq ? "aq" : "sa_out", "a non-null device pointer", "nullptr");
   if (!cu::aligned(aq, 2)) throw_invalid("aq", "a 2-byte aligned pointer (pairs of codes)", "misaligned");
   if (act.b13 && !cu::aligned(act.b13, 8)) throw_invalid("b13", "an 8-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
@@ -164,12 +170,8 @@ void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void
 void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW,
                                          void* D, int64_t ldd, const int32_t* offsets,
                                          int64_t total_rows_upper_bound, cudaStream_t stream) {
-  if (total_rows_upper_bound < 0)
-    throw_invalid("total_rows_upper_bound", ">= 0", std::to_string(total_rows_upper_bound));
-  if (num_groups_ == 0 || total_rows_upper_bound == 0) return;
-  if (offsets == nullptr) throw_invalid("offsets", "a device array of G+1 int32", "nullptr");
-  if (!A || !SA || !W || !SW || !D)
-    throw_invalid(!A ? "A" : !SA ? "SA" : !W ? "W" : !SW ? "SW" : "D", "a non-null device pointer", "nullptr");
+  if (!check_operands(A, SA, W, SW, offsets, total_rows_upper_bound)) return;
+  if (!D) throw_invalid("D", "a non-null device pointer", "nullptr");
   // D's rows are stored in 16-byte vectors: 4 fp32 or 8 bf16 elements.
   const bool bf16_out = kernel == kLargeBf16Out || kernel == kTmaBf16Out;
   const int64_t vec = bf16_out ? 8 : 4;
@@ -178,8 +180,6 @@ void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float*
                   std::to_string(ldd));
   if (bf16_out && N_ % 8 != 0)
     throw_invalid("N", "a multiple of 8 for bf16 D (run_bf16_out)", std::to_string(N_));
-  if (!aligned16(A)) throw_invalid("A", "a 16-byte aligned pointer", "misaligned");
-  if (!aligned16(W)) throw_invalid("W", "a 16-byte aligned pointer", "misaligned");
   if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
   if (kernel >= kNumKernels) {

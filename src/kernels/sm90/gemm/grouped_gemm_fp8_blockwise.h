@@ -90,6 +90,10 @@ class GroupedGemmFp8Blockwise {
   static bool fused_act_supported(int64_t I) { return I > 0 && I % 64 == 0; }
 
  private:
+  // The checks every entry point shares (named errors): the row bound, offsets, the four operand
+  // pointers and A / W's TMA alignment. False: nothing to launch (no groups or no rows).
+  bool check_operands(const void* A, const float* SA, const void* W, const float* SW, const int32_t* offsets,
+                      int64_t total_rows_upper_bound) const;
   // Checks the arguments (named errors) and launches prepared kernel `kernel` (0 swap-AB, 1 large
   // tile, 2 large tile with bf16 D).
   void run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,

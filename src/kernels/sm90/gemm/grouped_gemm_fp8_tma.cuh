@@ -294,7 +294,7 @@ __device__ __forceinline__ void activate(const Params& p, const TileWalk& w, con
           g += q ? bg.y : bg.x;
           u += q ? bu.y : bu.x;  // relu2 ignores u
         }
-        a[hr][jj][q] = i < p.I ? __bfloat162float(__float2bfloat16_rn(act::act_fn<kAct>(g, u, p.limit, p.alpha))) : 0.0f;
+        a[hr][jj][q] = i < p.I ? act::act_bf16<kAct>(g, u, p.limit, p.alpha) : 0.0f;
       }
   }
 }

@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(kThreads)
         g += bcur.g[j];
         if constexpr (kGated) u += bcur.u[j];
       }
-      a[j] = c < I ? __bfloat162float(__float2bfloat16_rn(act_fn<kAct>(g, u, limit, alpha))) : 0.0f;
+      a[j] = c < I ? act::act_bf16<kAct>(g, u, limit, alpha) : 0.0f;
     }
     bool poisoned;
     const float s = warp_group_scale(a, /*ue8m0=*/false, poisoned);

@@ -3,6 +3,7 @@
 // reference (src/reference/reference.cpp): the clamps are written as the std::min /
 // std::clamp comparisons so a NaN passes through exactly as it does on the host.
 #pragma once
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include "megamoe/config.h"
@@ -33,6 +34,13 @@ __device__ __forceinline__ float act_fn(float g, float u, float limit, float alp
     const float r = (g < 0.0f) ? 0.0f : g;
     return r * r;
   }
+}
+
+// a = bf16(act(g, u)) as a float: FC2's input before the fp8_block quantization. One definition
+// for the activation-quantize kernel and the fp8 FC1 epilogue, whose codes must agree bit for bit.
+template <Activation kAct>
+__device__ __forceinline__ float act_bf16(float g, float u, float limit, float alpha) {
+  return __bfloat162float(__float2bfloat16_rn(act_fn<kAct>(g, u, limit, alpha)));
 }
 
 }  // namespace megamoe::sm90::act
