@@ -254,7 +254,7 @@ TEST(Fp8Gemm, FusedActivationEqualsSeparateKernelSmall) {
       SCOPED_TRACE(std::string(activation_name(act)) + (bias ? " bias" : ""));
       run_fused_act_case({0, 1, 70, 130, 3, 64, 0}, 192, 208, act, bias, case_seed("fused act a"));
       run_fused_act_case({257, 9}, 256, 384, act, bias, case_seed("fused act b"));
-      // an odd number of 128-column blocks (a cluster of two pads the last group)
+      // an odd number of 128-column blocks
       run_fused_act_case({130, 0, 7}, 320, 256, act, bias, case_seed("fused act c"));
     }
 }

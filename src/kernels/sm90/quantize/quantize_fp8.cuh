@@ -74,28 +74,27 @@ __device__ __forceinline__ uint8_t encode(float x, float s, bool poisoned) {
   return poisoned ? kE4M3NaN : e4m3_encode_sat(__fdiv_rn(x, s));
 }
 
-// Four codes packed little-endian into one 32-bit word (element 0 in the low byte). The quotients
+// Two (encode2) or four (encode4) codes packed little-endian (element 0 in the low byte). The quotients
 // go through sm_89+'s cvt.rn.satfinite.e4m3x2.f32 (one instruction per two codes): round to
 // nearest even, finite values past 448 and infinities saturate to +-448, the rule of
 // e4m3_encode_sat. The two differ only for a NaN quotient (the hardware's is 0x7F whatever its
 // sign), which a finite block cannot produce: s = amax / 448 > 0 and |x| <= amax, and a poisoned
 // block takes the other branch. The emulation above costs ~20 integer instructions a code, and the
 // activation-quantize kernel was bound by its instruction issue (H200, ncu).
+__device__ __forceinline__ uint16_t cvt_e4m3x2(float q0, float q1) {
+  uint16_t r;  // cvt packs its first operand into the high byte
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(q1), "f"(q0));
+  return r;
+}
+__device__ __forceinline__ uint16_t encode2(float v0, float v1, float s, bool poisoned) {
+  if (poisoned) return 0x7F7Fu;
+  const float q1 = __fdiv_rn(v1, s), q0 = __fdiv_rn(v0, s);
+  return cvt_e4m3x2(q0, q1);
+}
 __device__ __forceinline__ uint32_t encode4(const float (&v)[4], float s, bool poisoned) {
   if (poisoned) return 0x7F7F7F7Fu;
   const float q0 = __fdiv_rn(v[0], s), q1 = __fdiv_rn(v[1], s), q2 = __fdiv_rn(v[2], s), q3 = __fdiv_rn(v[3], s);
-  uint16_t lo, hi;  // cvt packs its first operand into the high byte
-  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(lo) : "f"(q1), "f"(q0));
-  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(hi) : "f"(q3), "f"(q2));
-  return uint32_t(lo) | (uint32_t(hi) << 16);
-}
-
-// encode4 for two elements: element 0 in the low byte.
-__device__ __forceinline__ uint16_t encode2(float v0, float v1, float s, bool poisoned) {
-  if (poisoned) return 0x7F7Fu;
-  uint16_t r;
-  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(__fdiv_rn(v1, s)), "f"(__fdiv_rn(v0, s)));
-  return r;
+  return uint32_t(cvt_e4m3x2(q0, q1)) | (uint32_t(cvt_e4m3x2(q2, q3)) << 16);
 }
 
 // Unsigned max over the 32 lanes of a full warp.
