@@ -36,6 +36,9 @@
 //   and `split_tma_act`): `megamoe tune --recipe fp8_block --tokens 128-8192 --iters 30` of
 //   2026-12-03 at da297ca, merged with `scripts/merge_tune.py --buckets 128-8192`
 //   (bench/results/2026-12-03_fp8_tma_tokens_in_m/U3/): 9 buckets changed (docs/TUNING.md).
+//   Then again after the TMA kernel's step took CUTLASS's order (scales read before the MMAs, the
+//   stage released right after their wait, the next stage tested before the promotion): the same
+//   tune, 2026-12-03 (bench/results/2026-12-03_fp8_tma_cutlass_order/W3/), 3 buckets changed.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -535,7 +538,7 @@ const char* shipped_tactics_json() {
     "256": "split_swap_ab",
     "512": "split_swap_ab",
     "1024": "split_swap_ab",
-    "2048": "split_tma_act",
+    "2048": "split_tma",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
    },
@@ -597,46 +600,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 3.20806
     },
     "128": {
-     "split_swap_ab": 2.61037,
-     "split_large_tile": 3.51142,
-     "split_tma": 2.66157,
-     "split_tma_act": 3.02317
+     "split_swap_ab": 2.68208,
+     "split_large_tile": 3.56128,
+     "split_tma": 2.75437,
+     "split_tma_act": 3.00995
     },
     "256": {
-     "split_swap_ab": 2.72278,
-     "split_large_tile": 3.59152,
-     "split_tma": 2.84291,
-     "split_tma_act": 3.75763
+     "split_swap_ab": 2.79738,
+     "split_large_tile": 3.65402,
+     "split_tma": 2.92534,
+     "split_tma_act": 3.87971
     },
     "512": {
-     "split_swap_ab": 2.84323,
-     "split_large_tile": 3.6839,
-     "split_tma": 2.93466,
-     "split_tma_act": 3.16787
+     "split_swap_ab": 2.92077,
+     "split_large_tile": 3.73661,
+     "split_tma": 3.02461,
+     "split_tma_act": 3.21555
     },
     "1024": {
-     "split_swap_ab": 2.97261,
-     "split_large_tile": 3.64019,
-     "split_tma": 3.05485,
-     "split_tma_act": 3.62771
+     "split_swap_ab": 3.05254,
+     "split_large_tile": 3.72746,
+     "split_tma": 3.13274,
+     "split_tma_act": 3.6593
     },
     "2048": {
-     "split_swap_ab": 4.20669,
-     "split_large_tile": 3.83555,
-     "split_tma": 3.82864,
-     "split_tma_act": 3.78198
+     "split_swap_ab": 4.23302,
+     "split_large_tile": 3.93069,
+     "split_tma": 3.80867,
+     "split_tma_act": 3.80925
     },
     "4096": {
-     "split_swap_ab": 6.0265,
-     "split_large_tile": 5.72032,
-     "split_tma": 6.38566,
-     "split_tma_act": 6.3144
+     "split_swap_ab": 6.2712,
+     "split_large_tile": 5.89344,
+     "split_tma": 6.46947,
+     "split_tma_act": 6.33472
     },
     "8192": {
-     "split_swap_ab": 10.7097,
-     "split_large_tile": 9.24371,
-     "split_tma": 10.4792,
-     "split_tma_act": 10.569
+     "split_swap_ab": 11.3806,
+     "split_large_tile": 9.2456,
+     "split_tma": 10.7222,
+     "split_tma_act": 10.8727
     }
    }
   },
@@ -727,46 +730,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.249472
     },
     "128": {
-     "split_swap_ab": 0.234624,
-     "split_large_tile": 0.275104,
-     "split_tma": 0.221248,
-     "split_tma_act": 0.293824
+     "split_swap_ab": 0.222816,
+     "split_large_tile": 0.276256,
+     "split_tma": 0.21184,
+     "split_tma_act": 0.278048
     },
     "256": {
-     "split_swap_ab": 0.215264,
-     "split_large_tile": 0.263616,
-     "split_tma": 0.21232,
-     "split_tma_act": 0.282976
+     "split_swap_ab": 0.215008,
+     "split_large_tile": 0.26128,
+     "split_tma": 0.209248,
+     "split_tma_act": 0.273664
     },
     "512": {
-     "split_swap_ab": 0.236992,
-     "split_large_tile": 0.270048,
-     "split_tma": 0.223136,
-     "split_tma_act": 0.285632
+     "split_swap_ab": 0.239328,
+     "split_large_tile": 0.269088,
+     "split_tma": 0.2216,
+     "split_tma_act": 0.279232
     },
     "1024": {
-     "split_swap_ab": 0.29952,
-     "split_large_tile": 0.286528,
-     "split_tma": 0.267744,
-     "split_tma_act": 0.315424
+     "split_swap_ab": 0.29936,
+     "split_large_tile": 0.287296,
+     "split_tma": 0.264704,
+     "split_tma_act": 0.309472
     },
     "2048": {
-     "split_swap_ab": 0.450816,
-     "split_large_tile": 0.385568,
-     "split_tma": 0.430304,
-     "split_tma_act": 0.47584
+     "split_swap_ab": 0.451616,
+     "split_large_tile": 0.387712,
+     "split_tma": 0.436544,
+     "split_tma_act": 0.47184
     },
     "4096": {
-     "split_swap_ab": 0.787264,
-     "split_large_tile": 0.639232,
-     "split_tma": 0.724512,
-     "split_tma_act": 0.789152
+     "split_swap_ab": 0.7888,
+     "split_large_tile": 0.626624,
+     "split_tma": 0.731872,
+     "split_tma_act": 0.777024
     },
     "8192": {
-     "split_swap_ab": 1.46102,
-     "split_large_tile": 1.13418,
-     "split_tma": 1.30547,
-     "split_tma_act": 1.35747
+     "split_swap_ab": 1.46698,
+     "split_large_tile": 1.15152,
+     "split_tma": 1.29629,
+     "split_tma_act": 1.35258
     }
    }
   },
@@ -793,7 +796,7 @@ const char* shipped_tactics_json() {
     "64": "split_swap_ab",
     "128": "split_tma",
     "256": "split_tma",
-    "512": "split_tma",
+    "512": "split_large_tile",
     "1024": "split_large_tile",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
@@ -857,46 +860,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.587328
     },
     "128": {
-     "split_swap_ab": 0.40096,
-     "split_large_tile": 0.561408,
-     "split_tma": 0.390912,
-     "split_tma_act": 0.453248
+     "split_swap_ab": 0.407776,
+     "split_large_tile": 0.569024,
+     "split_tma": 0.391872,
+     "split_tma_act": 0.449568
     },
     "256": {
-     "split_swap_ab": 0.51824,
-     "split_large_tile": 0.512448,
-     "split_tma": 0.43952,
-     "split_tma_act": 0.515168
+     "split_swap_ab": 0.526816,
+     "split_large_tile": 0.511616,
+     "split_tma": 0.447648,
+     "split_tma_act": 0.538816
     },
     "512": {
-     "split_swap_ab": 0.680576,
-     "split_large_tile": 0.677376,
-     "split_tma": 0.676384,
-     "split_tma_act": 0.754336
+     "split_swap_ab": 0.707008,
+     "split_large_tile": 0.692544,
+     "split_tma": 0.715872,
+     "split_tma_act": 0.72016
     },
     "1024": {
-     "split_swap_ab": 1.18214,
-     "split_large_tile": 1.07581,
-     "split_tma": 1.23094,
-     "split_tma_act": 1.26374
+     "split_swap_ab": 1.20435,
+     "split_large_tile": 1.08438,
+     "split_tma": 1.23453,
+     "split_tma_act": 1.27027
     },
     "2048": {
-     "split_swap_ab": 2.26064,
-     "split_large_tile": 1.87536,
-     "split_tma": 2.24202,
-     "split_tma_act": 2.34922
+     "split_swap_ab": 2.40038,
+     "split_large_tile": 1.98819,
+     "split_tma": 2.34458,
+     "split_tma_act": 2.19574
     },
     "4096": {
-     "split_swap_ab": 4.8137,
-     "split_large_tile": 3.63302,
-     "split_tma": 4.04077,
-     "split_tma_act": 3.99357
+     "split_swap_ab": 4.82083,
+     "split_large_tile": 3.568,
+     "split_tma": 4.09299,
+     "split_tma_act": 3.85872
     },
     "8192": {
-     "split_swap_ab": 9.14464,
-     "split_large_tile": 7.13677,
-     "split_tma": 7.89462,
-     "split_tma_act": 7.49408
+     "split_swap_ab": 9.21238,
+     "split_large_tile": 7.11802,
+     "split_tma": 7.92634,
+     "split_tma_act": 7.36941
     }
    }
   },
@@ -924,7 +927,7 @@ const char* shipped_tactics_json() {
     "128": "split_swap_ab",
     "256": "split_swap_ab",
     "512": "split_swap_ab",
-    "1024": "split_swap_ab",
+    "1024": "split_tma",
     "2048": "split_tma",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
@@ -987,46 +990,46 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.01187
     },
     "128": {
-     "split_swap_ab": 0.781696,
-     "split_large_tile": 1.116,
-     "split_tma": 0.792896,
-     "split_tma_act": 1.13933
+     "split_swap_ab": 0.801728,
+     "split_large_tile": 1.124,
+     "split_tma": 0.80912,
+     "split_tma_act": 1.14851
     },
     "256": {
-     "split_swap_ab": 0.828544,
-     "split_large_tile": 1.13824,
-     "split_tma": 0.830144,
-     "split_tma_act": 1.19293
+     "split_swap_ab": 0.852512,
+     "split_large_tile": 1.15325,
+     "split_tma": 0.877664,
+     "split_tma_act": 1.33478
     },
     "512": {
-     "split_swap_ab": 0.863072,
-     "split_large_tile": 1.18202,
-     "split_tma": 0.893952,
-     "split_tma_act": 1.29846
+     "split_swap_ab": 0.887808,
+     "split_large_tile": 1.21443,
+     "split_tma": 0.93632,
+     "split_tma_act": 1.37907
     },
     "1024": {
-     "split_swap_ab": 0.93376,
-     "split_large_tile": 1.20979,
-     "split_tma": 0.938624,
-     "split_tma_act": 1.2289
+     "split_swap_ab": 0.9504,
+     "split_large_tile": 1.23965,
+     "split_tma": 0.942592,
+     "split_tma_act": 1.24269
     },
     "2048": {
-     "split_swap_ab": 1.16272,
-     "split_large_tile": 1.19558,
-     "split_tma": 1.14765,
-     "split_tma_act": 1.36675
+     "split_swap_ab": 1.1823,
+     "split_large_tile": 1.24291,
+     "split_tma": 1.11856,
+     "split_tma_act": 1.33584
     },
     "4096": {
-     "split_swap_ab": 1.89731,
-     "split_large_tile": 1.83782,
-     "split_tma": 1.87498,
-     "split_tma_act": 2.01856
+     "split_swap_ab": 1.98198,
+     "split_large_tile": 1.81494,
+     "split_tma": 1.8911,
+     "split_tma_act": 1.9776
     },
     "8192": {
-     "split_swap_ab": 3.40621,
-     "split_large_tile": 3.09344,
-     "split_tma": 3.388,
-     "split_tma_act": 3.32214
+     "split_swap_ab": 3.55715,
+     "split_large_tile": 3.22758,
+     "split_tma": 3.43344,
+     "split_tma_act": 3.2321
     }
    }
   },

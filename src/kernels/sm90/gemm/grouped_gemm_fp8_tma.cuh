@@ -23,7 +23,10 @@
 // FP32; sw is the weight scale of the box the column came from, sa the token row's). With tokens in
 // M a thread's accumulators cover 2 token rows, so the promotion needs 2 token scales (swap-AB,
 // tokens in N, needed 32 and was 2x slower). The two warpgroups share the tensor cores: one
-// promotes while the other's MMAs run.
+// promotes while the other's MMAs run. A step's order is CUTLASS's mainloop's: the thread reads its
+// scales before issuing the MMAs, releases the stage right after their wait, tests the next stage's
+// full barrier, then promotes (against reading the scales after the wait and releasing after the
+// promotion: 1.00-1.06x, docs/BENCHMARKS.md 2026-12-03 "CUTLASS's step order").
 //
 // Threads: 384 (one CTA per SM): two consumer warpgroups (warps 0-7) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
@@ -162,9 +165,8 @@ struct Ring {
 };
 
 // The four k32 MMAs of one step (stage s) into `tmp` (overwritten by the first), committed as one group.
-__device__ __forceinline__ void issue_step(float (&tmp)[kBN / 2], uint32_t full_bar, uint32_t parity, uint64_t adesc,
-                                           uint64_t bdesc) {
-  ptx::mbar_wait(full_bar, parity, kTimeoutNs);
+// The caller waited for the stage's full phase.
+__device__ __forceinline__ void issue_step(float (&tmp)[kBN / 2], uint64_t adesc, uint64_t bdesc) {
   wgmma::fence();
   wgmma::fence_acc(tmp);
 #pragma unroll
@@ -173,18 +175,22 @@ __device__ __forceinline__ void issue_step(float (&tmp)[kBN / 2], uint32_t full_
   wgmma::commit();
 }
 
-// acc += tmp * (sw[box] * sa[row]) with the scales of stage slot `sc`: accumulator 4j + q is token
-// row r0 (q < 2) or r0 + 8 (q >= 2) of the tile, weight column 8j + 2 tig + (q & 1), of box j / 8.
-// Then this thread releases the stage (its scale reads; the MMAs' reads of the tiles completed
-// before the caller's wait). Every lane arrives: racecheck does not carry __syncwarp's ordering
-// over to another lane's arrive.
-__device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp)[kBN / 2], const float* sc, int r0,
-                                        uint32_t empty_bar) {
-  const float sa0 = sc[r0], sa1 = sc[r0 + 8];
+// A thread's scales of one step: its two token rows' and the two weight boxes'. Read from the stage's
+// scale slot while the step's MMAs run (they landed with the stage's full phase), not after the wait.
+struct StepScales {
+  float sa0, sa1, sw[2];
+};
+__device__ __forceinline__ StepScales load_scales(const float* sc, int r0) {
+  return {sc[r0], sc[r0 + 8], {sc[kMaxTok], sc[kMaxTok + 1]}};
+}
+
+// acc += tmp * (sw[box] * sa[row]): accumulator 4j + q is token row r0 (q < 2) or r0 + 8 (q >= 2) of
+// the tile, weight column 8j + 2 tig + (q & 1), of box j / 8. The caller released the stage before
+// (every lane arrives: racecheck does not carry __syncwarp's ordering over to another lane's arrive).
+__device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp)[kBN / 2], const StepScales& sc) {
 #pragma unroll
   for (int b = 0; b < 2; ++b) {
-    const float sw = sc[kMaxTok + b];
-    const float s0 = sw * sa0, s1 = sw * sa1;
+    const float s0 = sc.sw[b] * sc.sa0, s1 = sc.sw[b] * sc.sa1;
 #pragma unroll
     for (int j = 8 * b; j < 8 * b + 8; ++j) {
       acc[4 * j + 0] = fmaf(tmp[4 * j + 0], s0, acc[4 * j + 0]);
@@ -193,7 +199,6 @@ __device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp
       acc[4 * j + 3] = fmaf(tmp[4 * j + 3], s1, acc[4 * j + 3]);
     }
   }
-  ptx::mbar_arrive(empty_bar);
 }
 
 // A producer warp of the producer warpgroup, with its own tile cursor ahead of the consumers'. The
@@ -355,13 +360,23 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
     float acc[kBN / 2], tmp[kBN / 2];
 #pragma unroll
     for (int i = 0; i < kBN / 2; ++i) acc[i] = 0.0f;
+    // Whether the next step's stage is already full, tested while this step is promoted (as
+    // CUTLASS's mainloop does): the blocking wait at the top of a step only runs when it was not.
+    bool ready = ptx::mbar_try_wait(ring.full(step % kStages), (step / kStages) & 1u);
     for (int kt = 0; kt < KT; ++kt, ++step) {
-      const uint32_t s = step % kStages;
+      // The stage index through a shuffle as well: ptxas then keeps the stage's descriptors in
+      // uniform registers (a stage index carried from the previous step, or a counter shuffled once
+      // per K loop, went back to 16 R2UR moves a step).
+      const uint32_t s = __shfl_sync(0xFFFFFFFFu, step % kStages, 0);
+      if (!ready) ptx::mbar_wait(ring.full(s), (step / kStages) & 1u, kTimeoutNs);
+      const StepScales sc = load_scales(ring.scales + s * kScaleFloats, r0);
       const uint64_t ad = desc0 + s * kStageDesc;
-      issue_step(tmp, ring.full(s), (step / kStages) & 1u, ad, ad + bofs);
+      issue_step(tmp, ad, ad + bofs);
       wgmma::wait<0>();
       wgmma::fence_acc(tmp);
-      promote(acc, tmp, ring.scales + s * kScaleFloats, r0, ring.empty(s));
+      ptx::mbar_arrive(ring.empty(s));  // the scales were read before the MMAs, which have completed
+      ready = kt + 1 < KT && ptx::mbar_try_wait(ring.full((step + 1) % kStages), ((step + 1) / kStages) & 1u);
+      promote(acc, tmp, sc);
     }
     if constexpr (kOut != Out::kAct) {
       store_d<kOut>(p, w, acc, r0, tig);
@@ -443,7 +458,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   ptx::setmaxnreg_inc<kConsumerRegs>();
   // Warpgroup c = warp / 4 takes token rows 64 c .. 64 c + 63 of the tile; wq = warp % 4.
-  const int c = warp >> 2, wq = warp & 3;
+  // c through a shuffle: ptxas then knows it is warp-uniform and keeps the descriptors derived from
+  // it in uniform registers (no R2UR moves before each wgmma).
+  const int c = __shfl_sync(0xFFFFFFFFu, warp >> 2, 0), wq = warp & 3;
   TileWalk walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step counter, the producers' sequence
   const uint64_t desc0 = wgmma::sw128_desc(sbase + uint32_t(c * kWgRows * kRowBytes));
