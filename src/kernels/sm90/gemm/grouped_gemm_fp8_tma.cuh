@@ -159,7 +159,7 @@ struct TileShape {
 // these plus s times a stride.
 struct Ring {
   uint32_t full0, empty0;  // barriers of stage 0 (8 bytes apart)
-  const float* scales;     // scale slots
+  uint32_t scales;         // scale slot of stage 0 (kScaleFloats floats apart)
   __device__ uint32_t full(uint32_t s) const { return full0 + 8 * s; }
   __device__ uint32_t empty(uint32_t s) const { return empty0 + 8 * s; }
 };
@@ -180,8 +180,14 @@ __device__ __forceinline__ void issue_step(float (&tmp)[kBN / 2], uint64_t adesc
 struct StepScales {
   float sa0, sa1, sw[2];
 };
-__device__ __forceinline__ StepScales load_scales(const float* sc, int r0) {
-  return {sc[r0], sc[r0 + 8], {sc[kMaxTok], sc[kMaxTok + 1]}};
+__device__ __forceinline__ float lds_f32(uint32_t addr) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));
+  return v;
+}
+__device__ __forceinline__ StepScales load_scales(uint32_t sc, int r0) {
+  return {lds_f32(sc + 4u * uint32_t(r0)), lds_f32(sc + 4u * uint32_t(r0 + 8)),
+          {lds_f32(sc + 4u * kMaxTok), lds_f32(sc + 4u * (kMaxTok + 1))}};
 }
 
 // acc += tmp * (sw[box] * sa[row]): accumulator 4j + q is token row r0 (q < 2) or r0 + 8 (q >= 2) of
@@ -369,7 +375,7 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
       // per K loop, went back to 16 R2UR moves a step).
       const uint32_t s = __shfl_sync(0xFFFFFFFFu, step % kStages, 0);
       if (!ready) ptx::mbar_wait(ring.full(s), (step / kStages) & 1u, kTimeoutNs);
-      const StepScales sc = load_scales(ring.scales + s * kScaleFloats, r0);
+      const StepScales sc = load_scales(ring.scales + s * uint32_t(kScaleFloats * 4), r0);
       const uint64_t ad = desc0 + s * kStageDesc;
       issue_step(tmp, ad, ad + bofs);
       wgmma::wait<0>();
@@ -428,8 +434,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
   const int KT = (p.K + kBK - 1) / kBK, NB = (p.N + kBN - 1) / kBN;
   const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : NB;  // output column blocks
-  const Ring ring{ptx::smem_u32(&bars.full[0]), ptx::smem_u32(&bars.empty[0]),
-                  reinterpret_cast<const float*>(smem_raw + (scbase - raw))};
+  const Ring ring{ptx::smem_u32(&bars.full[0]), ptx::smem_u32(&bars.empty[0]), scbase};
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
@@ -463,8 +468,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int c = __shfl_sync(0xFFFFFFFFu, warp >> 2, 0), wq = warp & 3;
   TileWalk walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step counter, the producers' sequence
-  const uint64_t desc0 = wgmma::sw128_desc(sbase + uint32_t(c * kWgRows * kRowBytes));
-  while (walk.next()) consume_tile<kOut, kAct, kBias>(p, ring, stash, desc0, walk, c, wq, lane, KT, step);
+  // The shared-memory addresses every step uses, through shuffles as well: ptxas cannot recompute a
+  // shuffle's result, so it keeps them in registers instead of re-deriving the aligned ring base and
+  // the barriers from SR_CgaCtaId in every step (an S2R and ~15 instructions a step before, ncu's
+  // stall sampling: 2026-12-03, docs/BENCHMARKS.md).
+  const Ring cring{__shfl_sync(0xFFFFFFFFu, ring.full0, 0), __shfl_sync(0xFFFFFFFFu, ring.empty0, 0),
+                   __shfl_sync(0xFFFFFFFFu, ring.scales, 0)};
+  const uint64_t desc0 = wgmma::sw128_desc(__shfl_sync(0xFFFFFFFFu, sbase, 0) + uint32_t(c * kWgRows * kRowBytes));
+  while (walk.next()) consume_tile<kOut, kAct, kBias>(p, cring, stash, desc0, walk, c, wq, lane, KT, step);
 }
 
 // Host side (grouped_gemm_fp8_tma.cu): the two tensor maps and the persistent grid, then the
