@@ -41,7 +41,7 @@
 // tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales), then the
 // activation stash (kStash bytes). One full / empty barrier pair per stage: full = the TMA
 // arrival with the transaction bytes + kScaleWarp's 32 cp.async arrivals; empty = the 256 consumer
-// threads, after their promotion read the scales. Every wait is bounded (ptx::mbar_wait traps after
+// threads, after their step's MMAs completed (the scales were read before them). Every wait is bounded (ptx::mbar_wait traps after
 // kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
 //
 // Rows outside the product: weight rows past N (a partial last block: the next expert's rows or
@@ -213,8 +213,8 @@ __device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp
 // scales by cp.async, each lane's arrival triggered when its copies land. Both wait only for free
 // slots.
 template <Out kOut, Activation kAct, bool kScales>
-__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, uint32_t scbase, int KT,
-                                        int NB, int nblk, int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w) {
+__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, int KT, int NB, int nblk,
+                                        int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w) {
   using Shape = TileShape<kOut, kAct>;
   TileWalk walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step count
@@ -240,7 +240,7 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
             ptx::tma_load_2d(st + uint32_t(kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
           }
         } else {
-          const uint32_t sc = scbase + s * uint32_t(kScaleFloats * 4);
+          const uint32_t sc = ring.scales + s * uint32_t(kScaleFloats * 4);
           for (int r = lane; r < boxes * kTokBox; r += 32)
             ptx::cp_async4(sc + uint32_t(4 * r), sa + (r < walk.ntok ? r : 0), r < walk.ntok);
           if (lane < 2) {  // a box past N (a gated tile's last up box when 2I % 128 == 0) is never stored
@@ -455,9 +455,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         ptx::prefetch_tensormap(&tm_x);
         ptx::prefetch_tensormap(&tm_w);
       }
-      produce<kOut, kAct, false>(p, ring, sbase, scbase, KT, NB, nblk, lane, &tm_x, &tm_w);
+      produce<kOut, kAct, false>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w);
     } else if (warp == kScaleWarp) {
-      produce<kOut, kAct, true>(p, ring, sbase, scbase, KT, NB, nblk, lane, &tm_x, &tm_w);
+      produce<kOut, kAct, true>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w);
     }
     return;
   }
