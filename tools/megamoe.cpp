@@ -26,8 +26,9 @@ common options:
                      device, recipe and shape; cpu_reference on a machine without a GPU)
   --activation NAME  override the preset's activation: swiglu, swiglu_oai, geglu, relu2
   --seed N           seed of the synthetic weights, tokens and routing (default 1)
-  --routing NAME     uniform (default), zipf (s = 1.2, skewed) or one-hot-expert (every
-                     token's first choice is expert 0)
+  --routing NAME     uniform (default), zipf (s = 1.2, skewed), one-hot-expert (every
+                     token's first choice is expert 0) or balanced (every expert gets
+                     floor or ceil of T*K/E rows)
   --threads N        CPU threads of the reference (default 0 = all cores)
   --device N         CUDA device ordinal (default 0 when a GPU exists)
 

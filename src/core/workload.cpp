@@ -47,7 +47,8 @@ Routing parse_routing(const std::string& name) {
   if (name == "uniform") return Routing::kUniform;
   if (name == "zipf") return Routing::kZipf;
   if (name == "one-hot-expert") return Routing::kOneHotExpert;
-  throw_invalid("routing", "one of uniform|zipf|one-hot-expert", "'" + name + "'");
+  if (name == "balanced") return Routing::kBalanced;
+  throw_invalid("routing", "one of uniform|zipf|one-hot-expert|balanced", "'" + name + "'");
 }
 
 const char* routing_name(Routing r) {
@@ -55,6 +56,7 @@ const char* routing_name(Routing r) {
     case Routing::kUniform: return "uniform";
     case Routing::kZipf: return "zipf";
     case Routing::kOneHotExpert: return "one-hot-expert";
+    case Routing::kBalanced: return "balanced";
   }
   return "unknown";
 }
@@ -89,6 +91,8 @@ Routes make_routes(int64_t T, int64_t E, int64_t K, Routing routing, uint64_t se
       int32_t e = -1;
       if (routing == Routing::kOneHotExpert && k == 0) {
         e = 0;
+      } else if (routing == Routing::kBalanced) {
+        e = perm[size_t((t * K + k) % E)];  // K consecutive slots: distinct, as K <= E
       } else {
         // Rejection until a new expert comes up (K <= E, so this ends).
         for (;;) {

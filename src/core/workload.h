@@ -23,12 +23,15 @@ const Preset& find_preset(const std::string& name);
 // A config for the preset (recipe bf16, backend auto, CPU) — callers adjust fields.
 MoeConfig preset_config(const Preset& p);
 
-enum class Routing : uint8_t { kUniform, kZipf, kOneHotExpert };
-Routing parse_routing(const std::string& name);  // uniform|zipf|one-hot-expert
+enum class Routing : uint8_t { kUniform, kZipf, kOneHotExpert, kBalanced };
+Routing parse_routing(const std::string& name);  // uniform|zipf|one-hot-expert|balanced
 const char* routing_name(Routing r);
 
 // K distinct experts per token (expert ids in [0, E)): uniform, Zipf(s = 1.2) over a
-// seed-permuted expert order, or every token's first choice on expert 0 (the rest uniform).
+// seed-permuted expert order, every token's first choice on expert 0 (the rest uniform), or
+// balanced: route k of token t on expert perm[(t K + k) mod E] (perm seed-permuted), so every
+// expert gets floor or ceil of T K / E rows (the equal loads of GEMM benchmarks; with uniform
+// routing the counts scatter, and the ragged last tile of each expert costs MMA work).
 // Router weights: softmax of random logits over the chosen K, so each row sums to 1.
 struct Routes {
   std::vector<int32_t> ids;      // [T, K]

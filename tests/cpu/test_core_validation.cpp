@@ -267,7 +267,7 @@ TEST(CoreWeights, BadWeightsRaise) {
 
 TEST(CoreWorkload, RoutesAreDistinctNormalisedAndSkewed) {
   using workload::Routing;
-  for (Routing r : {Routing::kUniform, Routing::kZipf, Routing::kOneHotExpert}) {
+  for (Routing r : {Routing::kUniform, Routing::kZipf, Routing::kOneHotExpert, Routing::kBalanced}) {
     const auto routes = workload::make_routes(500, 64, 6, r, 9);
     std::vector<int> count(64);
     for (int t = 0; t < 500; ++t) {
@@ -286,6 +286,16 @@ TEST(CoreWorkload, RoutesAreDistinctNormalisedAndSkewed) {
     if (r == Routing::kOneHotExpert) EXPECT_EQ(count[0], 500);
     if (r == Routing::kZipf) EXPECT_GT(mx, 3 * 500 * 6 / 64);
     if (r == Routing::kUniform) EXPECT_LT(mx, 2 * 500 * 6 / 64);
+    if (r == Routing::kBalanced) {  // 3000 routes over 64 experts: 46 or 47 rows each
+      const int mn = *std::min_element(count.begin(), count.end());
+      EXPECT_EQ(mn, 3000 / 64);
+      EXPECT_EQ(mx, 3000 / 64 + 1);
+    }
   }
   EXPECT_EQ(workload::make_routes(7, 16, 3, Routing::kZipf, 4).ids, workload::make_routes(7, 16, 3, Routing::kZipf, 4).ids);
+  EXPECT_EQ(workload::parse_routing("balanced"), Routing::kBalanced);
+  EXPECT_STREQ(workload::routing_name(Routing::kBalanced), "balanced");
+  // Balanced with a different seed permutes which expert takes which slot, not the counts.
+  EXPECT_NE(workload::make_routes(64, 64, 4, Routing::kBalanced, 1).ids,
+            workload::make_routes(64, 64, 4, Routing::kBalanced, 2).ids);
 }
