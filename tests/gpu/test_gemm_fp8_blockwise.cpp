@@ -112,10 +112,8 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
   DevBuf<int32_t> dOff;
   dOff.upload(offsets);
   sm90::GroupedGemmFp8Blockwise gemm(G, N, K, 0);
-  // Each bf16-capable tactic's fp32 D, for run_bf16_out below.
-  std::vector<float> large_d, m64_d, tma_d;
-  for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kLargeTileM64,
-                      sm90::Fp8GemmTactic::kTma}) {
+  std::vector<float> large_d, tma_d;  // the large tile's and the TMA kernel's fp32 D, for run_bf16_out below
+  for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
     SCOPED_TRACE(sm90::fp8_tactic_name(tactic));
     CUDA_CHECK(cudaMemset(dD.p, 0xFF, dD.n * sizeof(float)));  // NaN
     gemm.run(dA.p, dSA.p, dW.p, dSW.p, dD.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr, tactic);
@@ -139,16 +137,13 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
                 (long long)rows, (long long)N, (long long)K, err);
     EXPECT_LE(err, 1e-3);
     if (tactic == sm90::Fp8GemmTactic::kLargeTile) large_d = D;
-    if (tactic == sm90::Fp8GemmTactic::kLargeTileM64) m64_d = D;
     if (tactic == sm90::Fp8GemmTactic::kTma) tma_d = D;
   }
   // run_bf16_out: the tactic's fp32 result rounded to nearest bf16, bit for bit; the guard row
   // and rows outside the groups stay poisoned.
-  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kLargeTileM64, sm90::Fp8GemmTactic::kTma}) {
+  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
     SCOPED_TRACE(std::string("bf16 D, ") + sm90::fp8_tactic_name(tactic));
-    const std::vector<float>& fp32_d = tactic == sm90::Fp8GemmTactic::kTma            ? tma_d
-                                       : tactic == sm90::Fp8GemmTactic::kLargeTileM64 ? m64_d
-                                                                                      : large_d;
+    const std::vector<float>& fp32_d = tactic == sm90::Fp8GemmTactic::kTma ? tma_d : large_d;
     DevBuf<uint16_t> dD16(size_t((rows + 1) * N));
     CUDA_CHECK(cudaMemset(dD16.p, 0xFF, dD16.n * sizeof(uint16_t)));
     gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD16.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr, tactic);

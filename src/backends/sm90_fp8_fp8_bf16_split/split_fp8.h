@@ -85,15 +85,13 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   }
   size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + bias_bytes(); }
 
-  // Tactics: the blockwise-scaled GEMMs' swap-AB (decode), 128x128 or 64x128 ping-pong (prefill;
-  // the 64-row tile wastes less on each expert's ragged last tile) CUTLASS kernels, or our own TMA
-  // kernel (128 token rows x 128 weight rows), with the activation-quantize kernel after FC1 or
-  // (split_tma_act) the activation and the quantization of a in FC1's epilogue.
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kLargeM64, kTma, kTmaAct}; }
+  // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) CUTLASS kernels, or
+  // our own TMA kernel (128 token rows x 128 weight rows), with the activation-quantize kernel
+  // after FC1 or (split_tma_act) the activation and the quantization of a in FC1's epilogue.
+  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTma, kTmaAct}; }
   std::string tactic_for(int64_t T) const override {
     switch (gemm_tactic(T)) {
       case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
-      case sm90::Fp8GemmTactic::kLargeTileM64: return kLargeM64;
       case sm90::Fp8GemmTactic::kTma: return fused_act(T) ? kTmaAct : kTma;
       default: return kLargeTile;
     }
@@ -102,7 +100,6 @@ class Sm90SplitFp8 : public Sm90BackendBase {
  protected:
   static constexpr const char* kSwapAB = "split_swap_ab";
   static constexpr const char* kLargeTile = "split_large_tile";
-  static constexpr const char* kLargeM64 = "split_large_m64";
   static constexpr const char* kTma = "split_tma";
   static constexpr const char* kTmaAct = "split_tma_act";
 
@@ -111,7 +108,6 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     const std::string& r = requested_tactic(T);
     if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
     if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
-    if (r == kLargeM64) return sm90::Fp8GemmTactic::kLargeTileM64;
     if (r == kTma || r == kTmaAct) return sm90::Fp8GemmTactic::kTma;
     return sm90::choose_fp8_tactic(T * K_, int(EL_));
   }

@@ -1,8 +1,8 @@
 // Dispatcher of the grouped FP8 blockwise GEMM (see grouped_gemm_fp8_blockwise.h): owns the
 // device workspace and one prepared CUTLASS kernel per tactic (the kernels live in
-// grouped_gemm_fp8_blockwise_swapab.cu, _swapab32.cu, _large.cu, _large_bf16.cu, _m64.cu and
-// _m64_bf16.cu). No CUTLASS header is included here. Swap-AB is prepared with two token tiles (32
-// and 64 wide), the 128-row and the 64-row large tiles twice each: with fp32 D and with bf16 D.
+// grouped_gemm_fp8_blockwise_swapab.cu, _swapab32.cu, _large.cu and _large_bf16.cu). No CUTLASS
+// header is included here. Swap-AB is prepared with two token tiles (32 and 64 wide), the large
+// tile twice: with fp32 D and with bf16 D.
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 
 #include <cstdint>
@@ -25,10 +25,9 @@ struct DeviceScope : cu::DeviceGuard {
 bool aligned16(const void* p) { return cu::aligned(p, 16); }  // TMA's base-address alignment
 
 // Prepared kernels: swap-AB with the 64-wide token tile, the large tile, the large tile with bf16
-// D (run_bf16_out), swap-AB with the 32-wide token tile, the 64-row large tile with fp32 and with
-// bf16 D.
-constexpr int kNumKernels = 6;
-constexpr int kSwap64 = 0, kLarge = 1, kLargeBf16Out = 2, kSwap32 = 3, kM64 = 4, kM64Bf16Out = 5;
+// D (run_bf16_out), swap-AB with the 32-wide token tile.
+constexpr int kNumKernels = 4;
+constexpr int kSwap64 = 0, kLarge = 1, kLargeBf16Out = 2, kSwap32 = 3;
 // Not CUTLASS kernels (launch_fp8_tma, nothing prepared): past the prepared ones.
 constexpr int kTmaF32 = kNumKernels, kTmaBf16Out = kNumKernels + 1;
 const fd::TacticOps& ops_for(int i) {
@@ -36,8 +35,6 @@ const fd::TacticOps& ops_for(int i) {
     case kSwap64: return fd::swapab_ops();
     case kLarge: return fd::large_ops();
     case kLargeBf16Out: return fd::large_bf16_ops();
-    case kM64: return fd::m64_ops();
-    case kM64Bf16Out: return fd::m64_bf16_ops();
     default: return fd::swapab32_ops();
   }
 }
@@ -48,14 +45,13 @@ int64_t avg_rows(int64_t total_rows_upper_bound, int num_groups) {
 }  // namespace
 
 struct GroupedGemmFp8Blockwise::Kernels {
-  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumKernels> prepared;  // kSwap64 .. kM64Bf16Out
+  gemm_dispatch::PreparedKernels<fd::TacticOps, kNumKernels> prepared;  // kSwap64, kLarge, kLargeBf16Out, kSwap32
 };
 
 const char* fp8_tactic_name(Fp8GemmTactic t) {
   switch (t) {
     case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x32|128x64x128";
     case Fp8GemmTactic::kLargeTile: return "fp8_large_tile_128x128x128";
-    case Fp8GemmTactic::kLargeTileM64: return "fp8_large_tile_64x128x128_pingpong";
     case Fp8GemmTactic::kTma: return "fp8_tma_128x128x128";
   }
   return "unknown";
@@ -118,12 +114,10 @@ GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
 void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,
                                   int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
                                   cudaStream_t stream, Fp8GemmTactic tactic) {
-  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile &&
-      tactic != Fp8GemmTactic::kLargeTileM64 && tactic != Fp8GemmTactic::kTma)
-    throw_invalid("tactic", "kSwapAB, kLargeTile, kLargeTileM64 or kTma", std::to_string(int(tactic)));
-  if (tactic == Fp8GemmTactic::kTma || tactic == Fp8GemmTactic::kLargeTileM64) {
-    run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaF32 : kM64, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound,
-               stream);
+  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma)
+    throw_invalid("tactic", "kSwapAB, kLargeTile or kTma", std::to_string(int(tactic)));
+  if (tactic == Fp8GemmTactic::kTma) {
+    run_kernel(kTmaF32, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
     return;
   }
   const int kernel = tactic == Fp8GemmTactic::kLargeTile                                   ? kLarge
@@ -135,12 +129,10 @@ void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W,
 void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D,
                                            int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
                                            cudaStream_t stream, Fp8GemmTactic tactic) {
-  if (tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kLargeTileM64 && tactic != Fp8GemmTactic::kTma)
-    throw_invalid("tactic", "kLargeTile, kLargeTileM64 or kTma (bf16 D)", fp8_tactic_name(tactic));
-  const int kernel = tactic == Fp8GemmTactic::kTma            ? kTmaBf16Out
-                     : tactic == Fp8GemmTactic::kLargeTileM64 ? kM64Bf16Out
-                                                              : kLargeBf16Out;
-  run_kernel(kernel, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+  if (tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma)
+    throw_invalid("tactic", "kLargeTile or kTma (bf16 D)", fp8_tactic_name(tactic));
+  run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaBf16Out : kLargeBf16Out, A, SA, W, SW, D, ldd, offsets,
+             total_rows_upper_bound, stream);
 }
 
 bool GroupedGemmFp8Blockwise::check_operands(const void* A, const float* SA, const void* W, const float* SW,
@@ -181,7 +173,7 @@ void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float*
   if (!check_operands(A, SA, W, SW, offsets, total_rows_upper_bound)) return;
   if (!D) throw_invalid("D", "a non-null device pointer", "nullptr");
   // D's rows are stored in 16-byte vectors: 4 fp32 or 8 bf16 elements.
-  const bool bf16_out = kernel == kLargeBf16Out || kernel == kM64Bf16Out || kernel == kTmaBf16Out;
+  const bool bf16_out = kernel == kLargeBf16Out || kernel == kTmaBf16Out;
   const int64_t vec = bf16_out ? 8 : 4;
   if (ldd < N_ || ldd % vec != 0)
     throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of " + std::to_string(vec) + " elements",

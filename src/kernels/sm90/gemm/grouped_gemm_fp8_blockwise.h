@@ -36,9 +36,6 @@ enum class Fp8GemmTactic : uint8_t {
   kSwapAB,     // small T: weights in wgmma's M (128-row tiles), 32 or 64 token rows in N (by the
                // rows per group, choose_fp8_swap_tile)
   kLargeTile,  // large T: 128 token rows x 128 weight rows tiles
-  kLargeTileM64,  // large T, uneven experts: 64 token rows x 128 weight rows, ping-pong warpgroups
-                  // (an expert's ragged last tile wastes at most 63 rows of MMA, not 127). A
-                  // tactic `megamoe tune` measures, never the heuristic's choice
   kTma,        // our own kernel (grouped_gemm_fp8_tma.cu): 128 token rows of one expert (wgmma's M,
                // two warpgroups of 64; an expert's last pass of <= 64 rows idles one) x 128 weight
                // rows. A tactic `megamoe tune` measures, never the heuristic's choice
@@ -76,7 +73,7 @@ class GroupedGemmFp8Blockwise {
   }
   // The same product as run(..., tactic) with D [rows, N] bf16 (row stride ldd, a multiple of 8
   // elements: 16-byte bf16 vectors): each element is that tactic's fp32 result rounded to nearest.
-  // tactic: kLargeTile, kLargeTileM64 or kTma.
+  // tactic: kLargeTile or kTma.
   void run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
                     const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
                     Fp8GemmTactic tactic = Fp8GemmTactic::kLargeTile);
@@ -97,8 +94,8 @@ class GroupedGemmFp8Blockwise {
   // pointers and A / W's TMA alignment. False: nothing to launch (no groups or no rows).
   bool check_operands(const void* A, const float* SA, const void* W, const float* SW, const int32_t* offsets,
                       int64_t total_rows_upper_bound) const;
-  // Checks the arguments (named errors) and launches kernel `kernel` (the dispatcher's numbering:
-  // the prepared CUTLASS kernels, then the kTma kernel with fp32 and with bf16 D).
+  // Checks the arguments (named errors) and launches prepared kernel `kernel` (0 swap-AB, 1 large
+  // tile, 2 large tile with bf16 D).
   void run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
                   const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
 
@@ -114,8 +111,7 @@ class GroupedGemmFp8Blockwise {
 
 // ---- implementation detail, not API -------------------------------------------------------
 // Each kernel is one CUTLASS instantiation in its own translation unit
-// (grouped_gemm_fp8_blockwise_swapab.cu, _swapab32.cu, _large.cu, _large_bf16.cu, _m64.cu,
-// _m64_bf16.cu; shared code in
+// (grouped_gemm_fp8_blockwise_swapab.cu, _large.cu, _large_bf16.cu; shared code in
 // grouped_gemm_fp8_blockwise_impl.cuh); the dispatcher reaches them through this table.
 namespace fp8_gemm_detail {
 struct RunArgs {
@@ -137,8 +133,6 @@ const TacticOps& swapab_ops();    // grouped_gemm_fp8_blockwise_swapab.cu (64-wi
 const TacticOps& swapab32_ops();  // grouped_gemm_fp8_blockwise_swapab32.cu (32-wide token tile)
 const TacticOps& large_ops();   // grouped_gemm_fp8_blockwise_large.cu
 const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
-const TacticOps& m64_ops();         // grouped_gemm_fp8_blockwise_m64.cu
-const TacticOps& m64_bf16_ops();    // grouped_gemm_fp8_blockwise_m64_bf16.cu
 }  // namespace fp8_gemm_detail
 // The kTma tactic (grouped_gemm_fp8_tma.cu; run_kernel checked the arguments): fp32 D, or bf16 D.
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,

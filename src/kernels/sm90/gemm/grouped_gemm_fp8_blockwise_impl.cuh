@@ -19,7 +19,6 @@
 #ifdef MEGAMOE_FP8_GEMM_TACTIC_TU
 
 #include <cstdint>
-#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -39,19 +38,13 @@ constexpr int kScaleBlock = 128;  // fp8_block: 128x128 weight blocks, 1x128 act
 // Otherwise GEMM M = token rows (scales 1 x 128), GEMM N = weight rows (scales 128 x 128).
 // ElementD_: fp32 D, or bf16 (FC2's y when no bias is added before the rounding: the TMA
 // epilogue rounds the fp32 accumulator to nearest, so bf16 D == bf16(fp32 D) bit for bit).
-// kPingpong_: the two consumer warpgroups take alternate tiles of 64 token rows (each its own
-// accumulator and temporary, 64 + 64 floats a thread, as the cooperative kernel's halves) instead
-// of splitting one 128-row tile.
-template <class TileShape_, bool kSwapAB_, RasterOrderOptions kRaster_, class ElementD_ = float, bool kPingpong_ = false>
+template <class TileShape_, bool kSwapAB_, RasterOrderOptions kRaster_, class ElementD_ = float>
 struct Fp8TacticConfig {
   using TileShape = TileShape_;
   using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
   using ElementD = ElementD_;
-  using KernelSchedule =
-      std::conditional_t<kPingpong_, cutlass::gemm::KernelPtrArrayTmaWarpSpecializedPingpongFP8BlockScaledAccum,
-                         cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperativeFP8BlockScaledAccum>;
-  using EpilogueSchedule = std::conditional_t<kPingpong_, cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong,
-                                              cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative>;
+  using KernelSchedule = cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperativeFP8BlockScaledAccum;
+  using EpilogueSchedule = cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative;
   static constexpr bool kSwapAB = kSwapAB_;
   static constexpr RasterOrderOptions kRaster = kRaster_;
   static constexpr int kScaleM = kSwapAB_ ? kScaleBlock : 1;
