@@ -65,7 +65,9 @@ def main():
     ap.add_argument("--presets", default="deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b")
     ap.add_argument("--tokens", default="1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192")
     ap.add_argument("--iters", default="50")
-    ap.add_argument("--routing", default="uniform")
+    ap.add_argument("--routing", default="uniform", choices=["uniform", "zipf", "one-hot-expert", "balanced"],
+                    help="megamoe's and PyTorch's routing (src/core/workload.h); the peers route uniformly "
+                         "with their own generator, so they run only with uniform")
     ap.add_argument("--recipe", default="bf16")
     ap.add_argument("--backends", default="auto",
                     help="comma-separated megamoe backends to time (each gets its own records), e.g. "
@@ -81,6 +83,9 @@ def main():
     ap.add_argument("--tactic", default=None,
                     help="force this tactic of the megamoe backends in every cell (docs/TUNING.md), e.g. mega")
     args = ap.parse_args()
+    if args.routing != "uniform" and (args.vllm_peer or args.triton_kernels_peer):
+        ap.error(f"--routing {args.routing}: the peers draw uniform routes with their own generator; "
+                 "drop --vllm-peer / --triton-kernels-peer or use --routing uniform")
 
     backends = [b for b in args.backends.split(",") if b]
     w4a16 = args.recipe in W4A16_RECIPES

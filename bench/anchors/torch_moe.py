@@ -81,6 +81,8 @@ def make_routes(T, E, K, routing, seed):
         for k in range(K):
             if routing == "one-hot-expert" and k == 0:
                 e = 0
+            elif routing == "balanced":
+                e = perm[(t * K + k) % E]  # K consecutive slots: distinct, as K <= E
             else:
                 while True:
                     u = (_hash3(seed, 6, draw) >> 11) * (1.0 / 9007199254740992.0)
@@ -249,7 +251,7 @@ def main():
     ap.add_argument("--tokens", default="1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192")
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--routing", default="uniform", choices=["uniform", "zipf", "one-hot-expert"])
+    ap.add_argument("--routing", default="uniform", choices=["uniform", "zipf", "one-hot-expert", "balanced"])
     ap.add_argument("--recipe", default="bf16", choices=list(BASELINE_NAMES))
     ap.add_argument("--json", help="write records here")
     ap.add_argument("--check", action="store_true", help="compare megamoe's output with PyTorch's per cell")
