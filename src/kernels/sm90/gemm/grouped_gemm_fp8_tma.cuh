@@ -41,8 +41,8 @@
 // tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales), then the
 // activation stash (kStash bytes). One full / empty barrier pair per stage: full = the TMA
 // arrival with the transaction bytes + kScaleWarp's 32 cp.async arrivals; empty = the 256 consumer
-// threads, after their step's MMAs completed (the scales were read before them). Every wait is bounded (ptx::mbar_wait traps after
-// kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
+// threads, after their step's MMAs completed (the scales were read before them). Every wait is
+// bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
 //
 // Rows outside the product: weight rows past N (a partial last block: the next expert's rows or
 // TMA's zero fill), token rows past the expert's end (the next expert's rows or zero fill) and K
