@@ -183,7 +183,7 @@ BenchSetup bench_setup(const Options& opts, int device, const char* default_pres
   BenchSetup b;
   b.presets = split(opts.get("presets", opts.get("preset", default_presets)));
   b.tokens = parse_token_list(opts.get("tokens", default_tokens));
-  b.iters = int(opts.get_int("iters", 50));
+  b.iters = opts.get_int32("iters", 50);
   if (b.iters < 50)
     throw_invalid("--iters", "at least 50 (the median of >= 50 replays is the method)", std::to_string(b.iters));
   b.seed = uint64_t(opts.get_int("seed", 1));
@@ -450,7 +450,7 @@ int cmd_bench(const Options& opts) {
   {
     int ep_rank = 0, ep_size = 1;
     if (ep_worker(&ep_rank, &ep_size)) return bench_ep_worker(opts);
-    const int ep = int(opts.get_int("ep", 1));
+    const int ep = opts.get_int32("ep", 1, 1);
     if (ep > 1) return launch_ep_workers(ep, opts.argc(), opts.argv());
   }
   // "swiglu" (default): every preset with plain swiglu and no biases, as the PyTorch baseline
@@ -459,7 +459,7 @@ int cmd_bench(const Options& opts) {
   if (act_mode != "swiglu" && act_mode != "preset")
     throw_invalid("--activation", "swiglu or preset", "'" + act_mode + "'");
   if (gpu_count() == 0) throw Unsupported("bench: no CUDA device found (bench measures GPU backends)");
-  const int device = int(opts.get_int("device", 0));
+  const int device = opts.get_int32("device", 0, 0);
   ck(cudaSetDevice(device), "cudaSetDevice");
   const BenchSetup b = bench_setup(opts, device, "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b", "1-8192");
   const auto& [presets, tokens, iters, seed, routing, recipe, commit, gpu] = b;
@@ -569,13 +569,13 @@ int cmd_tune(const Options& opts) {
   for (int64_t T : tokens)
     if (T < 1 || T > tactic_bucket_tokens(kTacticBuckets - 1) || tactic_bucket_tokens(tactic_bucket_index(T)) != T)
       throw_invalid("--tokens", "token buckets: powers of two 1..8192 (e.g. 1-8192 or 1,8,64)", std::to_string(T));
-  const int iters = int(opts.get_int("iters", 20));
+  const int iters = opts.get_int32("iters", 20);
   if (iters < 5) throw_invalid("--iters", "at least 5 graph replays per tactic and bucket", std::to_string(iters));
   const uint64_t seed = uint64_t(opts.get_int("seed", 1));
   const workload::Routing routing = workload::parse_routing(opts.get("routing", "uniform"));
   const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
   if (gpu_count() == 0) throw Unsupported("tune: no CUDA device found (tune times the GPU backends' tactics)");
-  const int device = int(opts.get_int("device", 0));
+  const int device = opts.get_int32("device", 0, 0);
   ck(cudaSetDevice(device), "cudaSetDevice");
 
   std::string warning;

@@ -50,7 +50,21 @@ int64_t Options::get_int(const std::string& name, int64_t fallback) const {
   throw_invalid("--" + name, "an integer", "'" + it->second + "'");
 }
 
-bool Options::flag(const std::string& name) const { return values_.count(name) != 0; }
+int Options::get_int32(const std::string& name, int fallback, int lo, int hi) const {
+  const int64_t v = get_int(name, fallback);
+  if (v < lo || v > hi)
+    throw_invalid("--" + name, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+                  values_.at(name));
+  return int(v);
+}
+
+bool Options::flag(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return false;
+  // A word after a flag was taken as its value by the parser: say so instead of dropping it.
+  if (!it->second.empty()) throw_invalid("--" + name, "no value (it is a flag)", "'" + it->second + "'");
+  return true;
+}
 
 void Options::allow_only(const std::vector<std::string>& known) const {
   for (const auto& [k, v] : values_) {
@@ -66,24 +80,37 @@ void Options::allow_only(const std::vector<std::string>& known) const {
 }
 
 std::vector<int64_t> parse_token_list(const std::string& text) {
+  const auto bad = [&text]() {
+    throw_invalid("--tokens",
+                  "a list like 1,8,64 or a doubling range like 1-8192 (lo, 2 lo, 4 lo, ... up to hi), counts in "
+                  "[0, " + std::to_string(kMaxCliTokens) + "]",
+                  "'" + text + "'");
+  };
+  // One whole number, nothing after it, inside [0, kMaxCliTokens].
+  const auto number = [&bad](const std::string& s) -> int64_t {
+    size_t used = 0;
+    int64_t v = -1;
+    try {
+      v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+      bad();
+    }
+    if (used != s.size() || v < 0 || v > kMaxCliTokens) bad();
+    return v;
+  };
   std::vector<int64_t> out;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    const auto dash = item.find('-');
-    try {
-      if (dash != std::string::npos) {
-        const int64_t lo = std::stoll(item.substr(0, dash)), hi = std::stoll(item.substr(dash + 1));
-        for (int64_t t = lo; t <= hi; t = t ? t * 2 : 1) out.push_back(t);
-      } else {
-        out.push_back(std::stoll(item));
-      }
-    } catch (const std::exception&) {
-      throw_invalid("--tokens", "a list like 1,8,64 or a range of powers of two like 1-8192", "'" + text + "'");
+    const auto dash = item.find('-', 1);  // a leading '-' is a sign: rejected as negative
+    if (dash != std::string::npos) {
+      const int64_t lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
+      if (lo > hi) bad();
+      for (int64_t t = lo; t <= hi; t = t ? t * 2 : 1) out.push_back(t);  // hi < 2^31: no overflow
+    } else {
+      out.push_back(number(item));
     }
   }
-  for (int64_t t : out)
-    if (t < 0) throw_invalid("--tokens", "non-negative token counts", std::to_string(t));
   if (out.empty()) throw_invalid("--tokens", "at least one token count", "'" + text + "'");
   return out;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ class Options {
   char** argv() const { return argv_; }
   std::string get(const std::string& name, const std::string& fallback) const;
   int64_t get_int(const std::string& name, int64_t fallback) const;
+  // get_int for options held in an int: a value outside [lo, hi] is an error naming the option.
+  int get_int32(const std::string& name, int fallback, int lo = std::numeric_limits<int>::min(),
+                int hi = std::numeric_limits<int>::max()) const;
   bool flag(const std::string& name) const;
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   // Throws InvalidArgument for any option not in `known`.
@@ -36,7 +40,11 @@ class Options {
   char** argv_ = nullptr;
 };
 
-// Parses "1,8,64" or "1-8192" (powers of two) into token counts.
+// The largest token count the CLI takes (routes and layer capacities are below 2^31).
+constexpr int64_t kMaxCliTokens = std::numeric_limits<int32_t>::max();
+
+// Parses "1,8,64" or "1-8192" (lo, 2 lo, 4 lo, ... up to hi) into token counts in
+// [0, kMaxCliTokens]; anything else throws InvalidArgument naming --tokens.
 std::vector<int64_t> parse_token_list(const std::string& text);
 
 // Median of timings (0 for none).

@@ -79,7 +79,7 @@ std::vector<uint16_t> reference_of(const MoeConfig& c, uint64_t seed, const std:
 int accuracy_table(const Options& opts) {
   const bool gpu = gpu_count() > 0;
   const uint64_t seed = uint64_t(opts.get_int("seed", 7));
-  const int device = int(opts.get_int("device", 0));
+  const int device = opts.get_int32("device", 0, 0);
   const Recipe recipes[] = {Recipe::kBF16, Recipe::kFP8Block, Recipe::kW4A16MXFP4, Recipe::kW4A16NVFP4,
                             Recipe::kMXFP8, Recipe::kW4A8MXFP4, Recipe::kNVFP4};
   const Activation acts[] = {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2};
@@ -99,7 +99,7 @@ int accuracy_table(const Options& opts) {
         c.has_bias = act == Activation::kSwiGLUOAI;
         c.recipe = recipe;
         c.max_tokens = T;
-        c.num_threads = int(opts.get_int("threads", 0));
+        c.num_threads = opts.get_int32("threads", 0, 0);
         const auto routes = workload::make_routes(T, c.num_experts, c.top_k, workload::Routing::kUniform, seed + T);
         const auto x = workload::make_x(T, c.hidden_size, seed + T);
         const auto ref = reference_of(c, seed, x, routes, T);
@@ -135,7 +135,7 @@ int cmd_check(const Options& opts) {
   if (opts.flag("accuracy")) return accuracy_table(opts);
   // --ep N: N worker processes (one per GPU) run the same matrix as one expert-parallel layer;
   // each rank checks its own tokens against the reference with every expert.
-  const int ep = int(opts.get_int("ep", 1));
+  const int ep = opts.get_int32("ep", 1, 1);
   int ep_rank = 0, ep_size = 1;
   const bool worker = ep_worker(&ep_rank, &ep_size);
   if (ep > 1 && !worker) return launch_ep_workers(ep, opts.argc(), opts.argv());
@@ -152,7 +152,7 @@ int cmd_check(const Options& opts) {
       {"relu2 T=33", 256, 256, 16, 1, 33, Activation::kReLU2, false, R::kUniform},
       {"swiglu T=1000 E=128 K=8", 256, 128, 128, 8, 1000, Activation::kSwiGLU, false, R::kZipf},
   };
-  const int device = group ? group->device() : int(opts.get_int("device", 0));
+  const int device = group ? group->device() : opts.get_int32("device", 0, 0);
   std::printf("megamoe check%s: %s\n", group ? (" (EP rank " + std::to_string(ep_rank) + " of " + std::to_string(ep_size) + ")").c_str() : "",
               gpu ? ("GPU " + gpu_name(device)).c_str() : "no GPU found: checking the CPU backend");
   int failed = 0, skipped = 0, n = 0;
@@ -167,7 +167,7 @@ int cmd_check(const Options& opts) {
     c.recipe = parse_recipe(opts.get("recipe", "bf16"));
     c.backend = opts.get("backend", "auto");
     c.device = gpu ? device : -1;
-    c.num_threads = int(opts.get_int("threads", 0));
+    c.num_threads = opts.get_int32("threads", 0, 0);
     c.max_tokens = k.T;
     c.ep_group = group;
     c.ep_style = opts.get("ep-style", "auto");

@@ -157,15 +157,19 @@ int cmd_run(const Options& opts) {
   s.config.recipe = parse_recipe(opts.get("recipe", "bf16"));
   if (opts.has("activation")) s.config.activation = parse_activation(opts.get("activation", ""));
   s.config.backend = opts.get("backend", "auto");
-  s.config.num_threads = int(opts.get_int("threads", 0));
+  s.config.num_threads = opts.get_int32("threads", 0, 0);
   s.seed = uint64_t(opts.get_int("seed", 1));
   s.routing = workload::parse_routing(opts.get("routing", "uniform"));
   s.tokens = opts.get_int("tokens", s.preset.name == "tiny" ? 64 : 4);
-  if (s.tokens < 0) throw_invalid("--tokens", "a non-negative token count", std::to_string(s.tokens));
+  // Routes (T * top_k) are indexed with 32-bit integers.
+  const int64_t max_tokens = kMaxCliTokens / s.config.top_k;
+  if (s.tokens < 0 || s.tokens > max_tokens)
+    throw_invalid("--tokens", "a token count in [0, " + std::to_string(max_tokens) + "] (2^31 / top_k)",
+                  std::to_string(s.tokens));
   s.check = !opts.flag("no-check");
   const bool gpu = gpu_count() > 0 && s.config.backend != "cpu_reference";
-  s.config.device = gpu ? int(opts.get_int("device", 0)) : -1;
-  s.iters = int(opts.get_int("iters", gpu ? 20 : 3));
+  s.config.device = gpu ? opts.get_int32("device", 0, 0) : -1;
+  s.iters = opts.get_int32("iters", gpu ? 20 : 3, 1);
   if (s.iters < 1) throw_invalid("--iters", "at least 1", std::to_string(s.iters));
   s.config.max_tokens = std::max<int64_t>(s.tokens, 1);
 

@@ -45,7 +45,7 @@ run options:
   --no-check         skip the comparison with the CPU reference
 
 bench options:
-  --tokens LIST      e.g. 1,8,64 or 1-8192 (powers of two; default 1-8192)
+  --tokens LIST      e.g. 1,8,64 or 1-8192 (lo, 2 lo, 4 lo, ... up to hi; default 1-8192)
   --presets LIST     comma-separated presets (default: deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b)
   --iters N          graph replays per cell, median reported (default 50, at least 50)
   --activation MODE  swiglu (default: plain swiglu, no biases, as the PyTorch baseline) or

@@ -88,7 +88,8 @@ struct MoeConfig {
   float effective_limit() const;  // +inf when there is no clamp
 };
 
-// Checks the configuration itself (sizes, E % R, K <= E, ...); throws InvalidArgument.
+// Checks the configuration itself (sizes in [1, 2^31), max_tokens in [0, 2^31), E * N13 * H <= 2^60,
+// known activation and recipe, E % R, K <= E, ...); throws InvalidArgument.
 void validate_config(const MoeConfig& config);
 
 }  // namespace megamoe

@@ -54,8 +54,9 @@ def _float_input(w: Any, name: str = "w") -> Tuple[np.ndarray, Tuple[int, ...]]:
     a = _to_numpy(w, name)
     if a.dtype not in (np.dtype(np.float32), BF16, np.dtype(np.float16)):
         raise TypeError(f"megamoe: argument '{name}': expected dtype float32 or bfloat16, got dtype {a.dtype}")
-    if a.ndim < 2:
-        raise ValueError(f"megamoe: argument '{name}': expected shape [..., N, K], got shape {list(a.shape)}")
+    if a.ndim < 2 or 0 in a.shape[-2:]:
+        raise ValueError(f"megamoe: argument '{name}': expected shape [..., N, K] with N, K >= 1, "
+                         f"got shape {list(a.shape)}")
     lead = tuple(a.shape[:-2])
     a3 = np.ascontiguousarray(a.reshape((-1,) + a.shape[-2:]), dtype=np.float32)
     return a3, lead
@@ -68,8 +69,9 @@ def _code_input(c: Any, name: str, allowed: Tuple[np.dtype, ...]) -> np.ndarray:
     if a.dtype not in allowed + (np.dtype(np.uint8),):
         names = " or ".join(str(d) for d in allowed + (np.dtype(np.uint8),))
         raise TypeError(f"megamoe: argument '{name}': expected dtype {names}, got dtype {a.dtype}")
-    if a.ndim < 2:
-        raise ValueError(f"megamoe: argument '{name}': expected at least 2 dimensions, got shape {list(a.shape)}")
+    if a.ndim < 2 or 0 in a.shape[-2:]:
+        raise ValueError(f"megamoe: argument '{name}': expected at least 2 dimensions, the last two >= 1, "
+                         f"got shape {list(a.shape)}")
     a = np.ascontiguousarray(a)
     return a.view(np.uint8) if a.dtype != np.uint8 else a
 
@@ -82,6 +84,16 @@ def _check_lead(name: str, a: np.ndarray, lead: Tuple[int, ...], tail: Tuple[int
     want = lead + tail
     if tuple(a.shape) != want:
         raise ValueError(f"megamoe: argument '{name}': expected shape {list(want)}, got shape {list(a.shape)}")
+
+
+def _global_scale(global_scale: Any, lead: Tuple[int, ...], B: int) -> np.ndarray:
+    """NVFP4's per-matrix global scales: a scalar or an array broadcastable to the leading shape."""
+    g = np.asarray(_to_numpy(global_scale, "global_scale"), dtype=np.float32)
+    try:
+        return np.ascontiguousarray(np.broadcast_to(g, lead).reshape(B))
+    except ValueError:
+        raise ValueError(f"megamoe: argument 'global_scale': expected a scalar or shape {list(lead)} "
+                         f"(the leading shape), got shape {list(g.shape)}") from None
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -172,8 +184,7 @@ def quantize_nvfp4(w: Any, global_scale: Any = None) -> Tuple[np.ndarray, np.nda
         g = np.empty((B,), np.float32)
         compute = True
     else:
-        g = np.ascontiguousarray(np.broadcast_to(np.asarray(_to_numpy(global_scale, "global_scale"),
-                                                            dtype=np.float32), lead).reshape(B))
+        g = _global_scale(global_scale, lead, B)
         compute = False
     _C.quantize_nvfp4(src, codes, scales, g, compute)
     return (codes.reshape(lead + (N, K // 2)), scales.view(E4M3).reshape(lead + (N, K // 16)), g.reshape(lead))
@@ -186,8 +197,7 @@ def dequantize_nvfp4(codes: Any, scales: Any, global_scale: Any) -> np.ndarray:
     lead, N, K = tuple(c.shape[:-2]), c.shape[-2], c.shape[-1] * 2
     _check_lead("scales", s, lead, (N, K // 16))
     B = int(np.prod(lead, dtype=np.int64))
-    g = np.ascontiguousarray(np.broadcast_to(np.asarray(_to_numpy(global_scale, "global_scale"),
-                                                        dtype=np.float32), lead).reshape(B))
+    g = _global_scale(global_scale, lead, B)
     dst = np.empty((B, N, K), np.float32)
     _C.dequantize_nvfp4(_as3(c), _as3(s), g, dst)
     return dst.reshape(lead + (N, K))
@@ -209,6 +219,8 @@ def quantize_weights(recipe: str, w13: Any, w2: Any, *, ue8m0: bool = False) -> 
     if recipe == "bf16":
         for name, w in (("w13", w13), ("w2", w2)):
             a = _to_numpy(w, name)
+            if a.dtype not in (np.dtype(np.float32), BF16, np.dtype(np.float16)):
+                raise TypeError(f"megamoe: argument '{name}': expected dtype float32 or bfloat16, got dtype {a.dtype}")
             out[name] = a if a.dtype == BF16 else a.astype(np.float32).astype(BF16)
     elif recipe == "fp8_block":
         out["w13"], out["w13_scale"] = quantize_fp8_block(w13, ue8m0=ue8m0)

@@ -56,13 +56,18 @@ def _ensure_torch_ops() -> None:
                           RuntimeWarning, stacklevel=3)
 
 
-def _int(name: str, v: Any) -> int:
+def _int(name: str, v: Any, bits: int = 64) -> int:
+    """An integer argument that fits the C++ side's signed `bits`-bit parameter."""
     if isinstance(v, bool):
         raise TypeError(f"megamoe: argument '{name}': expected an int, got bool")
     try:
-        return operator.index(v)
+        i = operator.index(v)
     except TypeError:
         raise TypeError(f"megamoe: argument '{name}': expected an int, got {type(v).__name__}") from None
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if not lo <= i <= hi:
+        raise ValueError(f"megamoe: argument '{name}': expected an integer in [{lo}, {hi}], got {i}")
+    return i
 
 
 def _str(name: str, v: Any) -> str:
@@ -136,10 +141,16 @@ def _activation_params(activation: str, params: Optional[Mapping[str, float]]):
         )
     limit = params.get("limit")
     alpha = params.get("alpha")
+    def _number(key: str, v: Any) -> float:
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            raise TypeError(f"megamoe: argument 'activation_params': expected a number for '{key}', got {v!r}") from None
+
     if limit is not None:
-        limit = float(limit)
+        limit = _number("limit", limit)
     if alpha is not None:
-        alpha = float(alpha)
+        alpha = _number("alpha", alpha)
         if activation != "swiglu_oai":
             raise ValueError(
                 "megamoe: argument 'activation_params': expected 'alpha' only with activation 'swiglu_oai', "
@@ -261,10 +272,12 @@ class MoELayer:
         self._intermediate_size = _int("intermediate_size", intermediate_size)
         self._recipe = _str("recipe", recipe)
         self._activation = _str("activation", activation)
-        ep_rank = None if ep_rank is None else _int("ep_rank", ep_rank)
-        ep_size = None if ep_size is None else _int("ep_size", ep_size)
+        ep_rank = None if ep_rank is None else _int("ep_rank", ep_rank, 32)
+        ep_size = None if ep_size is None else _int("ep_size", ep_size, 32)
         self._max_tokens = _int("max_tokens", max_tokens)
         backend = _str("backend", backend)
+        if not isinstance(has_bias, (bool, int)) and type(has_bias).__name__ != "bool_":
+            raise TypeError(f"megamoe: argument 'has_bias': expected a bool, got {type(has_bias).__name__}")
         self._has_bias = bool(has_bias)
         limit, alpha = _activation_params(self._activation, activation_params)
         self._activation_params = dict(activation_params) if activation_params else {}
@@ -313,7 +326,7 @@ class MoELayer:
         self._impl = _C.Layer(
             self._num_experts, self._top_k, self._hidden_size, self._intermediate_size,
             self._recipe, self._activation, limit, alpha, self._ep_rank, self._ep_size,
-            self._max_tokens, backend, self._device_index, self._has_bias, _int("num_threads", num_threads),
+            self._max_tokens, backend, self._device_index, self._has_bias, _int("num_threads", num_threads, 32),
             group_impl, self._expert_placement, self._ep_style, self._ep_timeout_s, _str("tactic_cache", tactic_cache),
         )
         self._weights_ready = False

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "ep/placement.h"
 #include "megamoe/errors.h"
@@ -54,13 +55,29 @@ float MoeConfig::effective_limit() const {
 }
 
 void validate_config(const MoeConfig& c) {
+  // Sizes in [1, 2^31): the GPU kernels index rows and columns with 32-bit integers, and with
+  // every size below 2^31 the products below are computed without overflow.
+  constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
   auto positive = [](const char* name, int64_t v) {
-    if (v <= 0) throw_invalid(name, "a positive integer", std::to_string(v));
+    if (v <= 0 || v > kMaxSize) throw_invalid(name, "a positive integer below 2^31", std::to_string(v));
   };
   positive("num_experts", c.num_experts);
   positive("top_k", c.top_k);
   positive("hidden_size", c.hidden_size);
   positive("intermediate_size", c.intermediate_size);
+  if (std::string(activation_name(c.activation)) == "unknown")
+    throw_invalid("activation", "a known activation (swiglu|swiglu_oai|geglu|relu2)",
+                  std::to_string(int(c.activation)));
+  if (std::string(recipe_name(c.recipe)) == "unknown")
+    throw_invalid("recipe", "a known recipe (bf16|fp8_block|w4a16_mxfp4|w4a16_nvfp4|mxfp8|w4a8_mxfp4|nvfp4)",
+                  std::to_string(int(c.recipe)));
+  // A layer's weights: E * 2I * H elements (FC1) must fit far inside int64 (bytes, strides).
+  constexpr int64_t kMaxElements = int64_t(1) << 60;
+  const int64_t per_expert = c.fc1_rows() * c.hidden_size;  // < 2^32 * 2^31
+  if (per_expert > kMaxElements / c.num_experts)
+    throw_invalid("num_experts * fc1 rows * hidden_size", "at most 2^60 weight elements",
+                  std::to_string(c.num_experts) + " * " + std::to_string(c.fc1_rows()) + " * " +
+                      std::to_string(c.hidden_size));
   if (c.ep_size <= 0) throw_invalid("ep_size", "a positive integer", std::to_string(c.ep_size));
   if (c.ep_rank < 0 || c.ep_rank >= c.ep_size)
     throw_invalid("ep_rank", "a value in [0, ep_size=" + std::to_string(c.ep_size) + ")",
@@ -82,7 +99,8 @@ void validate_config(const MoeConfig& c) {
   if (c.top_k > c.num_experts)
     throw_invalid("top_k", "at most num_experts=" + std::to_string(c.num_experts),
                   std::to_string(c.top_k));
-  if (c.max_tokens < 0) throw_invalid("max_tokens", "a non-negative integer", std::to_string(c.max_tokens));
+  if (c.max_tokens < 0 || c.max_tokens > kMaxSize)
+    throw_invalid("max_tokens", "a non-negative integer below 2^31", std::to_string(c.max_tokens));
   if (c.device < -1) throw_invalid("device", "-1 (CPU) or a CUDA device ordinal", std::to_string(c.device));
   if (c.num_threads < 0) throw_invalid("num_threads", "0 (all cores) or a positive count", std::to_string(c.num_threads));
   if (c.swiglu_limit && !(*c.swiglu_limit > 0.0f))

@@ -51,15 +51,19 @@ TensorView TensorView::contiguous(const void* data, DType dtype, std::initialize
   return t;
 }
 
+// The loops below stop at kMaxDims whatever ndim says: an out-of-range ndim is reported by the
+// validation (validate.cpp check_view), never read past the arrays.
+static int dims_of(int ndim) { return ndim < 0 ? 0 : ndim > kMaxDims ? kMaxDims : ndim; }
+
 int64_t TensorView::numel() const {
   int64_t n = 1;
-  for (int d = 0; d < ndim; ++d) n *= shape[d];
+  for (int d = 0; d < dims_of(ndim); ++d) n *= shape[d];
   return n;
 }
 
 bool TensorView::is_contiguous() const {
   int64_t stride = 1;
-  for (int d = ndim - 1; d >= 0; --d) {
+  for (int d = dims_of(ndim) - 1; d >= 0; --d) {
     if (shape[d] != 1 && strides[d] != stride) return false;
     stride *= shape[d];
   }
@@ -67,6 +71,7 @@ bool TensorView::is_contiguous() const {
 }
 
 std::string TensorView::shape_str() const {
+  if (ndim < 0 || ndim > kMaxDims) return "(ndim " + std::to_string(ndim) + ")";
   std::string s = "[";
   for (int d = 0; d < ndim; ++d) {
     if (d) s += ", ";

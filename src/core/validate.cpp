@@ -15,7 +15,18 @@ std::string ShapeSpec::str() const {
   return s + "]";
 }
 
+// A view's own consistency: ndim in [0, kMaxDims] and no negative extent (a negative row count
+// would otherwise match check_shape's wildcard dimensions).
+static void check_view(const TensorView& t, const std::string& name) {
+  if (t.ndim < 0 || t.ndim > kMaxDims)
+    throw_invalid(name, "ndim in [0, " + std::to_string(kMaxDims) + "]", "ndim " + std::to_string(t.ndim));
+  for (int d = 0; d < t.ndim; ++d)
+    if (t.shape[d] < 0)
+      throw_invalid(name, "non-negative extents", "shape " + t.shape_str());
+}
+
 void check_dtype(const TensorView& t, const std::string& name, std::initializer_list<DType> allowed) {
+  check_view(t, name);
   std::string list;
   for (DType d : allowed) {
     if (t.dtype == d) return;
@@ -124,6 +135,7 @@ void check_weight(const TensorView& t, const std::string& name, std::initializer
 }
 
 void check_absent(const TensorView& t, const std::string& name, const std::string& why) {
+  check_view(t, name);
   if (t.defined()) throw_invalid(name, "none (" + why + ")", "a tensor of shape " + t.shape_str());
 }
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "core/synthetic.h"
@@ -70,6 +71,9 @@ double unit(uint64_t seed, uint64_t stream, uint64_t index) {
 
 Routes make_routes(int64_t T, int64_t E, int64_t K, Routing routing, uint64_t seed) {
   if (K > E) throw_invalid("top_k", "at most num_experts=" + std::to_string(E), std::to_string(K));
+  if (T < 0 || K < 1 || T > std::numeric_limits<int32_t>::max() / K)
+    throw_invalid("tokens", "a count in [0, 2^31 / top_k) (routes are indexed with 32-bit integers)",
+                  std::to_string(T));
   Routes r;
   r.ids.assign(size_t(T * K), -1);
   r.weights.assign(size_t(T * K), 0.0f);

@@ -6,6 +6,8 @@
 
 #include "megamoe/errors.h"
 
+#include <limits>
+
 namespace megamoe::routing {
 
 bool plan_permute_supported(const PlanPermute& p) {
@@ -15,7 +17,10 @@ bool plan_permute_supported(const PlanPermute& p) {
 
 int64_t bucket_capacity(int64_t n) {
   int64_t c = 1;
-  while (c < n) c <<= 1;
+  while (c < n) {
+    if (c > std::numeric_limits<int64_t>::max() / 2) return n;  // no power of two above n fits
+    c <<= 1;
+  }
   return c;
 }
 

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/workload.h"
+#include "routing/route_plan.h"
 #include "formats/canonical_weights.h"
 #include "megamoe/megamoe.h"
 #include "reference/reference.h"
@@ -81,6 +83,22 @@ TEST(CoreConfig, RejectsBadConfigs) {
                  "intermediate_size", "multiple of 16");
   expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.activation = Activation::kGeGLU; c.swiglu_limit = 7.0f; })); },
                  "swiglu_limit");
+  // Sizes above 2^31 (GPU row indices are 32-bit; with smaller sizes no product overflows).
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.hidden_size = int64_t(1) << 31; })); }, "hidden_size",
+                 "below 2^31");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.max_tokens = (int64_t(1) << 62) + 1; })); },
+                 "max_tokens", "below 2^31");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) {
+                   c.num_experts = int64_t(1) << 30;
+                   c.intermediate_size = int64_t(1) << 30;
+                   c.hidden_size = int64_t(1) << 30;
+                 })); },
+                 "num_experts * fc1 rows * hidden_size", "2^60");
+  // Enum values no name exists for (a cast from a wrong integer).
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.activation = static_cast<Activation>(42); })); },
+                 "activation", "42");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.recipe = static_cast<Recipe>(42); })); }, "recipe",
+                 "42");
   expect_invalid([&] { parse_recipe("fp4"); }, "recipe", "w4a16_mxfp4");
   expect_invalid([&] { parse_activation("gelu"); }, "activation", "swiglu_oai");
   EXPECT_NO_THROW(validate_config(small_config()));
@@ -209,6 +227,19 @@ TEST(CoreForward, EachBadInputRaisesItsError) {
   Inputs big(17, 64, 2);  // capacity is 16 tokens
   expect_invalid([&] { L.layer.forward(big.xv(), big.iv(), big.wv(), big.ov()); }, "x", "max_tokens=16");
 
+  // Views that are inconsistent in themselves: a negative row count (which check_shape's wildcard
+  // T would otherwise accept in ids / weights / out), an ndim past the view's arrays.
+  x = TensorView::contiguous(in.x.data(), DType::kBF16, {-1, 64});
+  expect_invalid([&] { L.layer.forward(x, in.iv(), in.wv(), in.ov()); }, "x", "non-negative");
+  ids = in.iv();
+  ids.shape[0] = -3;
+  expect_invalid([&] { L.layer.forward(in.xv(), ids, in.wv(), in.ov()); }, "topk_ids", "non-negative");
+  out = in.ov();
+  out.ndim = 200;
+  expect_invalid([&] { L.layer.forward(in.xv(), in.iv(), in.wv(), out); }, "out", "ndim 200");
+  EXPECT_EQ(out.shape_str(), "(ndim 200)");
+  EXPECT_EQ(out.numel(), 0);  // the loops stop at kMaxDims (the view's unused extents are 0)
+
   in.ids[3] = 4;  // E = 4: ids must be -1 or in [0, 4)
   expect_invalid([&] { L.layer.forward(in.xv(), in.iv(), in.wv(), in.ov()); }, "topk_ids[1, 1]", "[0, 4)");
   in.ids[3] = -2;
@@ -263,6 +294,24 @@ TEST(CoreWeights, BadWeightsRaise) {
   expect_invalid([&] { lq.prepare_weights(wq); }, "w13_global_scale", "[4 (local experts)]");
   wq = cq.view(q);
   EXPECT_NO_THROW(lq.prepare_weights(wq));
+}
+
+TEST(CoreWorkload, RouteCountsBeyond32BitsRaise) {
+  // T * K past 2^31 (the CLI's --tokens of a deepseek-v3 layer once wrapped to 0 and wrote past
+  // an empty vector).
+  expect_invalid([] { workload::make_routes(int64_t(1) << 61, 256, 8, workload::Routing::kUniform, 1); }, "tokens",
+                 "2^31");
+  expect_invalid([] { workload::make_routes(-1, 8, 2, workload::Routing::kUniform, 1); }, "tokens");
+  EXPECT_EQ(workload::make_routes(3, 8, 2, workload::Routing::kUniform, 1).ids.size(), 6u);
+}
+
+TEST(CoreRouting, BucketCapacityEndsForAnyCount) {
+  EXPECT_EQ(routing::bucket_capacity(0), 1);
+  EXPECT_EQ(routing::bucket_capacity(5), 8);
+  EXPECT_EQ(routing::bucket_capacity(int64_t(1) << 40), int64_t(1) << 40);
+  // No power of two above these fits in int64: the count itself, not an endless loop.
+  EXPECT_EQ(routing::bucket_capacity((int64_t(1) << 62) + 1), (int64_t(1) << 62) + 1);
+  EXPECT_EQ(routing::bucket_capacity(std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max());
 }
 
 TEST(CoreWorkload, RoutesAreDistinctNormalisedAndSkewed) {

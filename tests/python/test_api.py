@@ -453,6 +453,28 @@ def test_quantizer_bad_inputs():
         megamoe.quantize_weights("int4", w, w)
     with pytest.raises(TypeError, match="torch CUDA tensors"):  # the GPU quantizers take torch CUDA tensors
         megamoe.quantize_weights_gpu("w4a16_mxfp4", np.ones((2, 64, 64), np.float32), np.ones((2, 64, 64), np.float32))
+    # Empty matrices, a global scale of the wrong shape, integer weights for bf16: named errors.
+    with pytest.raises(ValueError, match=r"argument 'w'.*N, K >= 1"):
+        megamoe.quantize_fp8_block(np.ones((2, 0, 128), np.float32))
+    with pytest.raises(ValueError, match=r"argument 'global_scale': expected a scalar or shape \[3\]"):
+        megamoe.quantize_nvfp4(np.ones((3, 4, 32), np.float32), global_scale=np.ones(2, np.float32))
+    with pytest.raises(TypeError, match=r"argument 'w13': expected dtype float32 or bfloat16"):
+        megamoe.quantize_weights("bf16", np.ones((2, 64, 64), np.int64), np.ones((2, 64, 32), np.float32))
+
+
+def test_layer_argument_ranges_and_types():
+    # Integers past what the C++ side holds, a non-bool has_bias, a non-number activation parameter:
+    # errors that name the argument (not a binding's signature dump, not a silent True).
+    with pytest.raises(ValueError, match=r"argument 'num_experts': expected an integer in"):
+        cpu_layer(2 ** 70, 2, 64, 32)
+    with pytest.raises(ValueError, match=r"argument 'num_threads': expected an integer in"):
+        cpu_layer(4, 2, 64, 32, num_threads=2 ** 40)
+    with pytest.raises(ValueError, match=r"argument 'max_tokens'"):
+        cpu_layer(4, 2, 64, 32, max_tokens=2 ** 62 + 1)  # fits int64, over the 2^31 capacity bound
+    with pytest.raises(TypeError, match=r"argument 'has_bias': expected a bool"):
+        cpu_layer(4, 2, 64, 32, has_bias="false")
+    with pytest.raises(TypeError, match=r"argument 'activation_params': expected a number for 'limit'"):
+        cpu_layer(4, 2, 64, 32, activation_params={"limit": "abc"})
 
 
 # ---- errors: every bad input raises before any work ----------------------------------------------
@@ -556,7 +578,7 @@ def test_bad_configs():
         cpu_layer(8, 2, 32, 32, ep_size=3)
     with pytest.raises(ValueError, match=r"argument 'ep_rank'"):
         cpu_layer(8, 2, 32, 32, ep_size=2, ep_rank=2)
-    with pytest.raises(ValueError, match=r"argument 'hidden_size': expected a positive integer, got 0"):
+    with pytest.raises(ValueError, match=r"argument 'hidden_size': expected a positive integer below 2\^31, got 0"):
         cpu_layer(8, 2, 0, 32)
     with pytest.raises(ValueError, match=r"argument 'recipe': expected one of bf16\|"):
         cpu_layer(8, 2, 32, 32, recipe="int8")

@@ -1,0 +1,58 @@
+"""The command line's bad-input handling: every case exits with an error that names the option,
+never a signal (segfault, abort) and never a silent substitute value.
+
+Runs the build-tree program `megamoe` (MEGAMOE_BUILD_DIR, as scripts/test.sh sets it). With a
+build tree named, a missing program is a failure; with none (an installed package), skipped.
+"""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+BUILD = pathlib.Path(os.environ.get("MEGAMOE_BUILD_DIR", "build"))
+CLI = BUILD / "megamoe"
+
+
+def megamoe(*args, timeout=60):
+    if not (CLI.is_file() and os.access(CLI, os.X_OK)):
+        msg = f"megamoe not found at {CLI}; build the megamoe_cli target and set MEGAMOE_BUILD_DIR"
+        if "MEGAMOE_BUILD_DIR" in os.environ:
+            pytest.fail(msg, pytrace=False)
+        pytest.skip("needs the build-tree program megamoe (no MEGAMOE_BUILD_DIR set): " + msg)
+    env = dict(os.environ, MEGAMOE_TACTIC_CACHE="off")
+    return subprocess.run([str(CLI), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        # T * K wrapped to 0 and the route generator wrote past an empty vector (a segfault).
+        (["run", "--preset", "deepseek-v3", "--tokens", "2305843009213693952", "--iters", "1"], "--tokens"),
+        (["run", "--preset", "deepseek-v3", "--tokens", "100000000000", "--iters", "1"], "--tokens"),
+        # Integers held in an int were truncated (4294967297 ran 1 iteration).
+        (["run", "--iters", "4294967297"], "--iters"),
+        (["run", "--threads", "4294967297"], "--threads"),
+        (["run", "--threads", "-1"], "--threads"),
+        # A word after a flag was taken as its value and dropped.
+        (["run", "--no-check", "5"], "--no-check"),
+        # --ep below 1 ran as if it were not given.
+        (["check", "--ep", "0"], "--ep"),
+        (["check", "--ep", "-2"], "--ep"),
+        # Token lists: trailing garbage, ranges past 2^31 (the doubling wrapped and never ended),
+        # empty and reversed ranges. `tune` reads --tokens before it looks for a GPU.
+        (["tune", "--tokens", "8abc", "--cache", "unused.json"], "--tokens"),
+        (["tune", "--tokens", "1-8x", "--cache", "unused.json"], "--tokens"),
+        (["tune", "--tokens", "1-4611686018427387904", "--cache", "unused.json"], "--tokens"),
+        (["tune", "--tokens", "64-8", "--cache", "unused.json"], "--tokens"),
+        (["tune", "--tokens", "1,,2", "--cache", "unused.json"], "--tokens"),
+        (["tune", "--tokens", "-3", "--cache", "unused.json"], "--tokens"),
+    ],
+)
+def test_bad_option_names_itself(args, option, tmp_path):
+    args = [str(tmp_path / a) if a == "unused.json" else a for a in args]
+    res = megamoe(*args)
+    assert res.returncode > 0, f"megamoe {' '.join(args)}: exit {res.returncode} (a signal if negative)\n{res.stderr}"
+    assert option in res.stderr, f"megamoe {' '.join(args)}: the error does not name {option}:\n{res.stderr}"
+    assert "expected" in res.stderr, res.stderr
+
