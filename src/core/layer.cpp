@@ -81,7 +81,8 @@ MoeLayer::MoeLayer(const MoeConfig& config) : impl_(std::make_unique<Impl>()) {
     TacticKey key;
     impl_->backend->machine_key(&key);
     layer_tactic_key(c, impl_->backend_name, &key);
-    impl_->backend->set_tactic_table(lookup_tactics(key, c.tactic_cache, &impl_->tactic_source));
+    const TacticTable table = lookup_tactics(key, c.tactic_cache, &impl_->tactic_source);
+    impl_->backend->set_tactic_table(known_tactics_only(table, impl_->backend->tactic_names(), impl_->tactic_source));
   }
 }
 

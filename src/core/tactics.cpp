@@ -1,10 +1,13 @@
 #include "core/tactics.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -74,8 +77,13 @@ TacticEntry parse_entry(const Json& e) {
   TacticEntry t;
   TacticKey& k = t.key;
   k.gpu = str_member(e, "gpu");
-  k.sm_count = int(int_member(e, "sm_count"));
-  k.driver = int(int_member(e, "driver"));
+  const auto int32_member = [&e](const char* key) {
+    const int64_t v = int_member(e, key);
+    if (v < 0 || v > std::numeric_limits<int32_t>::max()) bad(std::string("\"") + key + "\" is out of range");
+    return int(v);
+  };
+  k.sm_count = int32_member("sm_count");
+  k.driver = int32_member("driver");
   k.library = str_member(e, "library");
   k.backend = str_member(e, "backend");
   k.recipe = str_member(e, "recipe");
@@ -276,6 +284,18 @@ TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std:
       return e.tactic;
     }
   return {};
+}
+
+TacticTable known_tactics_only(const TacticTable& table, const std::vector<std::string>& known,
+                               const std::string& source) {
+  TacticTable out = table;
+  for (size_t b = 0; b < out.size(); ++b) {
+    if (out[b].empty() || std::find(known.begin(), known.end(), out[b]) != known.end()) continue;
+    warn_once("ignoring tactic '" + out[b] + "' for T = " + std::to_string(tactic_bucket_tokens(int(b))) + " from " +
+              source + ": not a tactic of this backend");
+    out[b].clear();
+  }
+  return out;
 }
 
 }  // namespace megamoe

@@ -82,6 +82,11 @@ std::string default_tactic_cache_path();
 // a stale entry (this layer measured on another machine or version) prints one warning to
 // stderr per path and process and is ignored. *source says where the table came from.
 TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std::string* source);
+// The table without the names `known` (the backend's tactic_names()) lacks: each dropped entry
+// (a hand-edited cache, a tactic a later version removed) warns once; its bucket falls back to the
+// backend's heuristic.
+TacticTable known_tactics_only(const TacticTable& table, const std::vector<std::string>& known,
+                               const std::string& source);
 
 // The defaults shipped with the library, as a cache text (tactics_default.cpp).
 const char* shipped_tactics_json();

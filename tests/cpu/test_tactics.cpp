@@ -125,8 +125,21 @@ TEST(TacticCache, RejectsMalformedCaches) {
        {replaced("\"version\": 1", "\"version\": 2"), replaced("megamoe-tactics", "something-else"),
         replaced("\"sm_count\": 132", "\"sm_count\": \"132\""), replaced("\"1\": \"mega\"", "\"3\": \"mega\""),
         replaced("\"1\": \"mega\"", "\"1\": 5"), replaced("\"bias\": false", "\"bias\": 0"),
-        replaced("\"top_k\": 8", "\"top_k\": 8.5"), std::string("[]"), good.substr(0, good.size() / 2)})
+        replaced("\"top_k\": 8", "\"top_k\": 8.5"), replaced("\"sm_count\": 132", "\"sm_count\": 9000000000000000"),
+        replaced("\"sm_count\": 132", "\"sm_count\": -1"), std::string("[]"), good.substr(0, good.size() / 2)})
     EXPECT_ANY_THROW(TacticCache::parse(bad)) << bad;
+}
+
+TEST(TacticCache, UnknownTacticNamesFallBackToTheHeuristic) {
+  TacticTable t{};
+  t[0] = "mega";
+  t[3] = "no_such_tactic";
+  t[5] = "split_swap_ab";
+  const TacticTable kept = known_tactics_only(t, {"mega", "split_swap_ab"}, "test.json");
+  EXPECT_EQ(kept[0], "mega");
+  EXPECT_EQ(kept[3], "");  // dropped (with a warning on stderr): the backend's heuristic decides
+  EXPECT_EQ(kept[5], "split_swap_ab");
+  EXPECT_EQ(kept[1], "");
 }
 
 TEST(TacticCache, LoadSaveAndLookup) {
