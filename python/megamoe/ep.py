@@ -23,24 +23,15 @@ parallelism without a group (``MoELayer(..., ep_rank=r, ep_size=R)``).
 
 from __future__ import annotations
 
-import operator
 import os
 import sys
 from typing import Any, Optional, Sequence
 
 from . import _C
+from ._args import _int
 
 #: Size in bytes of a unique id (NCCL's ncclUniqueId).
 UNIQUE_ID_BYTES: int = 128
-
-
-def _int(name: str, v: Any) -> int:
-    if isinstance(v, bool):
-        raise TypeError(f"megamoe: argument '{name}': expected an int, got bool")
-    try:
-        return operator.index(v)
-    except TypeError:
-        raise TypeError(f"megamoe: argument '{name}': expected an int, got {type(v).__name__}") from None
 
 
 def _cuda_device(device: Any, what: str) -> int:
@@ -163,8 +154,8 @@ class EpGroup:
                 f"megamoe: argument 'unique_id': expected {UNIQUE_ID_BYTES} bytes (from EpGroup.new_unique_id()), "
                 f"got {len(uid)} bytes"
             )
-        rank = _int("rank", rank)
-        size = _int("size", size)
+        rank = _int("rank", rank, 32)
+        size = _int("size", size, 32)
         if size < 1:
             raise ValueError(f"megamoe: argument 'size': expected a positive integer, got {size}")
         if not 0 <= rank < size:

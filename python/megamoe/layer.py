@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import operator
 import sys
 import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
@@ -11,6 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _arrays
+from ._args import _int
 from . import _C
 
 DeviceLike = Union[None, str, int, Any]  # Any: a torch.device
@@ -54,20 +54,6 @@ def _ensure_torch_ops() -> None:
 
             warnings.warn(f"megamoe: torch.ops.megamoe.* not registered ({e}); eager calls still work",
                           RuntimeWarning, stacklevel=3)
-
-
-def _int(name: str, v: Any, bits: int = 64) -> int:
-    """An integer argument that fits the C++ side's signed `bits`-bit parameter."""
-    if isinstance(v, bool):
-        raise TypeError(f"megamoe: argument '{name}': expected an int, got bool")
-    try:
-        i = operator.index(v)
-    except TypeError:
-        raise TypeError(f"megamoe: argument '{name}': expected an int, got {type(v).__name__}") from None
-    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    if not lo <= i <= hi:
-        raise ValueError(f"megamoe: argument '{name}': expected an integer in [{lo}, {hi}], got {i}")
-    return i
 
 
 def _str(name: str, v: Any) -> str:

@@ -117,6 +117,7 @@ def test_group_is_not_constructed_directly():
         ((b"\0" * 128, 0, 0), ValueError, "'size': expected a positive integer, got 0"),
         ((b"\0" * 128, True, 2), TypeError, "'rank': expected an int, got bool"),
         ((b"\0" * 128, 0, 2.0), TypeError, "'size': expected an int, got float"),
+        ((b"\0" * 128, 0, 2 ** 40), ValueError, r"'size': expected an integer in \[-2147483648, 2147483647\]"),
     ],
 )
 def test_create_rejects_bad_arguments(args, exc, match):
