@@ -7,13 +7,9 @@
 set -u
 source .snap/env.sh
 t0=$(date +%s)
-mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree
-(cd /tmp/basetree && patch -R -p1 < .snap/mine.patch > /dev/null && echo "base tree ok")
-cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1
-cmake -S /tmp/basetree -B /tmp/build-base -G Ninja -DCMAKE_BUILD_TYPE=Release -DMEGAMOE_BUILD_TESTS=OFF ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg_base.log 2>&1
-( ninja -C $BN -j10 megamoe_cli megamoe_gpu_tests > $R/build.log 2>&1; echo "build new rc $?" ) &
-( ninja -C /tmp/build-base -j6 megamoe_cli > $R/build_base.log 2>&1; echo "build base rc $?" ) &
-wait
+MEGAMOE_AB_CMAKE_ARGS="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}" JOBS=16 \
+  scripts/ab_build.sh .snap/mine.patch $BN /tmp/build-base megamoe_gpu_tests || exit 1
+echo "builds $(( $(date +%s) - t0 ))s"
 timeout 240 $BN/megamoe_gpu_tests --gtest_brief=1 > $R/gpu_tests.log 2>&1
 echo "GPU tests rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|tests ran" $R/gpu_tests.log | head -8
 for tool in racecheck memcheck; do
