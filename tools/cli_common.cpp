@@ -54,7 +54,7 @@ int Options::get_int32(const std::string& name, int fallback, int lo, int hi) co
   const int64_t v = get_int(name, fallback);
   if (v < lo || v > hi)
     throw_invalid("--" + name, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
-                  values_.at(name));
+                  get(name, std::to_string(fallback)));
   return int(v);
 }
 

@@ -94,8 +94,8 @@ class GroupedGemmFp8Blockwise {
   // pointers and A / W's TMA alignment. False: nothing to launch (no groups or no rows).
   bool check_operands(const void* A, const float* SA, const void* W, const float* SW, const int32_t* offsets,
                       int64_t total_rows_upper_bound) const;
-  // Checks the arguments (named errors) and launches prepared kernel `kernel` (0 swap-AB, 1 large
-  // tile, 2 large tile with bf16 D).
+  // Checks the arguments (named errors) and launches kernel `kernel` (the dispatcher's numbering:
+  // the prepared CUTLASS kernels, then the kTma kernel with fp32 and with bf16 D).
   void run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
                   const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
 
