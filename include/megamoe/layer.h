@@ -47,6 +47,8 @@ class MoeLayer {
                const TensorView& out, cudaStream_t stream = nullptr);
 
   // Invalid ids seen by forward since the last call (synchronises `stream`); resets to 0.
+  // Throws megamoe::Error when a one-launch (Mega) forward since the last call gave up waiting
+  // for one of its own tiles (bound: 1 s, MEGAMOE_MEGA_WAIT_TIMEOUT_MS): its output is not valid.
   int64_t invalid_id_count(cudaStream_t stream = nullptr);
 
   // Expert parallelism (config.ep_group set; docs/EP.md). Synchronises `stream`, then throws

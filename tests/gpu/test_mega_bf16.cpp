@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -113,6 +114,33 @@ TEST(MegaKernel, DependencyCounterStress) {
     EXPECT_EQ(mismatches, 0) << "eager forwards differ from the first";
     EXPECT_EQ(tl.layer->invalid_id_count(s.s), kReps * in.invalid) << ">= 2^40: a dependency timed out";
   }
+}
+
+// A dependency that never arrives (fault injection, MEGAMOE_MEGA_FAULT_LOST_UNIT=0: the launch's unit 0
+// starts its FC1 counter at -1, so its FC2 tiles wait for a completion that never comes) with a
+// 20 ms bound (MEGAMOE_MEGA_WAIT_TIMEOUT_MS): every forward finishes (no hung GPU), and
+// invalid_id_count() throws megamoe::Error saying the outputs are not valid, then reads 0 (reset).
+// The waiting CTAs leave through the abort path (Plan::abort), which racecheck should see clean.
+TEST(MegaKernel, LostDependencyIsReportedNotHung) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const MoeConfig c = mega_config(8, 2, 256, 256, 64);
+  const HostInputs in = make_inputs(c, 8, RouteKind::kUniform, case_seed("lost dep in"));
+  ScopedEnv env({{"MEGAMOE_MEGA_FAULT_LOST_UNIT", "0"}, {"MEGAMOE_MEGA_WAIT_TIMEOUT_MS", "20"}});
+  TestLayer tl(c, case_seed("lost dep w"));
+  Stream s;
+  DeviceInputs d(in);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int rep = 0; rep < 3; ++rep) run_layer(*tl.layer, d, s.s);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(secs, 30.0) << "three forwards whose waits are bounded by 20 ms each";
+  try {
+    tl.layer->invalid_id_count(s.s);
+    ADD_FAILURE() << "invalid_id_count() did not report the lost dependency";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("gave up waiting"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(tl.layer->invalid_id_count(s.s), 0) << "the word is reset by the read that threw";
 }
 
 // Every route of every token on one expert: T*K = 512 rows of one expert (32 units of 16 rows),

@@ -77,6 +77,11 @@ class MegaPath : public Split {
     split_target_ = int(std::clamp<int64_t>(env_int("MEGAMOE_MEGA_SPLIT_TARGET", 0), 0, mega::kMaxSplitTarget));
     max_routes_ = std::min<int64_t>(env_int("MEGAMOE_MEGA_MAX_ROUTES", mega::kMaxRoutes), mega::kMaxRoutes);
     ep_fused_ = env_int("MEGAMOE_EP_FUSED", 1) != 0;
+    // 1 ms .. 1 hour; 0 (unset): the kernel's 1 s.
+    wait_timeout_ns_ = 1000000ull * uint64_t(std::clamp<int64_t>(env_int("MEGAMOE_MEGA_WAIT_TIMEOUT_MS", 0), 0, 3600000));
+    // Tests only (fault injection): the FC2 tiles of the launch's unit u wait for an FC1
+    // completion that never comes, so they time out (the kernel resets the counter at its end).
+    fault_lost_unit_ = int(std::clamp<int64_t>(env_int("MEGAMOE_MEGA_FAULT_LOST_UNIT", -1), -1, mega::kMaxRoutes - 1));
     if (mega_on && this->EL_ <= mega::kMaxExperts && this->H_ % kMegaDimMultiple == 0 &&
         this->I_ % kMegaDimMultiple == 0) {
       auto g = this->guard();
@@ -243,6 +248,7 @@ class MegaPath : public Split {
     m.min_split_steps = min_split_steps_for(T);
     m.split_target = split_target_;
     m.split_rounds = rounds_for(T);
+    m.wait_timeout_ns = wait_timeout_ns_;
     m.trace = static_cast<unsigned long long*>(trace_buf_.ptr);
     fill_format_args(m);
     return m;
@@ -256,6 +262,9 @@ class MegaPath : public Split {
     m.ids_i64 = args.topk_ids.dtype == DType::kI64;
     m.topk_weights = args.topk_weights.template ptr<const float>();
     m.out = args.out.data;
+    if (fault_lost_unit_ >= 0)  // tests: unit_done[u] = -1, so it stops one short of its FC2 tiles' target
+      this->check(cudaMemsetAsync(mega_ws_.unit_done + fault_lost_unit_, 0xFF, sizeof(int), f.stream),
+                  "MEGAMOE_MEGA_FAULT_LOST_UNIT");
     sm90::mega::launch(m, maps_, mega_ws_, grid_, f.stream);
   }
 
@@ -298,6 +307,8 @@ class MegaPath : public Split {
   bool early_acts_ = true;   // MEGAMOE_MEGA_EARLY (A/B knob)
   int min_split_steps_ = 0;  // MEGAMOE_MEGA_MIN_SPLIT_STEPS (A/B knob; 0: the kernel's default)
   int split_target_ = 0;     // MEGAMOE_MEGA_SPLIT_TARGET (A/B knob; 0: the kernel's default)
+  unsigned long long wait_timeout_ns_ = 0;  // MEGAMOE_MEGA_WAIT_TIMEOUT_MS (0: the kernel's 1 s)
+  int fault_lost_unit_ = -1;                // MEGAMOE_MEGA_FAULT_LOST_UNIT (tests: a lost dependency)
   bool split_rounds_ = false;  // MEGAMOE_MEGA_SPLIT_ROUNDS (A/B knob)
   bool ep_fused_ = true;       // MEGAMOE_EP_FUSED (A/B knob: 0 runs the exchange kernels instead)
 };

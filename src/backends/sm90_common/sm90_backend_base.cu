@@ -4,6 +4,7 @@
 #include "backends/sm90_common/machine_key.h"
 #include "core/env_int.h"
 #include "kernels/sm90/common/gate_up_layout.h"
+#include "kernels/sm90/mega/mega.h"
 
 #include <cstring>
 
@@ -98,6 +99,14 @@ int64_t Sm90BackendBase::invalid_id_count(void* stream) {
   check(cudaMemcpyAsync(&v, sw_.plan.invalid_count, sizeof v, cudaMemcpyDeviceToHost, s), "read invalid count");
   check(cudaMemsetAsync(sw_.plan.invalid_count, 0, sizeof v, s), "reset invalid count");
   check(cudaStreamSynchronize(s), "invalid_id_count sync");
+  // The Mega kernel adds kTimeoutMark per CTA that gave up a dependency wait (mega_kernel.cuh):
+  // those forwards' outputs are not valid, which a count of invalid ids would not say.
+  if (v >= sm90::mega::kTimeoutMark)
+    throw Error(std::string("megamoe: ") + name_ + ": " + std::to_string(v / sm90::mega::kTimeoutMark) +
+                " CTA(s) of the one-launch kernel gave up waiting for another CTA's tile since the last "
+                "check (the bound is 1 s, MEGAMOE_MEGA_WAIT_TIMEOUT_MS sets it; tools such as "
+                "compute-sanitizer racecheck need more): the outputs of those forwards are not valid (" +
+                std::to_string(v % sm90::mega::kTimeoutMark) + " invalid ids counted)");
   return int64_t(v);
 }
 

@@ -144,6 +144,10 @@ struct MegaArgs {
   // MEGAMOE_MEGA_SPLIT_ROUNDS: of the splits allowed, take the one with the fewest rounds x steps
   // (mega_kernel.cuh, choose_splits) instead of the most.
   bool split_rounds = false;
+  // MEGAMOE_MEGA_WAIT_TIMEOUT_MS: how long a CTA waits for a dependency (another CTA's tile)
+  // before it reports a timeout instead of hanging (0 = the kernel's default, kTimeoutNs = 1 s).
+  // Tools that slow the kernel 100x or more (compute-sanitizer racecheck) need a longer bound.
+  unsigned long long wait_timeout_ns = 0;
   // Optional timeline (MEGAMOE_MEGA_TRACE): when non-null, thread 0 of each CTA writes
   // kTraceWords u64 at trace + cta * kTraceWords: [0] entry time, [1] plan built, (EP) [2] rows
   // received and [3] exit, then per work item (at most kTraceItems) {item << 8 | kind, claimed,

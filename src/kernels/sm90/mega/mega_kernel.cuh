@@ -371,8 +371,8 @@ __device__ __forceinline__ unsigned long long global_timer() {
   return t;
 }
 
-// Thread 0: waits until *p >= target; false after kTimeoutNs.
-__device__ bool wait_geq(const int* p, int target) {
+// Thread 0: waits until *p >= target; false after timeout_ns.
+__device__ bool wait_geq(const int* p, int target, unsigned long long timeout_ns) {
   if (ld_acquire(p) >= target) return true;
   const unsigned long long t0 = global_timer();
   unsigned ns = 32;
@@ -380,7 +380,7 @@ __device__ bool wait_geq(const int* p, int target) {
     __nanosleep(ns);
     if (ns < 128) ns *= 2;
     if (ld_acquire(p) >= target) return true;
-    if (global_timer() - t0 > kTimeoutNs) return false;
+    if (global_timer() - t0 > timeout_ns) return false;
   }
 }
 
@@ -882,11 +882,14 @@ __device__ __forceinline__ bool arrive_last(Plan& pl, int* counter, int arrivals
 }
 
 // Thread 0 waits for *p >= target; the whole CTA learns the outcome (Plan::abort).
-__device__ bool cta_wait(Plan& pl, const int* p, int target, unsigned long long* error_word) {
+// The bound is MegaArgs::wait_timeout_ns (0: kTimeoutNs). pl.abort is written only here, by thread
+// 0 before a barrier, and read by the other threads after one: the work loops read it before the
+// barrier that ends an item, never at their top (thread 0 may already be waiting in the next item).
+__device__ bool cta_wait(Plan& pl, const int* p, int target, const MegaArgs& a) {
   if (threadIdx.x == 0) {
-    if (!wait_geq(p, target)) {
+    if (!wait_geq(p, target, a.wait_timeout_ns > 0 ? a.wait_timeout_ns : kTimeoutNs)) {
       pl.abort = 1;
-      atomicAdd(error_word, kTimeoutMark);
+      atomicAdd(a.invalid_count, kTimeoutMark);
     }
     __threadfence();
   }
@@ -1045,7 +1048,7 @@ __device__ void gemm_tile(Ctx& cx, const Item& d, int claim, int slot) {
     for (int k = cx.pre; k < P; ++k) issue_rel(k, false, xrow);  // weights only
     if (waits) {
       const Dep dep = dep_of<WF>(d, ws, *cx.ph);
-      if (!cta_wait(pl, dep.p, dep.target, a.invalid_count)) return;
+      if (!cta_wait(pl, dep.p, dep.target, a)) return;
     }
     source_rows(d, pl, a, ws, xrow);
     for (int k = 0; k < min(d.nk, P); ++k) {
@@ -1129,7 +1132,7 @@ __device__ void combine_tile(Ctx& cx, const Item& d) {
   const MegaArgs& a = cx.p->a;
   const MegaWorkspace& ws = cx.p->ws;
   Plan& pl = *cx.pl;
-  if (!cta_wait(pl, ws.hblock_done + d.blk, pl.units, a.invalid_count)) return;
+  if (!cta_wait(pl, ws.hblock_done + d.blk, pl.units, a)) return;
   const int tid = threadIdx.x;
   const int v = tid % kCombineThreadsPerToken;
   const int64_t col = int64_t(d.blk) * kCombineCols + v * kCombineVec;
@@ -1190,7 +1193,7 @@ __device__ __noinline__ void ep_prologue(const Params& p, Plan& pl) {
   const int64_t gwarp = int64_t(blockIdx.x) * kWarps + warp, nwarps = int64_t(gridDim.x) * kWarps;
   for (int s = 0; s < xp.R; ++s) ep::dev::pull_rows(xp, s, pl.ep_rows[s], gwarp, nwarps, lane);
   signal(reinterpret_cast<int*>(p.ws.counters + 3));
-  cta_wait(pl, reinterpret_cast<const int*>(p.ws.counters + 3), int(gridDim.x), p.a.invalid_count);
+  cta_wait(pl, reinterpret_cast<const int*>(p.ws.counters + 3), int(gridDim.x), p.a);
 }
 
 // EP: whether route i of the receive buffer is real (its row arrived this forward).
@@ -1209,7 +1212,7 @@ __device__ __forceinline__ bool arrived(const Plan& pl, const MegaArgs& a, int i
 __device__ __forceinline__ void return_tile(const Params& p, Plan& pl, int blk, int blocks) {
   const MegaArgs& a = p.a;
   const MegaWorkspace& ws = p.ws;
-  if (!cta_wait(pl, ws.hblock_done + blk, pl.units, a.invalid_count)) return;
+  if (!cta_wait(pl, ws.hblock_done + blk, pl.units, a)) return;
   const int tid = threadIdx.x;
   if (a.trace && tid == 0) pl.t_first = global_timer();
   const int64_t col = int64_t(blk) * kCombineCols + (tid % kCombineThreadsPerToken) * kCombineVec;
@@ -1250,8 +1253,8 @@ __device__ __forceinline__ void ep_combine_tile(const Params& p, Plan& pl, int b
 // tiles) with `cur` claimed. Claims the rest like the loop does. `rec`: the trace's next item
 // record or null (MegaArgs::trace).
 __device__ __noinline__ void ep_tail(const Params& p, Plan& pl, int cur, int first, int nb2, unsigned long long* rec,
-                                     int recs_left) {
-  while (cur < first + 2 * nb2 && pl.abort == 0) {
+                                     int recs_left, bool aborted) {
+  while (cur < first + 2 * nb2 && !aborted) {
     const int blk = cur - first;
     if (rec && threadIdx.x == 0) {
       rec[0] = (static_cast<unsigned long long>(cur) << 8) | unsigned(blk < nb2 ? kReturn : kCombine);
@@ -1267,6 +1270,7 @@ __device__ __noinline__ void ep_tail(const Params& p, Plan& pl, int cur, int fir
       rec[3] = global_timer();
     }
     rec = rec && --recs_left > 0 ? rec + 4 : nullptr;
+    aborted = pl.abort != 0;  // before the barrier (see cta_wait)
     __syncthreads();
     if (threadIdx.x == 0) pl.item[0] = int(atomicAdd(p.ws.counters, 1u));
     __syncthreads();
@@ -1425,10 +1429,13 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
   Ctx cx{ring, smem_u32(&full_bar[0]), a.stages > 0 ? max(3, min(fit, a.stages)) : fit, stage_bytes,
          smem_u32(smem_dyn), &pl, &p, &ph,
          0u, 0u, 0, 0, 0u, 0, 0};
+  // pl.abort, read before a barrier (see cta_wait): here the EP prologue's wait, then before each
+  // item's last barrier.
+  bool aborted = pl.abort != 0;
   __syncthreads();  // pl.item[0]
   int cur = pl.item[0];
   int slot = 1;  // where this iteration publishes the next item (see the claim below)
-  while (cur < ph.total && pl.abort == 0) {
+  while (cur < ph.total && !aborted) {
     // Claim the next item ahead (the first iteration's was claimed at entry). The atomic's answer
     // stays in thread 0's register until gemm_tile publishes it, so the current tile's first
     // steps run while it comes back (every item used to start with that round trip and a
@@ -1461,13 +1468,14 @@ __global__ void __launch_bounds__(kThreads, Fmt<WF>::kMinBlocks) mega_kernel(con
       rec[2] = pl.t_first;
       rec[3] = global_timer();
     }
+    aborted = pl.abort != 0;
     __syncthreads();  // pl.item[slot] is published; pl.flag is rewritten next iteration
     cur = pl.item[slot];
     slot ^= 1;
   }
   if (a.ep.on) {
     unsigned long long* rec = trace && traced < kTraceItems ? trace + 4 + 4 * traced : nullptr;
-    ep_tail(p, pl, cur, ph.total, ph.nb2, rec, kTraceItems - traced);
+    ep_tail(p, pl, cur, ph.total, ph.nb2, rec, kTraceItems - traced, aborted);
     if (trace && tid == 0) trace[3] = global_timer();
     // A dependency of this launch timed out in this CTA (cta_wait): the layer's check_errors says so.
     if (pl.abort && tid == 0) ep::dev::record_error(a.ep.xp, ep::kErrTimeout, ep::kPhaseExperts, a.ep.xp.me);
