@@ -69,7 +69,8 @@ class MoeLayer {
 
   // Tactics (docs/TUNING.md): the alternatives the backend can run (empty for the CPU
   // reference and expert-parallel layers), the one a forward of T tokens runs, where the
-  // layer's tactic table came from ("none", "shipped defaults" or the cache path), and a
+  // layer's tactic table came from ("none", "shipped defaults" or the cache path; a split
+  // backend's borrowed table adds " (measured for <its Mega backend>)"), and a
   // tactic to run for every T ("" = back to table / heuristic; InvalidArgument for a name not
   // in tactic_names()). A forced tactic that cannot run some T (the one-launch kernel above
   // its limits) runs the heuristic's choice there.

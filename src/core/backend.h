@@ -64,6 +64,12 @@ class Backend {
   virtual std::vector<std::string> tactic_names() const { return {}; }
   virtual std::string tactic_for(int64_t T) const { (void)T; return ""; }
   virtual void machine_key(TacticKey* key) const { (void)key; }
+  // The backend whose measured tactic entries this one borrows when the cache and the shipped
+  // defaults hold none of its own ("" = none; core/tactics.h, lookup_donor_tactics): a split
+  // backend names the Mega backend of its recipe, which runs this same split pipeline on the same
+  // prepared weights above its kernel's sizes, so the timings of that backend's `megamoe tune`
+  // cover these tactics too.
+  virtual std::string tactic_table_donor() const { return ""; }
   // "" clears; else must be one of tactic_names() (InvalidArgument otherwise).
   virtual void force_tactic(const std::string& name);
   void set_tactic_table(const TacticTable& table) { table_ = table; }

@@ -1,5 +1,8 @@
 #include "megamoe/layer.h"
 
+#include <string>
+#include <vector>
+
 #include "core/backend.h"
 #include "core/validate.h"
 #include "ep/ep_backend.h"
@@ -75,14 +78,22 @@ MoeLayer::MoeLayer(const MoeConfig& config) : impl_(std::make_unique<Impl>()) {
     impl_->backend = ep::create_ep_backend(c, create_backend, &impl_->backend_name);
   else
     impl_->backend = create_backend(c, &impl_->backend_name);
-  // The tactic table of this layer (expert-parallel layers: the inner backend keeps its
+  // The tactic table of this layer: its own entry, else (split backends) the one measured for its
+  // donor, the Mega backend of the recipe (expert-parallel layers: the inner backend keeps its
   // heuristic; docs/TUNING.md).
   if (!c.ep_group && !impl_->backend->tactic_names().empty()) {
     TacticKey key;
     impl_->backend->machine_key(&key);
     layer_tactic_key(c, impl_->backend_name, &key);
-    const TacticTable table = lookup_tactics(key, c.tactic_cache, &impl_->tactic_source);
-    impl_->backend->set_tactic_table(known_tactics_only(table, impl_->backend->tactic_names(), impl_->tactic_source));
+    const std::vector<std::string> names = impl_->backend->tactic_names();
+    TacticTable table = known_tactics_only(lookup_tactics(key, c.tactic_cache, &impl_->tactic_source), names,
+                                           impl_->tactic_source);
+    const std::string donor = impl_->backend->tactic_table_donor();
+    if (impl_->tactic_source == "none" && !donor.empty()) {
+      layer_tactic_key(c, donor, &key);  // the same layer and machine under the donor's name
+      table = lookup_donor_tactics(key, names, c.tactic_cache, &impl_->tactic_source);
+    }
+    impl_->backend->set_tactic_table(table);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -251,10 +252,14 @@ std::string default_tactic_cache_path() {
   return "";
 }
 
-TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std::string* source) {
+namespace {
+
+// The entry lookup_tactics() uses for `key` (cache, then shipped defaults), if any; *source says
+// where it came from ("none" when there is none).
+std::optional<TacticEntry> find_tactic_entry(const TacticKey& key, const std::string& option, std::string* source) {
   if (source) *source = "none";
   const std::string path = option.empty() ? default_tactic_cache_path() : option;
-  if (path == "off") return {};  // MoeConfig::tactic_cache or $MEGAMOE_TACTIC_CACHE
+  if (path == "off") return std::nullopt;  // MoeConfig::tactic_cache or $MEGAMOE_TACTIC_CACHE
   if (!path.empty()) {
     std::string warning;
     const TacticCache cache = TacticCache::load(path, &warning);
@@ -262,7 +267,7 @@ TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std:
     const TacticEntry* stale = nullptr;
     if (const TacticEntry* e = cache.find(key, &stale)) {
       if (source) *source = path;
-      return e->tactic;
+      return *e;
     }
     if (stale)
       warn_once("ignoring the stale tactic-cache entry in " + path + " for " + stale->key.describe() +
@@ -281,16 +286,46 @@ TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std:
   for (const TacticEntry& e : shipped.entries)
     if (e.key.same_layer(key) && e.key.gpu == key.gpu && e.key.sm_count == key.sm_count) {
       if (source) *source = "shipped defaults";
-      return e.tactic;
+      return e;
     }
-  return {};
+  return std::nullopt;
+}
+
+bool is_known(const std::vector<std::string>& known, const std::string& name) {
+  return std::find(known.begin(), known.end(), name) != known.end();
+}
+
+}  // namespace
+
+TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std::string* source) {
+  const std::optional<TacticEntry> e = find_tactic_entry(key, option, source);
+  return e ? e->tactic : TacticTable{};
+}
+
+TacticTable lookup_donor_tactics(const TacticKey& donor_key, const std::vector<std::string>& known,
+                                 const std::string& option, std::string* source) {
+  std::string from;
+  const std::optional<TacticEntry> e = find_tactic_entry(donor_key, option, &from);
+  if (source) *source = e ? from + " (measured for " + donor_key.backend + ")" : "none";
+  TacticTable out{};
+  if (!e) return out;
+  for (size_t b = 0; b < out.size(); ++b) {
+    double best_ms = 0.0;
+    for (const auto& [name, ms] : e->measured[b])
+      if (is_known(known, name) && ms > 0.0 && (out[b].empty() || ms < best_ms)) {
+        out[b] = name;
+        best_ms = ms;
+      }
+    if (out[b].empty() && is_known(known, e->tactic[b])) out[b] = e->tactic[b];  // no timings kept
+  }
+  return out;
 }
 
 TacticTable known_tactics_only(const TacticTable& table, const std::vector<std::string>& known,
                                const std::string& source) {
   TacticTable out = table;
   for (size_t b = 0; b < out.size(); ++b) {
-    if (out[b].empty() || std::find(known.begin(), known.end(), out[b]) != known.end()) continue;
+    if (out[b].empty() || is_known(known, out[b])) continue;
     warn_once("ignoring tactic '" + out[b] + "' for T = " + std::to_string(tactic_bucket_tokens(int(b))) + " from " +
               source + ": not a tactic of this backend");
     out[b].clear();

@@ -82,6 +82,15 @@ std::string default_tactic_cache_path();
 // a stale entry (this layer measured on another machine or version) prints one warning to
 // stderr per path and process and is ignored. *source says where the table came from.
 TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std::string* source);
+// The table of a backend that has none of its own, borrowed from the backend it names as its
+// donor (Backend::tactic_table_donor: the Mega backend of the same recipe, whose fallback is this
+// split pipeline on the same prepared weights and whose `megamoe tune` times the same split
+// tactics). `donor_key` is the layer's key with the donor's name. Per bucket: the fastest of
+// `known` that the donor's entry measured, else the donor's chosen tactic when it is one of
+// `known`, else "" (the heuristic). The donor's other tactics are skipped without a warning.
+// *source: "<where the donor's entry came from> (measured for <donor>)", or "none".
+TacticTable lookup_donor_tactics(const TacticKey& donor_key, const std::vector<std::string>& known,
+                                 const std::string& option, std::string* source);
 // The table without the names `known` (the backend's tactic_names()) lacks: each dropped entry
 // (a hand-edited cache, a tactic a later version removed) warns once; its bucket falls back to the
 // backend's heuristic.

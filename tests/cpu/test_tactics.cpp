@@ -142,6 +142,38 @@ TEST(TacticCache, UnknownTacticNamesFallBackToTheHeuristic) {
   EXPECT_EQ(kept[1], "");
 }
 
+// A backend without its own entry borrows its donor's (lookup_donor_tactics): per bucket the
+// fastest of its own tactics the donor timed (non-positive times skipped), else the donor's
+// chosen tactic when it is one of them, else nothing.
+TEST(TacticCache, DonorEntryGivesTheFastestTimedKnownTactic) {
+  const std::string dir = temp_dir() + "_donor";
+  const std::string path = dir + "/tactics.json";
+  TacticEntry e = sample_entry();  // bucket 0: "mega" won, split_swap_ab 0.0565, split_large_tile 0.0712
+  e.tactic[5] = "mega_rounds";     // no timings, not a split tactic
+  e.tactic[6] = "split_large_tile";
+  e.measured[6] = {{"split_large_tile", 0.0}, {"split_swap_ab", 0.31}, {"mega", 0.2}};
+  TacticCache c;
+  c.put(e);
+  c.save(path);
+  const std::vector<std::string> split{"split_swap_ab", "split_large_tile"};
+  std::string source;
+  const TacticTable t = lookup_donor_tactics(e.key, split, path, &source);
+  EXPECT_EQ(source, path + " (measured for sm90_bf16_bf16_bf16_mega)");
+  EXPECT_EQ(t[0], "split_swap_ab") << "the faster of the two split tactics timed";
+  EXPECT_EQ(t[3], "split_swap_ab") << "no timings: the donor's choice, a split tactic";
+  EXPECT_EQ(t[5], "") << "the donor's choice is not one of ours: the heuristic";
+  EXPECT_EQ(t[6], "split_swap_ab") << "a time of 0 is not a measurement";
+  EXPECT_EQ(t[1], "");
+  EXPECT_EQ(lookup_donor_tactics(e.key, split, "off", &source), TacticTable{});
+  EXPECT_EQ(source, "none");
+  TacticKey other = e.key;
+  other.hidden = 96;  // no entry for this layer
+  EXPECT_EQ(lookup_donor_tactics(other, split, path, &source), TacticTable{});
+  EXPECT_EQ(source, "none");
+  std::remove(path.c_str());
+  ::rmdir(dir.c_str());
+}
+
 TEST(TacticCache, LoadSaveAndLookup) {
   const std::string dir = temp_dir();
   const std::string path = dir + "/sub/tactics.json";

@@ -97,5 +97,53 @@ TEST(TacticCacheGpu, StaleEntryAndCorruptFileAreIgnored) {
   std::remove(path.c_str());
 }
 
+// A split backend without an entry of its own borrows the one measured for the Mega backend of its
+// recipe (Backend::tactic_table_donor): per bucket the fastest split tactic that entry timed, or
+// its chosen tactic when that is a split one; the kernel's tactics are skipped. An entry of its
+// own wins.
+TEST(TacticCacheGpu, SplitBackendBorrowsTheMegaEntry) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::string path = temp_path("donor");
+  MoeConfig split_cfg = mega_layer_config("off");
+  split_cfg.backend = "sm90_bf16_bf16_bf16_split";
+  TestLayer plain(split_cfg, case_seed("weights"));
+  EXPECT_EQ(plain.layer->tactic_source(), "none");
+  const std::string heuristic_T1 = plain.layer->tactic_for(1);
+  const std::string heuristic_T2 = plain.layer->tactic_for(2);
+  ASSERT_EQ(heuristic_T1, "split_swap_ab") << "the heuristic at T = 1; the table below must change it";
+
+  TacticEntry mega;
+  cuda_machine_key(0, &mega.key);
+  layer_tactic_key(plain.layer->config(), kMega, &mega.key);
+  const size_t b1 = size_t(tactic_bucket_index(1)), b64 = size_t(tactic_bucket_index(64));
+  mega.tactic[b1] = "mega";
+  mega.measured[b1] = {{"mega", 0.050}, {"split_swap_ab", 0.070}, {"split_large_tile", 0.060}};
+  mega.tactic[b64] = "split_large_tile";  // no timings kept: the chosen tactic
+  TacticCache cache;
+  cache.put(mega);
+  cache.save(path);
+
+  split_cfg.tactic_cache = path;
+  TestLayer borrowed(split_cfg, plain);
+  EXPECT_EQ(borrowed.layer->tactic_source(), path + " (measured for " + kMega + ")");
+  EXPECT_EQ(borrowed.layer->tactic_for(1), "split_large_tile") << "the fastest split tactic timed at T = 1";
+  EXPECT_EQ(borrowed.layer->tactic_for(64), "split_large_tile");
+  EXPECT_EQ(borrowed.layer->tactic_for(2), heuristic_T2) << "no entry for bucket 2: the heuristic";
+  for (int64_t T : {1, 64}) expect_matches_reference(borrowed, T, "borrowed T=" + std::to_string(T));
+
+  TacticEntry own;
+  own.key = mega.key;
+  own.key.backend = split_cfg.backend;
+  own.tactic[b1] = "split_swap_ab";
+  cache.put(own);
+  cache.save(path);
+  TestLayer tuned(split_cfg, plain);
+  EXPECT_EQ(tuned.layer->tactic_source(), path);
+  EXPECT_EQ(tuned.layer->tactic_for(1), "split_swap_ab") << "its own entry wins";
+  EXPECT_EQ(tuned.layer->tactic_for(64), plain.layer->tactic_for(64)) << "its own entry has no bucket 64";
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace megamoe::gputest

@@ -167,6 +167,8 @@ constexpr const char* kName = "sm90_bf16_bf16_bf16_split";
 class Sm90SplitBf16Backend final : public sm90_backend::Sm90SplitBf16 {
  public:
   explicit Sm90SplitBf16Backend(const MoeConfig& c) : Sm90SplitBf16(kName, c) {}
+  // The Mega backend runs this pipeline above its kernel's sizes: its tune times these tactics.
+  std::string tactic_table_donor() const override { return "sm90_bf16_bf16_bf16_mega"; }
 };
 
 std::string why_not(const MoeConfig& c) { return sm90_backend::split_why_not(c, Recipe::kBF16, 64, ""); }

@@ -17,6 +17,8 @@ template <Fp4Scale F>
 class Sm90SplitW4A16Backend final : public sm90_backend::Sm90SplitW4A16<F> {
  public:
   explicit Sm90SplitW4A16Backend(const MoeConfig& c) : sm90_backend::Sm90SplitW4A16<F>(Names<F>::kSplit, c) {}
+  // The Mega backend runs this pipeline above its kernel's sizes: its tune times these tactics.
+  std::string tactic_table_donor() const override { return Names<F>::kMega; }
 };
 
 template <Fp4Scale F>
