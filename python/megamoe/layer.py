@@ -417,7 +417,8 @@ class MoELayer:
 
     @property
     def tactic_source(self) -> str:
-        """Where the layer's tactic table came from: "none", "shipped defaults" or the cache path."""
+        """Where the layer's tactic table came from: "none", "shipped defaults" or the cache path
+        (followed by " (measured for <mega backend>)" when a split backend borrowed that entry)."""
         return self._impl.tactic_source
 
     def tactic_for(self, num_tokens: int) -> str:
