@@ -30,3 +30,15 @@ for r in ("bf16", "fp8_block"):
                 print(f"{r:9s} H={e['hidden']:5d} T={T:>2s} mega_min16 {base*1e3:7.1f} us  {new[1]} {new[0]*1e3:7.1f} us  "
                       f"x{base/new[0]:.3f}  winner {e['tactics'][T]}")
 PY
+# Timelines of every kernel tactic at qwen3-30b-a3b T = 1 (bf16, fp8_block): where `mega` (FC1 split
+# over all CTAs) loses against `mega_min16` although it streams FC1 with ~2.5x the CTAs
+# (python3 scripts/mega_trace_summary.py on each csv).
+for r in bf16 fp8_block; do
+  B=sm90_bf16_bf16_bf16_mega; [ $r = fp8_block ] && B=sm90_fp8_fp8_bf16_mega
+  for t in mega mega_min8 mega_min16 mega_min16_fc2min4 mega_min16_fc2min2; do
+    MEGAMOE_MEGA_TRACE=$R/trace_${r}_qw_$t.csv timeout 40 $BN/megamoe bench --recipe $r --backend $B --tactic $t \
+      --presets qwen3-30b-a3b --tokens 1 --iters 50 > $R/trace_${r}_qw_$t.log 2>&1
+  done
+done
+for f in $R/trace_*_qw_*.csv; do python3 scripts/mega_trace_summary.py $f; done > $R/trace_summary.txt 2>&1
+echo "end $(( $(date +%s) - t0 ))s"
