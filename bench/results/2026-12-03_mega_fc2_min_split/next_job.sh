@@ -8,8 +8,7 @@
 set -u
 source .snap/env.sh
 t0=$(date +%s)
-cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1
-ninja -C $BN -j16 megamoe_gpu_tests megamoe_cli > $R/build.log 2>&1 || { echo build failed; grep -A10 error $R/build.log | head -30; exit 1; }
+MEGAMOE_CMAKE_ARGS="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}" scripts/device_build.sh $BN megamoe_gpu_tests megamoe_cli || exit 1
 echo "build $(( $(date +%s) - t0 ))s"
 timeout 150 $BN/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='*mega*:MegaBf16.*:MegaKernel.*:TacticCache*' > $R/tests_mega.log 2>&1
 echo "mega tests rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED" $R/tests_mega.log | head -8
