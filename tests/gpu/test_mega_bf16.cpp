@@ -50,11 +50,6 @@ void check_vs_reference(TestLayer& tl, const HostInputs& in, cudaStream_t s, con
   EXPECT_EQ(tl.layer->invalid_id_count(s), in.invalid) << what << ": invalid ids (>= 2^40: a dependency timed out)";
 }
 
-// Many tiny experts (H = I = 64: one FC1 and one FC2 tile per unit, no split), Zipf routing at
-// T*K = 512 (the cap) and T = 5 with -1 and invalid ids; then a shape whose phases are split-K
-// (arrival counters and last-arriver reductions). 1000 graph replays and 1000 eager forwards each,
-// for the kernel of each weight format: bf16, fp8_block (its x-quantization items and the
-// per-(unit, 128-column block) arrival counters of `a`'s quantization) and W4A16 (mxfp4).
 // Replays per case in DependencyCounterStress: MEGAMOE_TEST_STRESS_REPS (1..1000000), default 1000.
 static int stress_reps() {
   const char* v = std::getenv("MEGAMOE_TEST_STRESS_REPS");
@@ -68,6 +63,12 @@ static int stress_reps() {
   return static_cast<int>(n);
 }
 
+// Many tiny experts (H = I = 64: one FC1 and one FC2 tile per unit, no split), Zipf routing at
+// T*K = 512 (the cap) and T = 5 with -1 and invalid ids; then a shape whose phases are split-K
+// (arrival counters and last-arriver reductions). 1000 graph replays and 1000 eager forwards each
+// (MEGAMOE_TEST_STRESS_REPS changes the count),
+// for the kernel of each weight format: bf16, fp8_block (its x-quantization items and the
+// per-(unit, 128-column block) arrival counters of `a`'s quantization) and W4A16 (mxfp4).
 TEST(MegaKernel, DependencyCounterStress) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
