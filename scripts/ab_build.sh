@@ -24,13 +24,13 @@ rm -rf "$base_tree" && mkdir -p "$base_tree" "$(dirname "$new_build")" "$(dirnam
 (cd "$root" && tar cf - --exclude=./.git --exclude="./$(basename "$new_build")" --exclude="./$(basename "$base_build")" \
   --exclude='./build*' . | tar xf - -C "$base_tree")
 (cd "$base_tree" && patch -R -p1 --quiet < "$patch_file")
-read -r -a extra <<< "${MEGAMOE_AB_CMAKE_ARGS:-}"
-cmake -S "$root" -B "$new_build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$new_build.cfg.log" 2>&1
-cmake -S "$base_tree" -B "$base_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMEGAMOE_BUILD_TESTS=OFF "${extra[@]}" \
-  > "$base_build.cfg.log" 2>&1
+# Both trees configure and build through scripts/device_build.sh (each tree's own copy: it builds the
+# tree it sits in), in parallel, logs beside the build folders.
 status=0
-ninja -C "$new_build" -j"$new_jobs" megamoe_cli "$@" > "$new_build.build.log" 2>&1 & new_pid=$!
-ninja -C "$base_build" -j"$base_jobs" megamoe_cli > "$base_build.build.log" 2>&1 & base_pid=$!
+MEGAMOE_CMAKE_ARGS="${MEGAMOE_AB_CMAKE_ARGS:-}" JOBS=$new_jobs \
+  "$root/scripts/device_build.sh" "$new_build" megamoe_cli "$@" & new_pid=$!
+MEGAMOE_CMAKE_ARGS="${MEGAMOE_AB_CMAKE_ARGS:-} -DMEGAMOE_BUILD_TESTS=OFF" JOBS=$base_jobs \
+  "$base_tree/scripts/device_build.sh" "$base_build" megamoe_cli & base_pid=$!
 wait "$new_pid" || { echo "ab_build: the new tree failed to build (see $new_build.build.log)" >&2; status=1; }
 wait "$base_pid" || { echo "ab_build: the base tree failed to build (see $base_build.build.log)" >&2; status=1; }
 exit $status

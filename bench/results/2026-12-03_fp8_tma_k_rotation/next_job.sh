@@ -21,16 +21,7 @@ for tool in racecheck memcheck synccheck; do
 done
 export MEGAMOE_TACTIC_CACHE=off
 PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
-for rep in 1 2; do
-  for v in base new; do
-    X=$BN/megamoe; [ $v = base ] && X=/tmp/build-base/megamoe
-    [ $(( $(date +%s) - t0 )) -gt 520 ] && break 2
-    for t in split_tma split_tma_act; do
-      timeout 50 $X bench --recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic $t --presets $PR --tokens 128,2048,8192 \
-        --iters 50 --json $R/${v}_${t}_r$rep.json > $R/${v}_${t}_r$rep.log 2>&1
-    done
-    echo "$v r$rep $(( $(date +%s) - t0 ))s"
-  done
-done
-python3 scripts/ab_compare.py $R base new
+scripts/ab_bench.sh $R /tmp/build-base/megamoe $BN/megamoe 2 $t0 520 \
+  "split_tma=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma --presets $PR --tokens 128,2048,8192 --iters 50" \
+  "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $PR --tokens 128,2048,8192 --iters 50"
 echo "end $(( $(date +%s) - t0 ))s"
