@@ -18,7 +18,7 @@ MEGAMOE_CMAKE_ARGS="$NC -DMEGAMOE_BUILD_TESTS=OFF -DCMAKE_CUDA_FLAGS=-DMEGAMOE_D
 wait
 echo "builds $(( $(date +%s) - t0 ))s"
 export MEGAMOE_TACTIC_CACHE=off
-S="--clock-control none --section SpeedOfLight --section WarpStateStats --section SourceCounters --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --metrics sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,lts__t_sector_hit_rate.pct,lts__t_bytes.sum,dram__bytes_read.sum"
+S="--clock-control none --section SpeedOfLight --section WarpStateStats --section SourceCounters --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --metrics sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,lts__t_sector_hit_rate.pct,lts__t_bytes.sum,dram__bytes_read.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_read.sum.per_second,l1tex__m_xbar2l1tex_read_bytes.sum.per_second,lts__t_sectors_srcunit_tex_op_read.sum"
 for v in base nmt cutlass; do
   X=/tmp/build-base/megamoe; tac=split_tma; k='regex:fp8_tma'
   [ $v = nmt ] && X=/tmp/build-nmt/megamoe
@@ -29,7 +29,7 @@ for v in base nmt cutlass; do
   ncu --import $R/mix_$v.ncu-rep --page details > $R/mix_${v}_details.txt 2>&1
   ncu --import $R/mix_$v.ncu-rep --page source --csv --print-source sass > $R/mix_${v}_sass.csv 2>&1
   gzip -f $R/mix_${v}_sass.csv
-  grep -E "Duration|SM Frequency|gmma|Issue Slots|Mem Busy|L2 Cache Throughput|hit_rate|lts__t_bytes|dram__bytes" $R/mix_${v}_details.txt | head -20
+  grep -E "Duration|SM Frequency|gmma|Issue Slots|Mem Busy|L2 Cache Throughput|hit_rate|lts__|xbar2l1tex|dram__bytes" $R/mix_${v}_details.txt | head -30
   python3 scripts/ncu_sass_stalls.py $R/mix_${v}_sass.csv.gz --loop > $R/mix_${v}_stalls.txt 2>&1
 done
 rm -f $R/*.ncu-rep
