@@ -34,9 +34,11 @@
 // token scales and the two weight scales by cp.async, each lane's arrival on the stage's barrier
 // triggered when its copies land (neither warp waits for a load, only for a free slot; one warp
 // doing both was 7-19% slower at T = 8192, a warp loading the scales into registers 2x slower).
-// The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each;
-// ptxas did not give the consumers setmaxnreg's larger budget, so a second temporary to overlap
-// one step's promotion with the next step's MMAs spilled).
+// The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each).
+// A second temporary, to overlap one step's promotion with the next step's MMAs, fits the
+// consumers' setmaxnreg budget (an earlier form spilled; today's compiles with 8-24-byte spills and
+// no C7518 when no wgmma sits behind a branch) but has not been measured yet:
+// bench/results/2026-12-03_fp8_tma_two_temporaries/.
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
 // tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales), then the
 // activation stash (kStash bytes). One full / empty barrier pair per stage: full = the TMA
@@ -339,8 +341,8 @@ __device__ __forceinline__ void quantize_store(const Params& p, const TileWalk& 
   }
 }
 
-// One tile: per sub-tile a K loop (issue, wait for the MMAs, promote, release the stage; one
-// temporary: two do not fit in 168 registers, see the header), then its epilogue. Warpgroup c
+// One tile: per sub-tile a K loop (issue, wait for the MMAs, release the stage, promote; one
+// temporary, see the header), then its epilogue. Warpgroup c
 // multiplies token rows 64 c .. 64 c + 63 of the tile. A warpgroup with no rows in the tile (an
 // expert's last pass of at most 64 rows) only releases the stages, each after it was filled, so
 // that its arrivals count for this use of the slot and never a later one.
