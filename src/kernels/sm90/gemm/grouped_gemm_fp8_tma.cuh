@@ -342,8 +342,8 @@ __device__ __forceinline__ void quantize_store(const Params& p, const TileWalk& 
 }
 
 // One tile: per sub-tile a K loop (issue, wait for the MMAs, release the stage, promote; one
-// temporary, see the header), then its epilogue. Warpgroup c
-// multiplies token rows 64 c .. 64 c + 63 of the tile. A warpgroup with no rows in the tile (an
+// temporary, see the header), then its epilogue. Warpgroup c multiplies token rows 64 c .. 64 c + 63
+// of the tile. A warpgroup with no rows in the tile (an
 // expert's last pass of at most 64 rows) only releases the stages, each after it was filled, so
 // that its arrivals count for this use of the slot and never a later one.
 template <Out kOut, Activation kAct, bool kBias>
