@@ -36,9 +36,8 @@
 // doing both was 7-19% slower at T = 8192, a warp loading the scales into registers 2x slower).
 // The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each).
 // A second temporary, to overlap one step's promotion with the next step's MMAs, fits the
-// consumers' setmaxnreg budget (an earlier form spilled; today's compiles with 8-24-byte spills and
-// no C7518 when no wgmma sits behind a branch) but has not been measured yet:
-// bench/results/2026-12-03_fp8_tma_two_temporaries/.
+// consumers' setmaxnreg budget (8-24-byte spills, no C7518 when no wgmma sits behind a branch) but
+// ran 0.96x (5-7% slower at T >= 2048): bench/results/2026-12-03_fp8_tma_two_temporaries/.
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
 // tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales), then the
 // activation stash (kStash bytes). One full / empty barrier pair per stage: full = the TMA
