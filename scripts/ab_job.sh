@@ -4,7 +4,7 @@
 # also builds megamoe_gpu_tests), scripts/ab_checks.sh (the new tree's GPU tests matching FILTER and
 # the three sanitizers on SMALL), then scripts/ab_bench.sh (REPS alternated runs of each CONFIG,
 # stopping new runs after DEADLINE seconds) with MEGAMOE_TACTIC_CACHE=off. Run from the repository
-# root after `source .snap/env.sh` (R: the output folder, BN: the new build folder).
+# root after `source scripts/device_env.sh` (R: the output folder, BN: the new build folder).
 #
 #   scripts/ab_job.sh PATCH REPS DEADLINE FILTER SMALL CONFIG=ARGS [CONFIG=ARGS ...]
 set -uo pipefail
@@ -12,7 +12,7 @@ if [ $# -lt 6 ]; then
   sed -n '2,9p' "$0" >&2
   exit 2
 fi
-: "${R:?source .snap/env.sh first}" "${BN:?source .snap/env.sh first}"
+: "${R:?source scripts/device_env.sh first}" "${BN:?source scripts/device_env.sh first}"
 patch_file=$1 reps=$2 deadline=$3 filter=$4 small=$5; shift 5
 root=$(cd "$(dirname "$0")/.." && pwd)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$R/gpu.txt" 2>&1
