@@ -1,14 +1,19 @@
-# Sourced by a GPU-machine job (the `device` tool runs it in the repository root with $OUT set):
+# Sourced by a GPU-machine job (the `device` tool runs it in the repository root with $OUT set);
+# the committed form of bench/results/2026-12-03_fp8_tma_tokens_in_m/jobs/env.sh, which the job
+# scripts under bench/results/ sourced as .snap/env.sh:
 #   R       $OUT/r, the job's logs and JSON; tarred into $OUT/r.tgz when the job exits (one file to
 #           bring back), then removed
-#   BN      build-dn in the repository root: the new build of an A/B job (scripts/ab_job.sh)
-#   NCCL_ROOT  the pip package nvidia-nccl-cu13's folder when it has nccl_device.h, else empty
-#              (then CMake takes NCCL from the CUDA toolkit)
+#   BN, BB  build-dn / build-db in the repository root: the new and the base build of an A/B job
+#   NCCL_ROOT  empty when the CUDA toolkit has nccl_device.h, else the pip package nvidia-nccl-cu13's
+#              folder (then MEGAMOE_NCCL_LIBRARY points at its libnccl)
 ROOT=$(pwd)
 export R="${OUT:?OUT: the device tool sets it}/r"
 mkdir -p "$R"
 trap 'tar czf "$OUT/r.tgz" -C "$OUT" r && rm -rf "$R"' EXIT
-export BN="$ROOT/build-dn"
-NCCL_ROOT="$(python3 -c 'import nvidia.nccl, os; print(nvidia.nccl.__path__[0])' 2>/dev/null || true)"
-[ -n "$NCCL_ROOT" ] && [ -f "$NCCL_ROOT/include/nccl_device.h" ] || NCCL_ROOT=""
+export BN="$ROOT/build-dn" BB="$ROOT/build-db"
+NCCL_ROOT=""
+if [ ! -f /usr/local/cuda/include/nccl_device.h ]; then
+  NCCL_ROOT="$(python3 -c 'import nvidia.nccl, os; print(nvidia.nccl.__path__[0])' 2>/dev/null || true)"
+fi
+if [ -n "$NCCL_ROOT" ]; then export MEGAMOE_NCCL_LIBRARY="$NCCL_ROOT/lib/libnccl.so.2"; fi
 export NCCL_ROOT

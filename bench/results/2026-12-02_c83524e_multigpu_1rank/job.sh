@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job C: HEAD's multigpu test binary with one rank (MEGAMOE_EP_RANKS=1), then memcheck on it.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job A: build base (c83524e) and new, the whole GPU test binary, multigpu tests with one rank.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 mkdir -p /tmp/base && tar xzf .snap/base.tgz -C /tmp/base && ln -sfn $ROOT/.deps /tmp/base/.deps
 t0=$(date +%s)

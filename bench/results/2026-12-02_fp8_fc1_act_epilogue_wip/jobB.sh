@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job B (same warm machine as A): sanitizers, A/B bench of fp8_block, ncu at T = 8192.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 export MEGAMOE_TACTIC_CACHE=off
 P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 t0=$(date +%s)

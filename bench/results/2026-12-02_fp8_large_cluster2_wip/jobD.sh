@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job D: fp8 large tile with 2x1 clusters (TMA multicast of the weights) against c83524e.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 mkdir -p /tmp/base && tar xzf .snap/base.tgz -C /tmp/base && ln -sfn $ROOT/.deps /tmp/base/.deps
 t0=$(date +%s)

@@ -2,7 +2,7 @@
 # HEAD validation: full build with the Python module, the whole GPU test binary, pytest on the GPU,
 # the multigpu binary with one rank.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 git log --oneline -1 > $R/tree.txt 2>&1; git status --short >> $R/tree.txt 2>&1
 t0=$(date +%s)

@@ -2,7 +2,7 @@
 # Z4: bf16 Mega kernel: an FC2 tile that waits for its dependency prefetches its later W2 steps into L2,
 # against HEAD (base tree = this tree with .snap/mine.patch reversed). bf16 Mega tests, sanitizers, A/B.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree

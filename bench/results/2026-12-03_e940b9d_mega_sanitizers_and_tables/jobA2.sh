@@ -2,7 +2,7 @@
 # A2 (e940b9d): sanitizers on the Mega tests with the abort-path fix (wait bound 10 min), then
 # `auto` and split vs vLLM's Triton fused MoE and PyTorch, bf16 and fp8_block, T = 1..1024.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 t0=$(date +%s)
 [ -x $BN/megamoe_gpu_tests ] || { cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1; ninja -C $BN -j16 megamoe_gpu_tests megamoe_cli > $R/build.log 2>&1; }

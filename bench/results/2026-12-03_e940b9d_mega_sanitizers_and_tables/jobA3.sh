@@ -2,7 +2,7 @@
 # A3 (e940b9d): racecheck on every Mega test except the 1000-replay stress test (wait bound 10 min);
 # the stress test alone under racecheck with its exit status and stderr kept apart.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 [ -x $BN/megamoe_gpu_tests ] || { cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1; ninja -C $BN -j16 megamoe_gpu_tests > $R/build.log 2>&1; }
 echo "build $(( $(date +%s) - t0 ))s"

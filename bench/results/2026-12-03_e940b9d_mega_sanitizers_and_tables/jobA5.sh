@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A5: the stress test under racecheck with 20 replays per case (MEGAMOE_TEST_STRESS_REPS), plus the test as shipped
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 ninja -C $BN -j16 megamoe_gpu_tests > $R/build.log 2>&1 || { echo build failed; tail -20 $R/build.log; exit 1; }
 echo "build $(( $(date +%s) - t0 ))s"

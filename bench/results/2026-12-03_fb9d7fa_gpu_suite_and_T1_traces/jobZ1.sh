@@ -2,7 +2,7 @@
 # Z1: fb9d7fa (host-side validation changes of session 26): whole GPU suite, multigpu with one rank,
 # pytest with the GPU, sanitizers on the Mega tests, the README's run command.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 git log -1 --format=%H > $R/commit.txt 2>/dev/null || true
 t0=$(date +%s)

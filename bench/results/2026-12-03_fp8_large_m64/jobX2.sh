@@ -4,7 +4,7 @@
 # split_large_tile vs split_large_m64 at T = 512..8192 (uniform routing; m64 also balanced),
 # then `megamoe tune` of fp8_block T = 512..8192.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

@@ -3,7 +3,7 @@
 # against HEAD (base tree = this tree with .snap/mine.patch reversed). Tests, sanitizers, A/B, traces,
 # and the e8m0 pytest with the device's ml_dtypes.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 python3 -c "import ml_dtypes; print('ml_dtypes', ml_dtypes.__version__)" >> $R/gpu.txt 2>&1
 t0=$(date +%s)

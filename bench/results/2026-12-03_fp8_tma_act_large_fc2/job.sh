@@ -8,7 +8,7 @@
 # racecheck on the split backend's every_tactic case.
 # Run from the repository root: bash bench/results/2026-12-03_fp8_tma_act_large_fc2/job.sh
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$R/gpu.txt" 2>&1
 git log -1 --format=%h > "$R/commit.txt" 2>/dev/null; git status --short >> "$R/commit.txt" 2>/dev/null
 t0=$(date +%s)

@@ -11,7 +11,7 @@
 # Run from the repository root on a clean tree.
 set -u
 git apply bench/results/2026-12-03_fp8_tma_load_path_diag/diag_macros_v2.patch || { echo "patch failed"; exit 1; }
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 t0=$(date +%s)
 NC="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} -DMEGAMOE_BUILD_TESTS=OFF"

@@ -5,10 +5,5 @@
 # then `megamoe bench --tactic split_tma|split_tma_act` on the four presets at T = 128, 2048, 8192,
 # base and new alternated, best of two. Run from the repository root after
 #   git apply bench/results/2026-12-03_fp8_tma_two_temporaries/two_temporaries.patch
-set -u
-source .snap/env.sh
-PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
-scripts/ab_job.sh bench/results/2026-12-03_fp8_tma_two_temporaries/two_temporaries.patch 2 520 'Fp8*:*fp8*' \
-  'Fp8Gemm.PartialBlocksSmall:Fp8Gemm.FusedActivationEqualsSeparateKernelSmall' \
-  "split_tma=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma --presets $PR --tokens 128,2048,8192 --iters 50" \
-  "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $PR --tokens 128,2048,8192 --iters 50"
+# (scripts/ab_fp8_tma_job.sh runs the same ab_job.sh call: the fp8 tests and cells of every fp8 TMA A/B)
+bash scripts/ab_fp8_tma_job.sh bench/results/2026-12-03_fp8_tma_two_temporaries/two_temporaries.patch 520

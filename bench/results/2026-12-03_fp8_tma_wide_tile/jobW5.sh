@@ -7,7 +7,7 @@
 # A/B: base (HEAD), narrow (patched, WIDE=0: must equal base), wide (patched, WIDE=1); forced
 # split_tma at the weight-streaming sizes and beyond; tests and sanitizers with WIDE=1.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree

@@ -6,7 +6,7 @@
 # the tune's noise, re-run those cells with `megamoe bench --tactic` (alternated, twice) and, when
 # merged into the table, `bench/run_bench.py --vllm-peer` in the same job.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 MEGAMOE_CMAKE_ARGS="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}" scripts/device_build.sh $BN megamoe_gpu_tests megamoe_cli || exit 1
 echo "build $(( $(date +%s) - t0 ))s"

@@ -5,7 +5,7 @@
 # (nsys --cuda-graph-trace=node), fp8_block mixtral-8x7b and bf16 deepseek-v3 (`auto`).
 set -u
 PART=${1:-A}
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

@@ -2,7 +2,7 @@
 # A6: split backends borrow the Mega backend's tactic entry: the GPU tactic tests, and the fp8 split
 # backend's tactic at mixtral-8x7b T = 256 / qwen3-30b-a3b T = 1024 (shipped table).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1
 ninja -C $BN -j16 megamoe_gpu_tests megamoe_cli > $R/build.log 2>&1 || { echo build failed; grep -A10 error $R/build.log | head -30; exit 1; }

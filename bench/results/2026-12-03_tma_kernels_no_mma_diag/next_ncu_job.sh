@@ -8,7 +8,7 @@
 # latency) and the producer warps (the empty wait); L2 hit rate and throughput of base against CUTLASS.
 set -u
 git apply bench/results/2026-12-03_tma_kernels_no_mma_diag/diag_macros.patch || { echo "patch failed"; exit 1; }
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 t0=$(date +%s)
 NC="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}"

@@ -5,7 +5,7 @@
 # a clean tree. Bench: each configuration with the three binaries in turn, three repetitions; then
 # scripts/ab_compare.py base krot and base pwr (best of three).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 t0=$(date +%s)
 D=bench/results

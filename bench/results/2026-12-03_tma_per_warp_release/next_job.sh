@@ -5,7 +5,7 @@
 # memcheck / synccheck on the small GEMM tests: the release is now one arrival per warp after a
 # __syncwarp, which racecheck may not credit), then the forced tactics A/B, alternated, best of two.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 # (written for a two-build job; it ran as part of job_three_way.sh instead)
 scripts/ab_job.sh bench/results/2026-12-03_tma_per_warp_release/per_warp_release.patch 2 520 'Fp8*:*fp8*:W4A16*:*mxfp4*:*nvfp4*' \

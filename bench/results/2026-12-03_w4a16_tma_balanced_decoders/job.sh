@@ -4,7 +4,7 @@
 # (MEGAMOE_DIAG_W4A16_NO_DECODE: wrong results by design) - how much of a step the decode costs.
 set -u
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $OUT/gpu.txt 2>&1
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 P=bench/results/2026-12-03_w4a16_tma_balanced_decoders/balanced_decoders.patch
 NC="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}"

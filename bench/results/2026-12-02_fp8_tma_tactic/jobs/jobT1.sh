@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job T1: build, the fp8 GEMM tests, A/B of split_large_tile vs split_tma (forced), whole GPU suite, sanitizers.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg_new.log 2>&1

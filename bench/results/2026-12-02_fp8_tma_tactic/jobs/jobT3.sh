@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job T3: ncu of the fp8 TMA tactic's GEMMs vs the CUTLASS large tile at T = 8192.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg_new.log 2>&1
 ninja -C $BN -j16 megamoe_cli > $R/build_new.log 2>&1; rc=$?

@@ -2,7 +2,7 @@
 # Device job T7: the shipped fp8 TMA tactic (384 threads, passes of up to 128 tokens): whole GPU suite,
 # sanitizers, and the three fp8 split tactics forced, T = 128..8192, four presets.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg_new.log 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device job T8: the fp8 TMA tactic with the sw * sa promotion again: fp8 tests, racecheck, A/B vs the large tile.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg_new.log 2>&1
 ninja -C $BN -j16 megamoe_gpu_tests megamoe_cli > $R/build_new.log 2>&1; rc=$?

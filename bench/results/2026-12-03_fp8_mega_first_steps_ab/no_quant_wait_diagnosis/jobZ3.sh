@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Z3: DIAGNOSIS (wrong results): fp8 FC1 tiles do not wait for the x quantization items; timing only, against HEAD.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 python3 -c "import ml_dtypes; print('ml_dtypes', ml_dtypes.__version__)" >> $R/gpu.txt 2>&1
 t0=$(date +%s)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # V2: why the 2-CTA multicast ran at ~0.6x: grid sizes printed, cluster attribute of 1 vs a plain launch, forced grid; base build (HEAD) for the c1 regression.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree
 (cd /tmp/basetree && patch -R -p1 < .snap/mine.patch > /dev/null && echo "base tree ok")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # V3: the 2-CTA multicast with CTA-scope remote arrivals, against the base build (HEAD); SASS spill sites.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree
 (cd /tmp/basetree && patch -R -p1 < .snap/mine.patch > /dev/null && echo "base tree ok")

@@ -2,7 +2,7 @@
 # V4: the fp8 TMA kernel's warpgroups take turns issuing their MMAs (MEGAMOE_FP8_TMA_PINGPONG, default 1) + scales read before the wgmma wait.
 # GPU suite, sanitizers, A/B pingpong 0 vs 1; if it wins: tune fp8_block and auto vs vLLM with that cache.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # V5: ncu source-level (SASS) stall sampling + memory workload tables: FC1 of mixtral-8x7b T = 8192, our split_tma kernel (HEAD) and the CUTLASS large tile.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

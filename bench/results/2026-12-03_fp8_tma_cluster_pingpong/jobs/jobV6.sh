@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # V6: fp8 TMA kernel with warp-uniform descriptors (warpgroup index and stage index through __shfl_sync: QGMMA descriptors in uniform registers, no R2UR) and the step's scales read before the wgmma wait; A/B against 0a49e71's kernel (HEAD, built in the same job).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree

@@ -4,7 +4,7 @@
 # memory wavefronts. (2) per-kernel durations at qwen3-30b-a3b T = 128 (bf16, fp8_block): our `auto`
 # forward and vLLM's Triton fused MoE, each kernel with the caches flushed (ncu --cache-control all).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree

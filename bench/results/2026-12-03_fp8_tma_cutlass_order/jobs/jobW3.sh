@@ -2,7 +2,7 @@
 # W3: the working tree (HEAD + the CUTLASS step order in the fp8 TMA kernel): the whole GPU test binary,
 # megamoe tune fp8_block T = 128..8192, then `auto` with that cache against vLLM's Triton fused MoE.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

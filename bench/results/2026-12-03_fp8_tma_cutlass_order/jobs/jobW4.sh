@@ -4,7 +4,7 @@
 # (2) per-kernel durations (ncu, clocks free, caches flushed per kernel) of the `auto` forward at
 # T = 8192: fp8_block mixtral-8x7b, bf16 deepseek-v3 (HEAD binary).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree

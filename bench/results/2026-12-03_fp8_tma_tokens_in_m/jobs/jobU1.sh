@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # U1: build, fp8 GEMM tests, A/B large vs tma (tokens-in-M), fp8 subset, sanitizers.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # U2: build, whole GPU suite, sanitizers on the fp8 TMA tests, forced tactics incl. split_tma_act, vLLM peer with auto.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 git rev-parse HEAD > $R/commit.txt 2>/dev/null; git status --short > $R/status.txt 2>/dev/null
 t0=$(date +%s)

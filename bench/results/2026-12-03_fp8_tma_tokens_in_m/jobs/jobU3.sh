@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # U3: build, megamoe tune fp8_block T=128..8192 (with split_tma / split_tma_act), auto with that cache vs vLLM peer.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 git rev-parse HEAD > $R/commit.txt 2>/dev/null
 t0=$(date +%s)

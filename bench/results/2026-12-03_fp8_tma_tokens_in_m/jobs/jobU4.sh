@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # U4: ncu of the tokens-in-M fp8 TMA kernel, mixtral-8x7b T = 8192: FC1 + FC2 of split_tma, FC1 of split_tma_act.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1
 ninja -C $BN -j16 megamoe_cli > $R/build.log 2>&1; rc=$?

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # U5: the K loop with pipelined 64-column halves (MEGAMOE_FP8_TMA_HALVES=1): Fp8Gemm tests, racecheck, A/B vs the shipped loop.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1
 ninja -C $BN -j16 megamoe_gpu_tests megamoe_cli > $R/build.log 2>&1; rc=$?

@@ -6,7 +6,7 @@
 # Run from the repository root with the patch applied and saved as .snap/mine.patch (the base tree reverses it).
 set -u
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $OUT/gpu.txt 2>&1
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 MEGAMOE_AB_CMAKE_ARGS="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}" JOBS=16 \
   scripts/ab_build.sh .snap/mine.patch $BN /tmp/build-base megamoe_gpu_tests || exit 1

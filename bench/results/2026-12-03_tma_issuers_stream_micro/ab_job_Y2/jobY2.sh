@@ -2,7 +2,7 @@
 # Y2: the fp8 TMA kernel with two TMA warps (steps in turn) and 128-row boxes where one box covers
 # two 64-row ones, against HEAD (base tree = this tree with .snap/mine.patch reversed).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 mkdir -p /tmp/basetree && tar cf - --exclude=./build-dn --exclude=./build-db --exclude=./.git . | tar xf - -C /tmp/basetree

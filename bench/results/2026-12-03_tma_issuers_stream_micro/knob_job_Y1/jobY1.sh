@@ -2,7 +2,7 @@
 # Y1: the fp8 TMA kernel with two TMA-issuing warps (steps in turn) against one, same binary
 # (MEGAMOE_FP8_TMA_ISSUERS=1|2); fp8 GEMM tests + fp8 every_tactic with 2; A/B forced split_tma.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
 t0=$(date +%s)
 cmake -S . -B $BN -G Ninja -DCMAKE_BUILD_TYPE=Release ${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} > $R/cfg.log 2>&1

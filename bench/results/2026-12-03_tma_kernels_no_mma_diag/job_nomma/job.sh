@@ -2,7 +2,7 @@
 # Diagnosis: our two TMA kernels (fp8 split_tma, W4A16 split_large_tma) with the MMAs compiled out
 # (MEGAMOE_DIAG_NO_MMA; wrong results by design) against the same tree without the macro.
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 t0=$(date +%s)
 NC="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}"

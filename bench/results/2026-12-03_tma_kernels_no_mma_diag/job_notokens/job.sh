@@ -2,7 +2,7 @@
 # Diagnosis 2: our TMA kernels without the token tiles' TMA loads (nt), and without both the tokens and
 # the MMAs (nmt), against the tree without the macros (wrong results by design).
 set -u
-source .snap/env.sh
+source scripts/device_env.sh
 t0=$(date +%s)
 NC="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}"
 MEGAMOE_CMAKE_ARGS="$NC -DMEGAMOE_BUILD_TESTS=OFF" JOBS=6 scripts/device_build.sh /tmp/build-base megamoe_cli > $R/base_build.log 2>&1 &
