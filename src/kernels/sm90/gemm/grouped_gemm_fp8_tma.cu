@@ -3,6 +3,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "kernels/sm90/common/cuda_helpers.h"
@@ -27,6 +28,26 @@ Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N,
   return p;
 }
 
+namespace {
+// `n` fp32 scales as a 2-D map of one row ({n, 1}; row stride n * 4 rounded up to 16 bytes, never
+// used) read in boxes of `box` floats from any element: a rank-2 map, the form every other TMA load
+// of ours uses (see bench/results/2026-12-03_fp8_tma_scales_by_tma/ for the rank-1 form).
+// The map starts at `base` rounded down to 16 bytes (inside the 16-byte granule of SA / SW itself),
+// `lead` gets the floats in between.
+CUtensorMap scale_map(const float* base, int64_t n, int box, const char* what, int& lead) {
+  if (reinterpret_cast<uintptr_t>(base) % 4 != 0)
+    throw_invalid(what, "a 4-byte aligned fp32 pointer (grouped_gemm_fp8_blockwise, TMA)", "misaligned");
+  lead = int((reinterpret_cast<uintptr_t>(base) % 16) / 4);
+  n += lead;
+  base -= lead;
+  const cuuint64_t dims[2] = {cuuint64_t(n), 1};
+  const cuuint64_t strides[1] = {cuuint64_t((n * 4 + 15) / 16 * 16)};
+  const cuuint32_t boxd[2] = {cuuint32_t(box), 1};
+  return cu::encode_tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, dims, strides, boxd,
+                               CU_TENSOR_MAP_SWIZZLE_NONE, "grouped_gemm_fp8_blockwise", what);
+}
+}  // namespace
+
 void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
             cudaStream_t stream) {
   if (int64_t(p.G) * p.N > int64_t(INT32_MAX))
@@ -49,10 +70,23 @@ void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int6
   const cuuint32_t wb[2] = {cuuint32_t(kBK), cuuint32_t(kWBox)};
   const CUtensorMap tw = cu::encode_tensor_map(W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, wd, ws, wb,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "grouped_gemm_fp8_blockwise", "W");
+  // The scales as one-row fp32 tensors (the kernel's element indices are 32-bit): SA's rows_bound * KB
+  // floats in boxes of kTokScaleBox (a tile's token scales of one K block from a 16-byte aligned
+  // element), SW's G * KB * NB floats in boxes of kWScaleBox (one weight scale and its neighbours).
+  const int64_t KB = cu::ceil_div<int64_t>(p.K, kBK), NB = cu::ceil_div<int64_t>(p.N, kBN);
+  if (rows_bound * KB > int64_t(INT32_MAX) - kTokScaleBox - 4)
+    throw_invalid("total_rows_upper_bound * ceil(K / 128)", "below 2^31 - 136 (fp8 TMA tactic: 32-bit scale indices)",
+                  std::to_string(rows_bound * KB));
+  if (int64_t(p.G) * KB * NB > int64_t(INT32_MAX) - kWScaleBox - 4)
+    throw_invalid("num_groups * ceil(K / 128) * ceil(N / 128)", "below 2^31 - 8 (fp8 TMA tactic: 32-bit scale indices)",
+                  std::to_string(int64_t(p.G) * KB * NB));
+  Params q = p;
+  const CUtensorMap tsa = scale_map(p.SA, rows_bound * KB, kTokScaleBox, "SA", q.sa_lead);
+  const CUtensorMap tsw = scale_map(p.SW, int64_t(p.G) * KB * NB, kWScaleBox, "SW", q.sw_lead);
   // Tiles: column blocks x passes over at most rows_bound rows spread over the groups.
   const int64_t tiles = int64_t(nblk) * (cu::ceil_div<int64_t>(rows_bound, kMaxTok) + p.G);
   const int grid = int(std::max<int64_t>(1, std::min<int64_t>(tiles, cu::current_sm_count())));
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(tx, tw, p);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(tx, tw, tsa, tsw, q);
   cu::check_launch("grouped_gemm_fp8_blockwise", "fp8 TMA tactic launch");
 }
 

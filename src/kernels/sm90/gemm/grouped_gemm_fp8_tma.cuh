@@ -30,18 +30,22 @@
 //
 // Threads: 384 (one CTA per SM): two consumer warpgroups (warps 0-7) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
-// the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp copies the step's
-// token scales and the two weight scales by cp.async, each lane's arrival on the stage's barrier
-// triggered when its copies land (neither warp waits for a load, only for a free slot; one warp
-// doing both was 7-19% slower at T = 8192, a warp loading the scales into registers 2x slower).
+// the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp's lane 0 loads
+// the step's 128 token scales (one box of a one-row fp32 tensor map over SA: an expert's scales of one K
+// block are contiguous) and the two weight scales (16-byte boxes of a one-row map over SW) by TMA, with
+// its own arrival and transaction bytes (neither warp waits for a load, only for a free slot). The
+// scales took 130 cp.async of 4 bytes a step before: the step without MMAs and token tiles ran
+// 1.20-1.38x faster at T = 8192 without them (docs/BENCHMARKS.md 2026-12-03); one warp doing
+// tiles and scales was 7-19% slower, a warp loading the scales into registers 2x slower.
 // The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each).
 // A second temporary, to overlap one step's promotion with the next step's MMAs, fits the
 // consumers' setmaxnreg budget (8-24-byte spills, no C7518 when no wgmma sits behind a branch) but
 // ran 0.96x (5-7% slower at T >= 2048): bench/results/2026-12-03_fp8_tma_two_temporaries/.
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
-// tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales), then the
-// activation stash (kStash bytes). One full / empty barrier pair per stage: full = the TMA
-// arrival with the transaction bytes + kScaleWarp's 32 cp.async arrivals; empty = the 256 consumer
+// tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales' 16-byte
+// boxes, 128-byte aligned as TMA wants), then the activation stash (kStash bytes). One full / empty
+// barrier pair per stage: full = the two producer warps' arrivals with their transaction bytes
+// (tiles; scales); empty = the 256 consumer
 // threads, after their step's MMAs completed (the scales were read before them). Every wait is
 // bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
 //
@@ -81,13 +85,22 @@ constexpr int kStages = 6;
 constexpr int kWBytes = kBN * kRowBytes;        // 16384
 constexpr int kXBytes = kMaxTok * kRowBytes;    // 16384
 constexpr int kStageBytes = kXBytes + kWBytes;  // both 1024-byte multiples: SW128 tiles stay aligned
-constexpr int kScaleFloats = kMaxTok + 4;       // token scales, then the two weight scales (16-byte slots)
+// A stage's scale slot. A TMA box must start on a 16-byte aligned global address (an fp32 box from
+// an element that is not a multiple of 4 is an illegal instruction on the H200:
+// bench/results/2026-12-03_fp8_tma_scales_by_tma/probe/), so each box starts at its first wanted
+// element rounded down to a multiple of 4, and a consumer reads from float (element & 3) of it:
+// kTokScaleBox = kMaxTok + 4 token scales (528 bytes), then the two weight scales' 4-float boxes at
+// 128-byte offsets (TMA's shared-memory alignment).
+constexpr int kTokScaleBox = kMaxTok + 4, kWScaleBox = 4;  // floats
+constexpr int kWScaleOfs = 640;                            // 528 rounded up to 128
+constexpr int kScaleSlotBytes = kWScaleOfs + 2 * 128;
+constexpr int kScaleTxBytes = (kTokScaleBox + 2 * kWScaleBox) * 4;  // the scale warp's transaction bytes
 // Sub-tile 0's activations of a gated tile: per consumer thread 2 rows x 16 bf16 = 16 words,
 // word w of thread t at [w * 256 + t] (consecutive threads, consecutive banks).
 constexpr int kStashWords = 16;
 constexpr int kStash = kStashWords * kConsumerThreads * 4;  // 16 KiB
 constexpr int kAlignSlack = 1024;
-constexpr int kSmemBytes = kAlignSlack + kStages * kStageBytes + kStages * kScaleFloats * 4 + kStash;
+constexpr int kSmemBytes = kAlignSlack + kStages * kStageBytes + kStages * kScaleSlotBytes + kStash;
 constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
 static_assert(kWBytes % 1024 == 0 && kXBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0,
               "SW128 tiles start on 1024-byte boundaries");
@@ -112,6 +125,9 @@ struct Params {
   uint8_t* aq;
   float* sa_out;
   float limit, alpha;
+  // Floats between the 16-byte aligned bases of the scale tensor maps and SA / SW (0-3; a scale
+  // pointer needs only 4-byte alignment).
+  int sa_lead, sw_lead;
 };
 
 struct Barriers {
@@ -160,7 +176,7 @@ struct TileShape {
 // these plus s times a stride.
 struct Ring {
   uint32_t full0, empty0;  // barriers of stage 0 (8 bytes apart)
-  uint32_t scales;         // scale slot of stage 0 (kScaleFloats floats apart)
+  uint32_t scales;         // scale slot of stage 0 (kScaleSlotBytes apart)
   __device__ uint32_t full(uint32_t s) const { return full0 + 8 * s; }
   __device__ uint32_t empty(uint32_t s) const { return empty0 + 8 * s; }
 };
@@ -186,9 +202,31 @@ __device__ __forceinline__ float lds_f32(uint32_t addr) {
   asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));
   return v;
 }
-__device__ __forceinline__ StepScales load_scales(uint32_t sc, int r0) {
-  return {lds_f32(sc + 4u * uint32_t(r0)), lds_f32(sc + 4u * uint32_t(r0 + 8)),
-          {lds_f32(sc + 4u * kMaxTok), lds_f32(sc + 4u * (kMaxTok + 1))}};
+
+// A sub-tile's scale elements of one step, the producer's and the consumers' alike: sa indexes SA
+// ([KB, rows] per expert; the tile's first row, K block kt), sw0 / sw1 index SW ([G, KB, NB]; the two
+// weight boxes' blocks), counted from the maps' aligned bases. Element indices stay below 2^31 (the
+// host launch checked the extents).
+struct ScaleCursor {
+  int sa, span, sw0, sw1, NB;
+  template <class Shape>
+  __device__ static ScaleCursor start(const Params& p, const TileWalk& w, int h, int KT, int NB) {
+    const int row0 = Shape::box_row(w.blk, h, 0, p.I), row1 = Shape::box_row(w.blk, h, 1, p.I);
+    // A box past N (a gated tile's last up box when 2I % 128 == 0) is never stored: its scale is
+    // the first box's, any finite value.
+    const int sw = p.sw_lead + w.g * KT * NB;
+    return {p.sa_lead + w.lo * KT + (w.t0 - w.lo), w.hi - w.lo, sw + row0 / kBN,
+            sw + (row1 < p.N ? row1 : row0) / kBN, NB};
+  }
+  __device__ void next() { sa += span, sw0 += NB, sw1 += NB; }
+};
+__device__ __forceinline__ int aligned4(int e) { return e & ~3; }
+
+__device__ __forceinline__ StepScales load_scales(uint32_t sc, int r0, const ScaleCursor& cur) {
+  const uint32_t ta = sc + 4u * uint32_t((cur.sa & 3) + r0);
+  return {lds_f32(ta), lds_f32(ta + 32u),
+          {lds_f32(sc + uint32_t(kWScaleOfs + 4 * (cur.sw0 & 3))),
+           lds_f32(sc + uint32_t(kWScaleOfs + 128 + 4 * (cur.sw1 & 3)))}};
 }
 
 // acc += tmp * (sw[box] * sa[row]): accumulator 4j + q is token row r0 (q < 2) or r0 + 8 (q >= 2) of
@@ -208,47 +246,43 @@ __device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp
   }
 }
 
-// A producer warp of the producer warpgroup, with its own tile cursor ahead of the consumers'. The
-// TMA warp (lane 0) loads the step's token tile and two weight boxes (one arrival with the
-// transaction bytes); the scale warp copies the step's token scales and the two boxes' weight
-// scales by cp.async, each lane's arrival triggered when its copies land. Both wait only for free
-// slots.
+// A producer warp of the producer warpgroup (lane 0 works), with its own tile cursor ahead of the
+// consumers'. The TMA warp loads the step's token tile and two weight boxes, the scale warp the
+// step's 128 token scales (tm_sa: one box from the tile's first row; the floats past the tile's rows
+// belong to other rows or K blocks, or arrive as zeros past SA's end, and only scale rows that are
+// never stored) and the two boxes' weight scales (tm_sw). Each issues one arrival with its
+// transaction bytes; both wait only for free slots.
 template <Out kOut, Activation kAct, bool kScales>
 __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, int KT, int NB, int nblk,
-                                        int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w) {
+                                        int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w,
+                                        const CUtensorMap* tm_sa, const CUtensorMap* tm_sw) {
+  if (lane != 0) return;
   using Shape = TileShape<kOut, kAct>;
   TileWalk walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step count
   while (walk.next()) {
     const int boxes = (walk.ntok + kTokBox - 1) / kTokBox;
     for (int h = 0; h < Shape::kSubTiles; ++h) {
-      // This sub-tile's scales of K block 0; SA is [KB, rows] per expert, SW [G, KB, NB].
-      const float* sa = p.SA + size_t(walk.lo) * size_t(KT) + size_t(walk.t0 - walk.lo);
-      const float* sw = p.SW + size_t(walk.g) * size_t(KT) * size_t(NB);
       const int row0 = Shape::box_row(walk.blk, h, 0, p.I), row1 = Shape::box_row(walk.blk, h, 1, p.I);
-      for (int kt = 0; kt < KT; ++kt, ++step, sa += walk.hi - walk.lo, sw += NB) {
+      ScaleCursor cur = ScaleCursor::start<Shape>(p, walk, h, KT, NB);
+      for (int kt = 0; kt < KT; ++kt, ++step, cur.next()) {
         const uint32_t s = step % kStages, use = step / kStages;
         if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
         const uint32_t full = ring.full(s);
         if constexpr (!kScales) {
-          if (lane == 0) {
-            const uint32_t st = sbase + s * uint32_t(kStageBytes);
-            ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBox * kRowBytes));  // zero fill counts
-            for (int b = 0; b < boxes; ++b)
-              ptx::tma_load_2d(st + uint32_t(b * kTokBox * kRowBytes), tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
-            const int wrow = walk.g * p.N;
-            ptx::tma_load_2d(st + uint32_t(kXBytes), tm_w, full, kt * kBK, wrow + row0);
-            ptx::tma_load_2d(st + uint32_t(kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
-          }
+          const uint32_t st = sbase + s * uint32_t(kStageBytes);
+          ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBox * kRowBytes));  // zero fill counts
+          for (int b = 0; b < boxes; ++b)
+            ptx::tma_load_2d(st + uint32_t(b * kTokBox * kRowBytes), tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
+          const int wrow = walk.g * p.N;
+          ptx::tma_load_2d(st + uint32_t(kXBytes), tm_w, full, kt * kBK, wrow + row0);
+          ptx::tma_load_2d(st + uint32_t(kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
         } else {
-          const uint32_t sc = ring.scales + s * uint32_t(kScaleFloats * 4);
-          for (int r = lane; r < boxes * kTokBox; r += 32)
-            ptx::cp_async4(sc + uint32_t(4 * r), sa + (r < walk.ntok ? r : 0), r < walk.ntok);
-          if (lane < 2) {  // a box past N (a gated tile's last up box when 2I % 128 == 0) is never stored
-            const int row = lane == 0 ? row0 : row1;
-            ptx::cp_async4(sc + uint32_t(4 * (kMaxTok + lane)), sw + (row < p.N ? row / kBN : 0), row < p.N);
-          }
-          ptx::cp_async_mbar_arrive_noinc(full);
+          const uint32_t sc = ring.scales + s * uint32_t(kScaleSlotBytes);
+          ptx::mbar_arrive_expect_tx(full, uint32_t(kScaleTxBytes));
+          ptx::tma_load_2d(sc, tm_sa, full, aligned4(cur.sa), 0);
+          ptx::tma_load_2d(sc + uint32_t(kWScaleOfs), tm_sw, full, aligned4(cur.sw0), 0);
+          ptx::tma_load_2d(sc + uint32_t(kWScaleOfs + 128), tm_sw, full, aligned4(cur.sw1), 0);
         }
       }
     }
@@ -370,13 +404,14 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
     // Whether the next step's stage is already full, tested while this step is promoted (as
     // CUTLASS's mainloop does): the blocking wait at the top of a step only runs when it was not.
     bool ready = ptx::mbar_try_wait(ring.full(step % kStages), (step / kStages) & 1u);
-    for (int kt = 0; kt < KT; ++kt, ++step) {
+    ScaleCursor cur = ScaleCursor::start<Shape>(p, w, h, KT, (p.N + kBN - 1) / kBN);
+    for (int kt = 0; kt < KT; ++kt, ++step, cur.next()) {
       // The stage index through a shuffle as well: ptxas then keeps the stage's descriptors in
       // uniform registers (a stage index carried from the previous step, or a counter shuffled once
       // per K loop, went back to 16 R2UR moves a step).
       const uint32_t s = __shfl_sync(0xFFFFFFFFu, step % kStages, 0);
       if (!ready) ptx::mbar_wait(ring.full(s), (step / kStages) & 1u, kTimeoutNs);
-      const StepScales sc = load_scales(ring.scales + s * uint32_t(kScaleFloats * 4), r0);
+      const StepScales sc = load_scales(ring.scales + s * uint32_t(kScaleSlotBytes), r0, cur);
       const uint64_t ad = desc0 + s * kStageDesc;
       issue_step(tmp, ad, ad + bofs);
       wgmma::wait<0>();
@@ -425,13 +460,14 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
 
 template <Out kOut, Activation kAct, bool kBias>
 __global__ void __launch_bounds__(kThreads, 1)
-    fp8_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w, Params p) {
+    fp8_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
+                   const __grid_constant__ CUtensorMap tm_sa, const __grid_constant__ CUtensorMap tm_sw, Params p) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t raw = ptx::smem_u32(smem_raw);
   const uint32_t sbase = (raw + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
   const uint32_t scbase = sbase + uint32_t(kStages * kStageBytes);
-  const uint32_t stash = scbase + uint32_t(kStages * kScaleFloats * 4);
+  const uint32_t stash = scbase + uint32_t(kStages * kScaleSlotBytes);
   const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
   const int KT = (p.K + kBK - 1) / kBK, NB = (p.N + kBN - 1) / kBN;
   const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : NB;  // output column blocks
@@ -439,7 +475,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
-      ptx::mbar_init(ring.full(uint32_t(s)), 1 + 32);              // the TMA arrival + 32 cp.async ones
+      ptx::mbar_init(ring.full(uint32_t(s)), 2);                  // the TMA warp's and the scale warp's
       ptx::mbar_init(ring.empty(uint32_t(s)), kConsumerThreads);  // every consumer thread
     }
     ptx::mbar_fence_init();
@@ -456,9 +492,13 @@ __global__ void __launch_bounds__(kThreads, 1)
         ptx::prefetch_tensormap(&tm_x);
         ptx::prefetch_tensormap(&tm_w);
       }
-      produce<kOut, kAct, false>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w);
+      produce<kOut, kAct, false>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     } else if (warp == kScaleWarp) {
-      produce<kOut, kAct, true>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w);
+      if (lane == 0) {
+        ptx::prefetch_tensormap(&tm_sa);
+        ptx::prefetch_tensormap(&tm_sw);
+      }
+      produce<kOut, kAct, true>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     }
     return;
   }
@@ -479,9 +519,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   while (walk.next()) consume_tile<kOut, kAct, kBias>(p, cring, stash, desc0, walk, c, wq, lane, KT, step);
 }
 
-// Host side (grouped_gemm_fp8_tma.cu): the two tensor maps and the persistent grid, then the
+// Host side (grouped_gemm_fp8_tma.cu): the four tensor maps and the persistent grid, then the
 // kernel `kernel` (one of the instantiations above) on them.
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, Params);
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, Params);
 // The GEMM's part of Params (the rest zero).
 Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
 void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
