@@ -537,7 +537,7 @@ const char* shipped_tactics_json() {
     "128": "split_swap_ab",
     "256": "split_swap_ab",
     "512": "split_swap_ab",
-    "1024": "split_swap_ab",
+    "1024": "split_tma",
     "2048": "split_tma",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
@@ -618,10 +618,10 @@ const char* shipped_tactics_json() {
      "split_tma_act": 3.21555
     },
     "1024": {
-     "split_swap_ab": 3.05254,
-     "split_large_tile": 3.72746,
-     "split_tma": 3.13274,
-     "split_tma_act": 3.6593
+     "split_swap_ab": 3.02662,
+     "split_large_tile": 3.72269,
+     "split_tma": 2.99616,
+     "split_tma_act": 3.09606
     },
     "2048": {
      "split_swap_ab": 4.23302,
@@ -630,16 +630,16 @@ const char* shipped_tactics_json() {
      "split_tma_act": 3.80925
     },
     "4096": {
-     "split_swap_ab": 6.2712,
-     "split_large_tile": 5.89344,
-     "split_tma": 6.46947,
-     "split_tma_act": 6.33472
+     "split_swap_ab": 6.28909,
+     "split_large_tile": 5.58563,
+     "split_tma": 6.10803,
+     "split_tma_act": 6.7977
     },
     "8192": {
-     "split_swap_ab": 11.3806,
-     "split_large_tile": 9.2456,
-     "split_tma": 10.7222,
-     "split_tma_act": 10.8727
+     "split_swap_ab": 11.1606,
+     "split_large_tile": 8.89277,
+     "split_tma": 11.171,
+     "split_tma_act": 9.97638
     }
    }
   },
@@ -748,28 +748,28 @@ const char* shipped_tactics_json() {
      "split_tma_act": 0.279232
     },
     "1024": {
-     "split_swap_ab": 0.29936,
-     "split_large_tile": 0.287296,
-     "split_tma": 0.264704,
-     "split_tma_act": 0.309472
+     "split_swap_ab": 0.343264,
+     "split_large_tile": 0.319168,
+     "split_tma": 0.26896,
+     "split_tma_act": 0.281696
     },
     "2048": {
-     "split_swap_ab": 0.451616,
-     "split_large_tile": 0.387712,
-     "split_tma": 0.436544,
-     "split_tma_act": 0.47184
+     "split_swap_ab": 0.45776,
+     "split_large_tile": 0.39024,
+     "split_tma": 0.433824,
+     "split_tma_act": 0.42848
     },
     "4096": {
-     "split_swap_ab": 0.7888,
-     "split_large_tile": 0.626624,
-     "split_tma": 0.731872,
-     "split_tma_act": 0.777024
+     "split_swap_ab": 0.798464,
+     "split_large_tile": 0.656416,
+     "split_tma": 0.735872,
+     "split_tma_act": 0.725472
     },
     "8192": {
-     "split_swap_ab": 1.46698,
-     "split_large_tile": 1.15152,
-     "split_tma": 1.29629,
-     "split_tma_act": 1.35258
+     "split_swap_ab": 1.49485,
+     "split_large_tile": 1.21325,
+     "split_tma": 1.37478,
+     "split_tma_act": 1.32547
     }
    }
   },
@@ -799,7 +799,7 @@ const char* shipped_tactics_json() {
     "512": "split_large_tile",
     "1024": "split_large_tile",
     "2048": "split_large_tile",
-    "4096": "split_large_tile",
+    "4096": "split_tma_act",
     "8192": "split_large_tile"
    },
    "measured_ms": {
@@ -878,28 +878,28 @@ const char* shipped_tactics_json() {
      "split_tma_act": 0.72016
     },
     "1024": {
-     "split_swap_ab": 1.20435,
-     "split_large_tile": 1.08438,
-     "split_tma": 1.23453,
-     "split_tma_act": 1.27027
+     "split_swap_ab": 1.16106,
+     "split_large_tile": 1.08934,
+     "split_tma": 1.19488,
+     "split_tma_act": 1.19891
     },
     "2048": {
-     "split_swap_ab": 2.40038,
-     "split_large_tile": 1.98819,
-     "split_tma": 2.34458,
-     "split_tma_act": 2.19574
+     "split_swap_ab": 2.46691,
+     "split_large_tile": 1.99142,
+     "split_tma": 2.17808,
+     "split_tma_act": 2.11501
     },
     "4096": {
-     "split_swap_ab": 4.82083,
-     "split_large_tile": 3.568,
-     "split_tma": 4.09299,
-     "split_tma_act": 3.85872
+     "split_swap_ab": 4.5712,
+     "split_large_tile": 3.72509,
+     "split_tma": 4.13037,
+     "split_tma_act": 3.63373
     },
     "8192": {
-     "split_swap_ab": 9.21238,
-     "split_large_tile": 7.11802,
-     "split_tma": 7.92634,
-     "split_tma_act": 7.36941
+     "split_swap_ab": 9.22934,
+     "split_large_tile": 7.01024,
+     "split_tma": 7.83363,
+     "split_tma_act": 7.05203
     }
    }
   },
@@ -927,10 +927,10 @@ const char* shipped_tactics_json() {
     "128": "split_swap_ab",
     "256": "split_swap_ab",
     "512": "split_swap_ab",
-    "1024": "split_tma",
+    "1024": "split_swap_ab",
     "2048": "split_tma",
-    "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "4096": "split_tma_act",
+    "8192": "split_tma_act"
    },
    "measured_ms": {
     "1": {
@@ -1008,28 +1008,28 @@ const char* shipped_tactics_json() {
      "split_tma_act": 1.37907
     },
     "1024": {
-     "split_swap_ab": 0.9504,
-     "split_large_tile": 1.23965,
-     "split_tma": 0.942592,
-     "split_tma_act": 1.24269
+     "split_swap_ab": 0.938112,
+     "split_large_tile": 1.22714,
+     "split_tma": 0.945376,
+     "split_tma_act": 1.14128
     },
     "2048": {
-     "split_swap_ab": 1.1823,
-     "split_large_tile": 1.24291,
-     "split_tma": 1.11856,
-     "split_tma_act": 1.33584
+     "split_swap_ab": 1.24912,
+     "split_large_tile": 1.26064,
+     "split_tma": 1.15616,
+     "split_tma_act": 1.2545
     },
     "4096": {
-     "split_swap_ab": 1.98198,
-     "split_large_tile": 1.81494,
-     "split_tma": 1.8911,
-     "split_tma_act": 1.9776
+     "split_swap_ab": 2.11389,
+     "split_large_tile": 1.91011,
+     "split_tma": 1.87917,
+     "split_tma_act": 1.87482
     },
     "8192": {
-     "split_swap_ab": 3.55715,
-     "split_large_tile": 3.22758,
-     "split_tma": 3.43344,
-     "split_tma_act": 3.2321
+     "split_swap_ab": 3.46611,
+     "split_large_tile": 3.16883,
+     "split_tma": 3.35379,
+     "split_tma_act": 3.07184
     }
    }
   },

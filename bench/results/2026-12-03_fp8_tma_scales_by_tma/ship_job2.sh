@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Only if job.sh's A/B shows a gain beyond the identical kernel's spread: the working tree with
 # the scales loaded by TMA, the whole GPU test binary, `megamoe tune --recipe fp8_block` at
-# T = 128..8192 (merge into src/core/tactics_default.cpp with
-# `python3 scripts/merge_tune.py <r>/tune_fp8.json --buckets 128-8192`), then `auto` with that cache
-# against vLLM's Triton fused MoE and PyTorch (`.peers/` holds a copy of ../shared/peers/).
+# T = 1024..8192 (merge into src/core/tactics_default.cpp with
+# `python3 scripts/merge_tune.py <r>/tune_fp8.json --buckets 1024-8192`).
 # Session 32: the shipped form (scales_by_tma_aligned.patch, committed); tune at T = 1024..8192 only
 # and no peer run (the device time left allowed no more).
 set -u

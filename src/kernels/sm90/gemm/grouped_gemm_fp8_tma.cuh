@@ -31,22 +31,24 @@
 // Threads: 384 (one CTA per SM): two consumer warpgroups (warps 0-7) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
 // the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp's lane 0 loads
-// the step's 128 token scales (one box of a one-row fp32 tensor map over SA: an expert's scales of one K
-// block are contiguous) and the two weight scales (16-byte boxes of a one-row map over SW) by TMA, with
-// its own arrival and transaction bytes (neither warp waits for a load, only for a free slot). The
-// scales took 130 cp.async of 4 bytes a step before: the step without MMAs and token tiles ran
-// 1.20-1.38x faster at T = 8192 without them (docs/BENCHMARKS.md 2026-12-03); one warp doing
-// tiles and scales was 7-19% slower, a warp loading the scales into registers 2x slower.
+// the step's token scales (one 132-float box of a one-row fp32 tensor map over SA: an expert's
+// scales of one K block are contiguous) and the two weight scales (4-float boxes of a one-row map
+// over SW) by TMA, each box from a 16-byte aligned element (see kTokScaleBox), with its own arrival
+// and transaction bytes (neither warp waits for a load, only for a free slot). The scales took 130
+// cp.async of 4 bytes a step before (the step without MMAs and token tiles ran 1.20-1.38x faster at
+// T = 8192 without them); by TMA, split_tma_act runs 1.071x and split_tma 1.005x faster
+// (bench/results/2026-12-03_fp8_tma_scales_by_tma/). One warp doing tiles and scales was 7-19%
+// slower, a warp loading the scales into registers 2x slower.
 // The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each).
 // A second temporary, to overlap one step's promotion with the next step's MMAs, fits the
 // consumers' setmaxnreg budget (8-24-byte spills, no C7518 when no wgmma sits behind a branch) but
 // ran 0.96x (5-7% slower at T >= 2048): bench/results/2026-12-03_fp8_tma_two_temporaries/.
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
-// tile 128 x 128 B], kStages scale slots (128 token scales, then the two weight scales' 16-byte
-// boxes, 128-byte aligned as TMA wants), then the activation stash (kStash bytes). One full / empty
-// barrier pair per stage: full = the two producer warps' arrivals with their transaction bytes
-// (tiles; scales); empty = the 256 consumer
-// threads, after their step's MMAs completed (the scales were read before them). Every wait is
+// tile 128 x 128 B], kStages scale slots of kScaleSlotBytes (the token-scale box, then the two
+// weight-scale boxes, 128-byte aligned as TMA wants), then the activation stash (kStash bytes). One
+// full / empty barrier pair per stage: full = the two producer warps' arrivals with their
+// transaction bytes (tiles; scales); empty = the 256 consumer threads, after their step's MMAs
+// completed (the scales were read before them). Every wait is
 // bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
 //
 // Rows outside the product: weight rows past N (a partial last block: the next expert's rows or
@@ -107,6 +109,9 @@ static_assert(kWBytes % 1024 == 0 && kXBytes % 1024 == 0 && (kWBox * kRowBytes) 
 static_assert(kMaxTok == 2 * kWgRows && kTokBox == kWgRows, "a token tile is two warpgroups' A tiles");
 static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's input");
 static_assert(kSmemBytes <= 227 * 1024, "fits the opt-in shared memory");
+static_assert(kTokScaleBox * 4 <= kWScaleOfs && kWScaleOfs % 128 == 0 && kScaleSlotBytes % 128 == 0 &&
+                  kTokScaleBox <= 256 && (kTokScaleBox * 4) % 16 == 0,
+              "scale boxes: TMA's 128-byte shared alignment, at most 256 elements, 16-byte multiples");
 
 // What the epilogue makes of the accumulators.
 enum class Out : int { kF32, kBf16, kAct };
