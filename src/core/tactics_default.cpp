@@ -534,9 +534,9 @@ const char* shipped_tactics_json() {
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_swap_ab",
+    "128": "split_tma",
     "256": "split_swap_ab",
-    "512": "split_swap_ab",
+    "512": "split_tma",
     "1024": "split_tma",
     "2048": "split_tma",
     "4096": "split_large_tile",
@@ -600,22 +600,22 @@ const char* shipped_tactics_json() {
      "split_large_tile": 3.20806
     },
     "128": {
-     "split_swap_ab": 2.68208,
-     "split_large_tile": 3.56128,
-     "split_tma": 2.75437,
-     "split_tma_act": 3.00995
+     "split_swap_ab": 2.67194,
+     "split_large_tile": 3.55987,
+     "split_tma": 2.66099,
+     "split_tma_act": 2.91942
     },
     "256": {
-     "split_swap_ab": 2.79738,
-     "split_large_tile": 3.65402,
-     "split_tma": 2.92534,
-     "split_tma_act": 3.87971
+     "split_swap_ab": 2.792,
+     "split_large_tile": 3.65261,
+     "split_tma": 2.83104,
+     "split_tma_act": 4.05776
     },
     "512": {
-     "split_swap_ab": 2.92077,
-     "split_large_tile": 3.73661,
-     "split_tma": 3.02461,
-     "split_tma_act": 3.21555
+     "split_swap_ab": 3.00298,
+     "split_large_tile": 3.69194,
+     "split_tma": 2.89677,
+     "split_tma_act": 3.07117
     },
     "1024": {
      "split_swap_ab": 3.02662,
@@ -730,22 +730,22 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.249472
     },
     "128": {
-     "split_swap_ab": 0.222816,
-     "split_large_tile": 0.276256,
-     "split_tma": 0.21184,
-     "split_tma_act": 0.278048
+     "split_swap_ab": 0.228448,
+     "split_large_tile": 0.274368,
+     "split_tma": 0.211712,
+     "split_tma_act": 0.240544
     },
     "256": {
-     "split_swap_ab": 0.215008,
-     "split_large_tile": 0.26128,
-     "split_tma": 0.209248,
-     "split_tma_act": 0.273664
+     "split_swap_ab": 0.216032,
+     "split_large_tile": 0.263968,
+     "split_tma": 0.206048,
+     "split_tma_act": 0.235712
     },
     "512": {
-     "split_swap_ab": 0.239328,
-     "split_large_tile": 0.269088,
-     "split_tma": 0.2216,
-     "split_tma_act": 0.279232
+     "split_swap_ab": 0.238528,
+     "split_large_tile": 0.268928,
+     "split_tma": 0.21712,
+     "split_tma_act": 0.240416
     },
     "1024": {
      "split_swap_ab": 0.343264,
@@ -860,22 +860,22 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.587328
     },
     "128": {
-     "split_swap_ab": 0.407776,
-     "split_large_tile": 0.569024,
-     "split_tma": 0.391872,
-     "split_tma_act": 0.449568
+     "split_swap_ab": 0.413504,
+     "split_large_tile": 0.570496,
+     "split_tma": 0.394464,
+     "split_tma_act": 0.407648
     },
     "256": {
-     "split_swap_ab": 0.526816,
-     "split_large_tile": 0.511616,
-     "split_tma": 0.447648,
-     "split_tma_act": 0.538816
+     "split_swap_ab": 0.532064,
+     "split_large_tile": 0.520704,
+     "split_tma": 0.44288,
+     "split_tma_act": 0.481088
     },
     "512": {
-     "split_swap_ab": 0.707008,
-     "split_large_tile": 0.692544,
-     "split_tma": 0.715872,
-     "split_tma_act": 0.72016
+     "split_swap_ab": 0.725952,
+     "split_large_tile": 0.674432,
+     "split_tma": 0.676192,
+     "split_tma_act": 0.742848
     },
     "1024": {
      "split_swap_ab": 1.16106,
@@ -990,22 +990,22 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.01187
     },
     "128": {
-     "split_swap_ab": 0.801728,
-     "split_large_tile": 1.124,
-     "split_tma": 0.80912,
-     "split_tma_act": 1.14851
+     "split_swap_ab": 0.800736,
+     "split_large_tile": 1.12541,
+     "split_tma": 0.847136,
+     "split_tma_act": 0.965696
     },
     "256": {
-     "split_swap_ab": 0.852512,
-     "split_large_tile": 1.15325,
-     "split_tma": 0.877664,
-     "split_tma_act": 1.33478
+     "split_swap_ab": 0.853504,
+     "split_large_tile": 1.14531,
+     "split_tma": 0.870944,
+     "split_tma_act": 1.00662
     },
     "512": {
-     "split_swap_ab": 0.887808,
-     "split_large_tile": 1.21443,
-     "split_tma": 0.93632,
-     "split_tma_act": 1.37907
+     "split_swap_ab": 0.888768,
+     "split_large_tile": 1.18954,
+     "split_tma": 0.889376,
+     "split_tma_act": 1.12758
     },
     "1024": {
      "split_swap_ab": 0.938112,
