@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Only if job.sh's A/B shows a gain beyond the identical kernel's spread: the working tree with
+# The working tree with
 # the scales loaded by TMA, the whole GPU test binary, `megamoe tune --recipe fp8_block` at
 # T = 1024..8192 (merge into src/core/tactics_default.cpp with
 # `python3 scripts/merge_tune.py <r>/tune_fp8.json --buckets 1024-8192`).
