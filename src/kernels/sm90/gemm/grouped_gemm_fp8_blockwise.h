@@ -22,6 +22,9 @@
 // has its own scale, covering only its real columns / rows, as in the canonical format: TMA
 // zero-fills the columns past K in A and W (so they add exact zeros to the partial block's
 // product) and the rows past N, and clips D's stores at N.
+// The kTma tactic's tensor maps span total_rows_upper_bound rows of A and
+// total_rows_upper_bound * KB floats of SA: both buffers must be that large (its boxes read past a
+// tile's last row and its scales; those values are never used). SA and SW need 4-byte alignment.
 #pragma once
 #include <cstddef>
 #include <cstdint>
