@@ -555,7 +555,7 @@ int cmd_bench(const Options& opts) {
 // as `bench` times a cell (CUDA graph, L2 flushed, median); the fastest per bucket goes into the
 // tactic cache (core/tactics.h) that layers read at construction. docs/TUNING.md.
 int cmd_tune(const Options& opts) {
-  opts.allow_only({"presets", "preset", "tokens", "iters", "recipe", "backend", "seed", "routing", "device",
+  opts.allow_only({"presets", "preset", "tokens", "iters", "rounds", "recipe", "backend", "seed", "routing", "device",
                    "activation", "cache"});
   const std::string act_mode = opts.get("activation", "swiglu");
   if (act_mode != "swiglu" && act_mode != "preset")
@@ -571,6 +571,11 @@ int cmd_tune(const Options& opts) {
       throw_invalid("--tokens", "token buckets: powers of two 1..8192 (e.g. 1-8192 or 1,8,64)", std::to_string(T));
   const int iters = opts.get_int32("iters", 20);
   if (iters < 5) throw_invalid("--iters", "at least 5 graph replays per tactic and bucket", std::to_string(iters));
+  // Each tactic is timed `rounds` times, the order rotated each round, and keeps its best median:
+  // one slow measurement (a clock or power transient) then no longer decides a bucket. One round
+  // timed split_tma at 4.79 ms in a bucket where the bench measured 3.63 ms (docs/TUNING.md).
+  const int rounds = opts.get_int32("rounds", 2);
+  if (rounds < 1 || rounds > 10) throw_invalid("--rounds", "1..10 timings per tactic and bucket", std::to_string(rounds));
   const uint64_t seed = uint64_t(opts.get_int("seed", 1));
   const workload::Routing routing = workload::parse_routing(opts.get("routing", "uniform"));
   const Recipe recipe = parse_recipe(opts.get("recipe", "bf16"));
@@ -615,24 +620,35 @@ int cmd_tune(const Options& opts) {
     if (const TacticEntry* old = cache.find(entry.key)) entry = *old;  // keep buckets not re-measured
     CellRunner cells(c, max_t, device);
     size_t done = 0;
-    const size_t total = tokens.size() * names.size();
+    const size_t total = tokens.size() * names.size() * size_t(rounds);
     for (int64_t T : tokens) {
       cells.fill(T, routing, seed, s);
       Row row{pname, T, {}, "", ""};
       layer->force_tactic("");
       row.heuristic = layer->tactic_for(T);
-      double best = 0.0;
+      std::vector<std::string> runnable;  // the tactics that can run T (not e.g. the one-launch kernel above 64)
       for (const std::string& name : names) {
-        ++done;
-        std::fprintf(stderr, "\r[tune] %-14s T=%-5lld [%-20s] %zu/%zu %-18s", pname.c_str(), (long long)T,
-                     std::string(20 * done / total, '#').c_str(), done, total, name.c_str());
         layer->force_tactic(name);
-        if (layer->tactic_for(T) != name) continue;  // cannot run T (e.g. the one-launch kernel above 64)
-        const double ms = cells.time(*layer, T, iters, s, flush, int(done & 0xFF));
-        row.ms.emplace_back(name, ms);
-        if (row.best.empty() || ms < best) {
-          best = ms;
-          row.best = name;
+        if (layer->tactic_for(T) == name) runnable.push_back(name);
+      }
+      std::vector<double> best_ms(runnable.size(), 0.0);
+      for (int r = 0; r < rounds; ++r)
+        for (size_t i = 0; i < runnable.size(); ++i) {
+          const size_t t = (i + size_t(r)) % runnable.size();
+          ++done;
+          std::fprintf(stderr, "\r[tune] %-14s T=%-5lld [%-20s] %zu/%zu %-18s", pname.c_str(), (long long)T,
+                       std::string(20 * done / total, '#').c_str(), done, total, runnable[t].c_str());
+          layer->force_tactic(runnable[t]);
+          const double ms = cells.time(*layer, T, iters, s, flush, int(done & 0xFF));
+          if (r == 0 || ms < best_ms[t]) best_ms[t] = ms;
+        }
+      done += (names.size() - runnable.size()) * size_t(rounds);
+      double best = 0.0;
+      for (size_t t = 0; t < runnable.size(); ++t) {
+        row.ms.emplace_back(runnable[t], best_ms[t]);
+        if (row.best.empty() || best_ms[t] < best) {
+          best = best_ms[t];
+          row.best = runnable[t];
         }
       }
       layer->force_tactic("");

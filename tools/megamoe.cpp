@@ -63,6 +63,8 @@ tune options:
   --presets LIST     as bench (default: the four bench presets); --activation as bench
   --tokens LIST      token buckets, powers of two 1..8192 (default 1-8192)
   --iters N          graph replays per tactic and bucket, median taken (default 20, at least 5)
+  --rounds R         timings per tactic and bucket, the order rotated each round, the best
+                     median kept (default 2, 1..10)
   --cache FILE       the tactic cache to update (default: $MEGAMOE_TACTIC_CACHE, else
                      $XDG_CACHE_HOME/megamoe/tactics.json, else ~/.cache/megamoe/tactics.json)
   Prints a progress bar on stderr and a table (winner, the heuristic's choice, the winner's

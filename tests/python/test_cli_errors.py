@@ -47,6 +47,9 @@ def megamoe(*args, timeout=60):
         (["tune", "--tokens", "64-8", "--cache", "unused.json"], "--tokens"),
         (["tune", "--tokens", "1,,2", "--cache", "unused.json"], "--tokens"),
         (["tune", "--tokens", "-3", "--cache", "unused.json"], "--tokens"),
+        # Timings per tactic: at least one (no timing would leave every bucket empty), at most 10.
+        (["tune", "--rounds", "0", "--cache", "unused.json"], "--rounds"),
+        (["tune", "--rounds", "11", "--cache", "unused.json"], "--rounds"),
     ],
 )
 def test_bad_option_names_itself(args, option, tmp_path):
