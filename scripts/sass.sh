@@ -11,7 +11,7 @@
 #         sed -E "s# -o [^ ]+# -o /tmp/tu.o#; s# -MF [^ ]+# -MF /tmp/tu.d#"); (cd BUILD && eval "$cmd")
 set -euo pipefail
 if [ $# -lt 1 ]; then
-  sed -n '2,8p' "$0" >&2
+  sed -n '2,11p' "$0" >&2
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
