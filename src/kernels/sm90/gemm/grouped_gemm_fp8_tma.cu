@@ -30,8 +30,8 @@ Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N,
 
 namespace {
 // `n` fp32 scales as a 2-D map of one row ({n, 1}; row stride n * 4 rounded up to 16 bytes, never
-// used) read in boxes of `box` floats from any element: a rank-2 map, the form every other TMA load
-// of ours uses (see bench/results/2026-12-03_fp8_tma_scales_by_tma/ for the rank-1 form).
+// used), read in boxes of `box` floats that each start on a 16-byte aligned element (a box from
+// any other element is an illegal instruction: bench/results/2026-12-03_fp8_tma_scales_by_tma/probe/).
 // The map starts at `base` rounded down to 16 bytes (inside the 16-byte granule of SA / SW itself),
 // `lead` gets the floats in between.
 CUtensorMap scale_map(const float* base, int64_t n, int box, const char* what, int& lead) {
