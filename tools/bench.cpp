@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -631,7 +632,7 @@ int cmd_tune(const Options& opts) {
         layer->force_tactic(name);
         if (layer->tactic_for(T) == name) runnable.push_back(name);
       }
-      std::vector<double> best_ms(runnable.size(), 0.0);
+      std::vector<double> best_ms(runnable.size(), std::numeric_limits<double>::infinity());
       for (int r = 0; r < rounds; ++r)
         for (size_t i = 0; i < runnable.size(); ++i) {
           const size_t t = (i + size_t(r)) % runnable.size();
@@ -640,7 +641,7 @@ int cmd_tune(const Options& opts) {
                        std::string(20 * done / total, '#').c_str(), done, total, runnable[t].c_str());
           layer->force_tactic(runnable[t]);
           const double ms = cells.time(*layer, T, iters, s, flush, int(done & 0xFF));
-          if (r == 0 || ms < best_ms[t]) best_ms[t] = ms;
+          best_ms[t] = std::min(best_ms[t], ms);
         }
       done += (names.size() - runnable.size()) * size_t(rounds);
       double best = 0.0;

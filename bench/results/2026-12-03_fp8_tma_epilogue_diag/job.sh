@@ -15,12 +15,7 @@ git apply bench/results/2026-12-03_fp8_tma_epilogue_diag/no_store.patch || { ech
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt 2>&1
 t0=$(date +%s)
-NC="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT} -DMEGAMOE_BUILD_TESTS=OFF"
-MEGAMOE_CMAKE_ARGS="$NC" JOBS=8 scripts/device_build.sh /tmp/build-base megamoe_cli > $R/base_build.log 2>&1 &
-MEGAMOE_CMAKE_ARGS="$NC -DCMAKE_CUDA_FLAGS=-DMEGAMOE_DIAG_NO_STORE" JOBS=8 scripts/device_build.sh /tmp/build-nostore megamoe_cli \
-  > $R/nostore_build.log 2>&1 &
-wait
-for v in base nostore; do [ -x /tmp/build-$v/megamoe ] || { echo "$v build failed"; tail -n 20 /tmp/build-$v.build.log; exit 1; }; done
+scripts/diag_builds.sh base= nostore=MEGAMOE_DIAG_NO_STORE || exit 1
 echo "builds $(( $(date +%s) - t0 ))s"
 export MEGAMOE_TACTIC_CACHE=off
 C="--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --presets deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b --tokens 2048,8192 --iters 50"

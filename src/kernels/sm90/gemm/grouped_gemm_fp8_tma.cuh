@@ -215,7 +215,8 @@ __device__ __forceinline__ float lds_f32(uint32_t addr) {
 struct ScaleCursor {
   int sa, span, sw0, sw1, NB;
   template <class Shape>
-  __device__ static ScaleCursor start(const Params& p, const TileWalk& w, int h, int KT, int NB) {
+  __device__ static ScaleCursor start(const Params& p, const TileWalk& w, int h, int KT) {
+    const int NB = (p.N + kBN - 1) / kBN;
     const int row0 = Shape::box_row(w.blk, h, 0, p.I), row1 = Shape::box_row(w.blk, h, 1, p.I);
     // A box past N (a gated tile's last up box when 2I % 128 == 0) is never stored: its scale is
     // the first box's, any finite value.
@@ -253,12 +254,12 @@ __device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp
 
 // A producer warp of the producer warpgroup (lane 0 works), with its own tile cursor ahead of the
 // consumers'. The TMA warp loads the step's token tile and two weight boxes, the scale warp the
-// step's 128 token scales (tm_sa: one box from the tile's first row; the floats past the tile's rows
-// belong to other rows or K blocks, or arrive as zeros past SA's end, and only scale rows that are
-// never stored) and the two boxes' weight scales (tm_sw). Each issues one arrival with its
+// step's token scales (tm_sa: one box from the tile's first row rounded down to a 16-byte aligned
+// element; the floats outside the tile's rows belong to other rows or K blocks, or arrive as zeros
+// past SA's end, and are never read) and the two boxes' weight scales (tm_sw). Each issues one arrival with its
 // transaction bytes; both wait only for free slots.
 template <Out kOut, Activation kAct, bool kScales>
-__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, int KT, int NB, int nblk,
+__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, int KT, int nblk,
                                         int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w,
                                         const CUtensorMap* tm_sa, const CUtensorMap* tm_sw) {
   if (lane != 0) return;
@@ -269,7 +270,7 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
     const int boxes = (walk.ntok + kTokBox - 1) / kTokBox;
     for (int h = 0; h < Shape::kSubTiles; ++h) {
       const int row0 = Shape::box_row(walk.blk, h, 0, p.I), row1 = Shape::box_row(walk.blk, h, 1, p.I);
-      ScaleCursor cur = ScaleCursor::start<Shape>(p, walk, h, KT, NB);
+      ScaleCursor cur = ScaleCursor::start<Shape>(p, walk, h, KT);
       for (int kt = 0; kt < KT; ++kt, ++step, cur.next()) {
         const uint32_t s = step % kStages, use = step / kStages;
         if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
@@ -409,7 +410,7 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
     // Whether the next step's stage is already full, tested while this step is promoted (as
     // CUTLASS's mainloop does): the blocking wait at the top of a step only runs when it was not.
     bool ready = ptx::mbar_try_wait(ring.full(step % kStages), (step / kStages) & 1u);
-    ScaleCursor cur = ScaleCursor::start<Shape>(p, w, h, KT, (p.N + kBN - 1) / kBN);
+    ScaleCursor cur = ScaleCursor::start<Shape>(p, w, h, KT);
     for (int kt = 0; kt < KT; ++kt, ++step, cur.next()) {
       // The stage index through a shuffle as well: ptxas then keeps the stage's descriptors in
       // uniform registers (a stage index carried from the previous step, or a counter shuffled once
@@ -497,13 +498,13 @@ __global__ void __launch_bounds__(kThreads, 1)
         ptx::prefetch_tensormap(&tm_x);
         ptx::prefetch_tensormap(&tm_w);
       }
-      produce<kOut, kAct, false>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
+      produce<kOut, kAct, false>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     } else if (warp == kScaleWarp) {
       if (lane == 0) {
         ptx::prefetch_tensormap(&tm_sa);
         ptx::prefetch_tensormap(&tm_sw);
       }
-      produce<kOut, kAct, true>(p, ring, sbase, KT, NB, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
+      produce<kOut, kAct, true>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     }
     return;
   }
