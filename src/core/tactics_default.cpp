@@ -534,11 +534,11 @@ const char* shipped_tactics_json() {
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_tma",
+    "128": "split_swap_ab",
     "256": "split_swap_ab",
     "512": "split_tma",
     "1024": "split_tma",
-    "2048": "split_tma",
+    "2048": "split_tma_act",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
    },
@@ -600,10 +600,11 @@ const char* shipped_tactics_json() {
      "split_large_tile": 3.20806
     },
     "128": {
-     "split_swap_ab": 2.67194,
-     "split_large_tile": 3.55987,
-     "split_tma": 2.66099,
-     "split_tma_act": 2.91942
+     "split_swap_ab": 2.61318,
+     "split_large_tile": 3.51827,
+     "split_tma": 2.64042,
+     "split_tma_act": 2.74179,
+     "split_tma_act_large_fc2": 3.01658
     },
     "256": {
      "split_swap_ab": 2.792,
@@ -612,34 +613,39 @@ const char* shipped_tactics_json() {
      "split_tma_act": 4.05776
     },
     "512": {
-     "split_swap_ab": 3.00298,
-     "split_large_tile": 3.69194,
-     "split_tma": 2.89677,
-     "split_tma_act": 3.07117
+     "split_swap_ab": 2.82394,
+     "split_large_tile": 3.60608,
+     "split_tma": 2.75802,
+     "split_tma_act": 2.91254,
+     "split_tma_act_large_fc2": 3.13562
     },
     "1024": {
-     "split_swap_ab": 3.02662,
-     "split_large_tile": 3.72269,
-     "split_tma": 2.99616,
-     "split_tma_act": 3.09606
+     "split_swap_ab": 2.96294,
+     "split_large_tile": 3.6297,
+     "split_tma": 2.8999,
+     "split_tma_act": 3.02419,
+     "split_tma_act_large_fc2": 3.19062
     },
     "2048": {
-     "split_swap_ab": 4.23302,
-     "split_large_tile": 3.93069,
-     "split_tma": 3.80867,
-     "split_tma_act": 3.80925
+     "split_swap_ab": 3.80765,
+     "split_large_tile": 3.79373,
+     "split_tma": 3.48598,
+     "split_tma_act": 3.48077,
+     "split_tma_act_large_fc2": 3.55661
     },
     "4096": {
-     "split_swap_ab": 6.28909,
-     "split_large_tile": 5.58563,
-     "split_tma": 6.10803,
-     "split_tma_act": 6.7977
+     "split_swap_ab": 6.40038,
+     "split_large_tile": 5.55942,
+     "split_tma": 5.91328,
+     "split_tma_act": 5.91293,
+     "split_tma_act_large_fc2": 5.66944
     },
     "8192": {
-     "split_swap_ab": 11.1606,
-     "split_large_tile": 8.89277,
-     "split_tma": 11.171,
-     "split_tma_act": 9.97638
+     "split_swap_ab": 10.7408,
+     "split_large_tile": 8.91082,
+     "split_tma": 10.2978,
+     "split_tma_act": 9.6359,
+     "split_tma_act_large_fc2": 9.17386
     }
    }
   },
@@ -730,10 +736,11 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.249472
     },
     "128": {
-     "split_swap_ab": 0.228448,
-     "split_large_tile": 0.274368,
-     "split_tma": 0.211712,
-     "split_tma_act": 0.240544
+     "split_swap_ab": 0.204384,
+     "split_large_tile": 0.258144,
+     "split_tma": 0.19712,
+     "split_tma_act": 0.230464,
+     "split_tma_act_large_fc2": 0.254048
     },
     "256": {
      "split_swap_ab": 0.216032,
@@ -742,34 +749,39 @@ const char* shipped_tactics_json() {
      "split_tma_act": 0.235712
     },
     "512": {
-     "split_swap_ab": 0.238528,
-     "split_large_tile": 0.268928,
-     "split_tma": 0.21712,
-     "split_tma_act": 0.240416
+     "split_swap_ab": 0.235552,
+     "split_large_tile": 0.2688,
+     "split_tma": 0.216416,
+     "split_tma_act": 0.239712,
+     "split_tma_act_large_fc2": 0.260288
     },
     "1024": {
-     "split_swap_ab": 0.343264,
-     "split_large_tile": 0.319168,
-     "split_tma": 0.26896,
-     "split_tma_act": 0.281696
+     "split_swap_ab": 0.299392,
+     "split_large_tile": 0.287648,
+     "split_tma": 0.258368,
+     "split_tma_act": 0.271872,
+     "split_tma_act_large_fc2": 0.279328
     },
     "2048": {
-     "split_swap_ab": 0.45776,
-     "split_large_tile": 0.39024,
-     "split_tma": 0.433824,
-     "split_tma_act": 0.42848
+     "split_swap_ab": 0.450976,
+     "split_large_tile": 0.388,
+     "split_tma": 0.42176,
+     "split_tma_act": 0.414592,
+     "split_tma_act_large_fc2": 0.388672
     },
     "4096": {
-     "split_swap_ab": 0.798464,
-     "split_large_tile": 0.656416,
-     "split_tma": 0.735872,
-     "split_tma_act": 0.725472
+     "split_swap_ab": 0.784864,
+     "split_large_tile": 0.63008,
+     "split_tma": 0.70272,
+     "split_tma_act": 0.688544,
+     "split_tma_act_large_fc2": 0.651552
     },
     "8192": {
-     "split_swap_ab": 1.49485,
-     "split_large_tile": 1.21325,
-     "split_tma": 1.37478,
-     "split_tma_act": 1.32547
+     "split_swap_ab": 1.4641,
+     "split_large_tile": 1.18662,
+     "split_tma": 1.35398,
+     "split_tma_act": 1.34352,
+     "split_tma_act_large_fc2": 1.18829
     }
    }
   },
@@ -796,11 +808,11 @@ const char* shipped_tactics_json() {
     "64": "split_swap_ab",
     "128": "split_tma",
     "256": "split_tma",
-    "512": "split_large_tile",
+    "512": "split_swap_ab",
     "1024": "split_large_tile",
     "2048": "split_large_tile",
-    "4096": "split_tma_act",
-    "8192": "split_large_tile"
+    "4096": "split_tma_act_large_fc2",
+    "8192": "split_tma_act_large_fc2"
    },
    "measured_ms": {
     "1": {
@@ -860,10 +872,11 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.587328
     },
     "128": {
-     "split_swap_ab": 0.413504,
-     "split_large_tile": 0.570496,
-     "split_tma": 0.394464,
-     "split_tma_act": 0.407648
+     "split_swap_ab": 0.399424,
+     "split_large_tile": 0.562368,
+     "split_tma": 0.390176,
+     "split_tma_act": 0.400416,
+     "split_tma_act_large_fc2": 0.44336
     },
     "256": {
      "split_swap_ab": 0.532064,
@@ -872,34 +885,39 @@ const char* shipped_tactics_json() {
      "split_tma_act": 0.481088
     },
     "512": {
-     "split_swap_ab": 0.725952,
-     "split_large_tile": 0.674432,
-     "split_tma": 0.676192,
-     "split_tma_act": 0.742848
+     "split_swap_ab": 0.653504,
+     "split_large_tile": 0.681024,
+     "split_tma": 0.680352,
+     "split_tma_act": 0.692576,
+     "split_tma_act_large_fc2": 0.679456
     },
     "1024": {
-     "split_swap_ab": 1.16106,
-     "split_large_tile": 1.08934,
-     "split_tma": 1.19488,
-     "split_tma_act": 1.19891
+     "split_swap_ab": 1.22272,
+     "split_large_tile": 1.03786,
+     "split_tma": 1.12528,
+     "split_tma_act": 1.15037,
+     "split_tma_act_large_fc2": 1.07965
     },
     "2048": {
-     "split_swap_ab": 2.46691,
-     "split_large_tile": 1.99142,
-     "split_tma": 2.17808,
-     "split_tma_act": 2.11501
+     "split_swap_ab": 2.2817,
+     "split_large_tile": 1.89866,
+     "split_tma": 2.05667,
+     "split_tma_act": 2.02358,
+     "split_tma_act_large_fc2": 1.93914
     },
     "4096": {
-     "split_swap_ab": 4.5712,
-     "split_large_tile": 3.72509,
-     "split_tma": 4.13037,
-     "split_tma_act": 3.63373
+     "split_swap_ab": 4.48726,
+     "split_large_tile": 3.57155,
+     "split_tma": 3.95069,
+     "split_tma_act": 3.65142,
+     "split_tma_act_large_fc2": 3.4625
     },
     "8192": {
-     "split_swap_ab": 9.22934,
-     "split_large_tile": 7.01024,
-     "split_tma": 7.83363,
-     "split_tma_act": 7.05203
+     "split_swap_ab": 8.9752,
+     "split_large_tile": 6.96714,
+     "split_tma": 7.52128,
+     "split_tma_act": 7.02051,
+     "split_tma_act_large_fc2": 6.80253
     }
    }
   },
@@ -927,10 +945,10 @@ const char* shipped_tactics_json() {
     "128": "split_swap_ab",
     "256": "split_swap_ab",
     "512": "split_swap_ab",
-    "1024": "split_swap_ab",
+    "1024": "split_tma",
     "2048": "split_tma",
-    "4096": "split_tma_act",
-    "8192": "split_tma_act"
+    "4096": "split_tma_act_large_fc2",
+    "8192": "split_tma_act_large_fc2"
    },
    "measured_ms": {
     "1": {
@@ -990,10 +1008,11 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.01187
     },
     "128": {
-     "split_swap_ab": 0.800736,
-     "split_large_tile": 1.12541,
-     "split_tma": 0.847136,
-     "split_tma_act": 0.965696
+     "split_swap_ab": 0.780576,
+     "split_large_tile": 1.11843,
+     "split_tma": 0.844352,
+     "split_tma_act": 0.944448,
+     "split_tma_act_large_fc2": 1.01981
     },
     "256": {
      "split_swap_ab": 0.853504,
@@ -1002,34 +1021,39 @@ const char* shipped_tactics_json() {
      "split_tma_act": 1.00662
     },
     "512": {
-     "split_swap_ab": 0.888768,
-     "split_large_tile": 1.18954,
-     "split_tma": 0.889376,
-     "split_tma_act": 1.12758
+     "split_swap_ab": 0.86288,
+     "split_large_tile": 1.16061,
+     "split_tma": 0.877088,
+     "split_tma_act": 0.982784,
+     "split_tma_act_large_fc2": 1.0711
     },
     "1024": {
-     "split_swap_ab": 0.938112,
-     "split_large_tile": 1.22714,
-     "split_tma": 0.945376,
-     "split_tma_act": 1.14128
+     "split_swap_ab": 0.925024,
+     "split_large_tile": 1.20902,
+     "split_tma": 0.920768,
+     "split_tma_act": 1.03766,
+     "split_tma_act_large_fc2": 1.07843
     },
     "2048": {
-     "split_swap_ab": 1.24912,
-     "split_large_tile": 1.26064,
-     "split_tma": 1.15616,
-     "split_tma_act": 1.2545
+     "split_swap_ab": 1.19002,
+     "split_large_tile": 1.20182,
+     "split_tma": 1.08131,
+     "split_tma_act": 1.18128,
+     "split_tma_act_large_fc2": 1.12483
     },
     "4096": {
-     "split_swap_ab": 2.11389,
-     "split_large_tile": 1.91011,
-     "split_tma": 1.87917,
-     "split_tma_act": 1.87482
+     "split_swap_ab": 1.94464,
+     "split_large_tile": 1.79594,
+     "split_tma": 1.81472,
+     "split_tma_act": 1.78694,
+     "split_tma_act_large_fc2": 1.7081
     },
     "8192": {
-     "split_swap_ab": 3.46611,
-     "split_large_tile": 3.16883,
-     "split_tma": 3.35379,
-     "split_tma_act": 3.07184
+     "split_swap_ab": 3.34954,
+     "split_large_tile": 2.95894,
+     "split_tma": 3.17638,
+     "split_tma_act": 2.90714,
+     "split_tma_act_large_fc2": 2.78854
     }
    }
   },

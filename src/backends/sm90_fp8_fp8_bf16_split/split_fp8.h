@@ -87,9 +87,15 @@ class Sm90SplitFp8 : public Sm90BackendBase {
 
   // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) CUTLASS kernels, or
   // our own TMA kernel (128 token rows x 128 weight rows), with the activation-quantize kernel
-  // after FC1 or (split_tma_act) the activation and the quantization of a in FC1's epilogue.
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTma, kTmaAct}; }
+  // after FC1 or (split_tma_act) the activation and the quantization of a in FC1's epilogue;
+  // split_tma_act_large_fc2 runs split_tma_act's FC1 and the CUTLASS 128x128 kernel's FC2 (at
+  // large T the CUTLASS FC2 mainloop needs fewer cycles than ours, while FC1 with the epilogue
+  // saves the fp32 h round trip).
+  std::vector<std::string> tactic_names() const override {
+    return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2};
+  }
   std::string tactic_for(int64_t T) const override {
+    if (requested_tactic(T) == kTmaActLargeFc2) return kTmaActLargeFc2;
     switch (gemm_tactic(T)) {
       case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
       case sm90::Fp8GemmTactic::kTma: return fused_act(T) ? kTmaAct : kTma;
@@ -102,21 +108,27 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   static constexpr const char* kLargeTile = "split_large_tile";
   static constexpr const char* kTma = "split_tma";
   static constexpr const char* kTmaAct = "split_tma_act";
+  static constexpr const char* kTmaActLargeFc2 = "split_tma_act_large_fc2";
 
   // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
   sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
     const std::string& r = requested_tactic(T);
     if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
     if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
-    if (r == kTma || r == kTmaAct) return sm90::Fp8GemmTactic::kTma;
+    if (r == kTma || r == kTmaAct || r == kTmaActLargeFc2) return sm90::Fp8GemmTactic::kTma;
     return sm90::choose_fp8_tactic(T * K_, int(EL_));
   }
+  // FC2's kernel: FC1's, but the CUTLASS 128x128 kernel for split_tma_act_large_fc2.
+  sm90::Fp8GemmTactic fc2_gemm_tactic(int64_t T) const {
+    return requested_tactic(T) == kTmaActLargeFc2 ? sm90::Fp8GemmTactic::kLargeTile : gemm_tactic(T);
+  }
 
-  // split_tma_act: FC1 with the activation and the quantization of a in its epilogue (no h in
-  // memory), when I is a multiple of 64 (GroupedGemmFp8Blockwise::fused_act_supported; otherwise it
-  // runs as split_tma). The output is bit for bit split_tma's.
+  // split_tma_act(_large_fc2): FC1 with the activation and the quantization of a in its epilogue
+  // (no h in memory), when I is a multiple of 64 (GroupedGemmFp8Blockwise::fused_act_supported;
+  // otherwise FC1 runs as split_tma's). The output is bit for bit split_tma's.
   bool fused_act(int64_t T) const {
-    return requested_tactic(T) == kTmaAct && sm90::GroupedGemmFp8Blockwise::fused_act_supported(I_);
+    const std::string& r = requested_tactic(T);
+    return (r == kTmaAct || r == kTmaActLargeFc2) && sm90::GroupedGemmFp8Blockwise::fused_act_supported(I_);
   }
 
   void upload_weights(const MoeWeights& w) override {
@@ -155,12 +167,13 @@ class Sm90SplitFp8 : public Sm90BackendBase {
       sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_,
                                         sw_.a, sw_.a_scales, stream);
     }
-    const bool y_bf16 = fc2_bf16_y(tactic != sm90::Fp8GemmTactic::kSwapAB);
+    const sm90::Fp8GemmTactic tactic2 = fc2_gemm_tactic(T);
+    const bool y_bf16 = fc2_bf16_y(tactic2 != sm90::Fp8GemmTactic::kSwapAB);
     if (y_bf16)
       fc2_->run_bf16_out(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream,
-                         tactic);
+                         tactic2);
     else
-      fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic);
+      fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic2);
     combine_or_route_rows(args, f, y, y_bf16, /*pdl=*/false);
   }
 
