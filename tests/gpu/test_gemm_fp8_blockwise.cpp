@@ -81,28 +81,35 @@ GemmInputs make_inputs(const std::vector<int32_t>& rows_per_group, int64_t N, in
   return in;
 }
 
-void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t K, uint64_t seed) {
-  const GemmInputs in = make_inputs(rows_per_group, N, K, seed);
-  const int G = in.G;
-  const std::vector<int32_t>& offsets = in.offsets;
-  const int64_t rows = in.rows, KB = in.KB, NB = in.NB;
-  const std::vector<uint8_t>&A = in.A, &W = in.W;
-  const std::vector<float>&sa_rowmajor = in.sa_rowmajor, &sw_canon = in.sw_canon, &SA = in.SA, &SW = in.SW;
-  // float64 reference.
-  std::vector<double> ref(size_t(rows * N));
-  for (int g = 0; g < G; ++g)
-    for (int64_t r = offsets[size_t(g)]; r < offsets[size_t(g + 1)]; ++r)
+// The float64 product of one grouped problem, [rows, N] row-major.
+std::vector<double> reference_d(const GemmInputs& in, int64_t N, int64_t K) {
+  const int64_t KB = in.KB, NB = in.NB;
+  std::vector<double> ref(size_t(in.rows * N));
+  for (int g = 0; g < in.G; ++g)
+    for (int64_t r = in.offsets[size_t(g)]; r < in.offsets[size_t(g + 1)]; ++r)
       for (int64_t n = 0; n < N; ++n) {
         double acc = 0;
         for (int64_t kb = 0; kb < KB; ++kb) {
           double part = 0;
           for (int64_t k = kb * 128; k < std::min(K, kb * 128 + 128); ++k)
-            part += double(formats::e4m3_to_float(A[size_t(r * K + k)])) *
-                    double(formats::e4m3_to_float(W[size_t((g * N + n) * K + k)]));
-          acc += part * double(sa_rowmajor[size_t(r * KB + kb)]) * double(sw_canon[size_t((g * NB + n / 128) * KB + kb)]);
+            part += double(formats::e4m3_to_float(in.A[size_t(r * K + k)])) *
+                    double(formats::e4m3_to_float(in.W[size_t((g * N + n) * K + k)]));
+          acc += part * double(in.sa_rowmajor[size_t(r * KB + kb)]) *
+                 double(in.sw_canon[size_t((g * NB + n / 128) * KB + kb)]);
         }
         ref[size_t(r * N + n)] = acc;
       }
+  return ref;
+}
+
+void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t K, uint64_t seed) {
+  const GemmInputs in = make_inputs(rows_per_group, N, K, seed);
+  const int G = in.G;
+  const std::vector<int32_t>& offsets = in.offsets;
+  const int64_t rows = in.rows;
+  const std::vector<uint8_t>&A = in.A, &W = in.W;
+  const std::vector<float>&SA = in.SA, &SW = in.SW;
+  const std::vector<double> ref = reference_d(in, N, K);
   DevBuf<uint8_t> dA, dW;
   dA.upload(A.empty() ? std::vector<uint8_t>(16) : A);
   dW.upload(W);
@@ -203,6 +210,81 @@ TEST(Fp8Gemm, PartialBlocksSmall) {
   run_gemm_case({3, 64, 0, 17}, 144, 2880, case_seed("gemm partial b"));      // N 1.125 blocks, K 22.5
   run_gemm_case({40, 200}, 2880, 336, case_seed("gemm partial c"));           // N 22.5 blocks, K 2.625
   run_gemm_case({3, 16, 0, 5}, 320, 208, case_seed("gemm partial d"));        // 32-wide token tile
+}
+
+// D with a row pitch ldd > N (fp32 or bf16 D, the large-tile and kTma tactics): the float64 product
+// in columns [0, N) of each row; the padding columns [N, ldd) and the guard row stay poisoned.
+void run_pitched_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_t ldd, bool bf16,
+                      sm90::Fp8GemmTactic tactic, uint64_t seed) {
+  const GemmInputs in = make_inputs(rows_per_group, N, 256, seed);
+  const int64_t rows = in.rows;
+  const std::vector<double> ref = reference_d(in, N, 256);
+  DevBuf<uint8_t> dA, dW;
+  dA.upload(in.A);
+  dW.upload(in.W);
+  DevBuf<float> dSA, dSW;
+  dSA.upload(in.SA);
+  dSW.upload(in.SW);
+  DevBuf<int32_t> dOff;
+  dOff.upload(in.offsets);
+  const size_t elem = bf16 ? 2 : 4, n_elems = size_t((rows + 1) * ldd);
+  DevBuf<uint8_t> dD(n_elems * elem);
+  CUDA_CHECK(cudaMemset(dD.p, 0xFF, dD.n));
+  sm90::GroupedGemmFp8Blockwise gemm(in.G, N, 256, 0);
+  if (bf16)
+    gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD.p, ldd, dOff.p, rows, nullptr, tactic);
+  else
+    gemm.run(dA.p, dSA.p, dW.p, dSW.p, reinterpret_cast<float*>(dD.p), ldd, dOff.p, rows, nullptr, tactic);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  const std::vector<uint8_t> D = dD.download();
+  auto value = [&](int64_t i) {
+    if (bf16) {
+      uint16_t b;
+      std::memcpy(&b, &D[size_t(i) * 2], 2);
+      return formats::bf16_bits_to_float(b);
+    }
+    float f;
+    std::memcpy(&f, &D[size_t(i) * 4], 4);
+    return f;
+  };
+  auto poisoned = [&](int64_t i) {
+    for (size_t b = 0; b < elem; ++b)
+      if (D[size_t(i) * elem + b] != 0xFF) return false;
+    return true;
+  };
+  double num = 0, den = 0;
+  int64_t unwritten = 0, stray = 0;
+  for (int64_t r = 0; r <= rows; ++r)
+    for (int64_t n = 0; n < ldd; ++n) {
+      const int64_t i = r * ldd + n;
+      if (r == rows || n >= N) {
+        stray += !poisoned(i);
+        continue;
+      }
+      const double v = value(i), e = ref[size_t(r * N + n)];
+      if (std::isnan(v)) {
+        ++unwritten;
+        continue;
+      }
+      num += (v - e) * (v - e);
+      den += e * e;
+    }
+  EXPECT_EQ(unwritten, 0) << "unwritten (NaN) elements of D";
+  EXPECT_EQ(stray, 0) << "elements written past N or into the guard row";
+  const double err = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  EXPECT_LE(err, bf16 ? 8e-3 : 1e-3) << sm90::fp8_tactic_name(tactic) << (bf16 ? ", bf16" : ", fp32") << " D, N "
+                                     << N << ", ldd " << ldd;
+}
+
+TEST(Fp8Gemm, PitchedRowsSmall) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
+    SCOPED_TRACE(sm90::fp8_tactic_name(tactic));
+    run_pitched_case({0, 7, 150, 64, 1}, 256, 268, /*bf16=*/false, tactic, case_seed("pitched fp32"));
+    run_pitched_case({5, 200, 0, 64}, 264, 280, /*bf16=*/true, tactic, case_seed("pitched bf16"));
+  }
 }
 
 // run_act (FC1 with the activation and the 1x128 quantization of a in the kTma kernel's epilogue)
