@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 2026-12-03 (session 33), on one H200 with binaries built on the CPU machine (build-h6 at 8c59874 +
-# the pitched-rows test; carried as .carry/): the fp8 GEMM tests (Fp8Gemm.*, with the new
+# the pitched-rows test; carried as .carry/bins.tgz, unpacked to /tmp/carry): the fp8 GEMM tests (Fp8Gemm.*, with the new
 # PitchedRowsSmall) and memcheck on that test; then bf16 at T = 128..8192, last measured against
 # vLLM on 2026-12-01 (f45c05d): `auto` with the shipped table against vLLM's Triton fused MoE and
 # PyTorch, `megamoe tune --recipe bf16 --rounds 2` at those T, and `auto` again with the tune's
@@ -10,7 +10,8 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-B=.carry
+mkdir -p /tmp/carry && tar xzf .carry/bins.tgz -C /tmp/carry || exit 1
+B=/tmp/carry
 timeout 120 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8Gemm.*' > "$R/tests_fp8gemm.log" 2>&1
 echo "Fp8Gemm rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_fp8gemm.log" | head
 timeout 90 compute-sanitizer --tool memcheck --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
