@@ -534,10 +534,10 @@ const char* shipped_tactics_json() {
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_swap_ab",
-    "256": "split_swap_ab",
-    "512": "split_tma",
-    "1024": "split_tma",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
+    "512": "split_swap_ab",
+    "1024": "split_tma_small",
     "2048": "split_tma_act",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
@@ -600,38 +600,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 3.20806
     },
     "128": {
-     "split_swap_ab": 2.61318,
-     "split_large_tile": 3.51827,
-     "split_tma": 2.64042,
-     "split_tma_act": 2.74179,
-     "split_tma_act_large_fc2": 3.01658
+     "split_swap_ab": 2.67891,
+     "split_large_tile": 3.53552,
+     "split_tma": 2.65366,
+     "split_tma_act": 2.8168,
+     "split_tma_act_large_fc2": 3.04221,
+     "split_tma_small": 2.64502
     },
     "256": {
-     "split_swap_ab": 2.792,
-     "split_large_tile": 3.65261,
-     "split_tma": 2.83104,
-     "split_tma_act": 4.05776
+     "split_swap_ab": 2.79056,
+     "split_large_tile": 3.64422,
+     "split_tma": 2.76746,
+     "split_tma_act": 3.04726,
+     "split_tma_act_large_fc2": 3.16378,
+     "split_tma_small": 2.7415
     },
     "512": {
-     "split_swap_ab": 2.82394,
-     "split_large_tile": 3.60608,
-     "split_tma": 2.75802,
-     "split_tma_act": 2.91254,
-     "split_tma_act_large_fc2": 3.13562
+     "split_swap_ab": 2.88998,
+     "split_large_tile": 3.64806,
+     "split_tma": 2.90189,
+     "split_tma_act": 3.07181,
+     "split_tma_act_large_fc2": 3.32496,
+     "split_tma_small": 2.90848
     },
     "1024": {
-     "split_swap_ab": 2.96294,
-     "split_large_tile": 3.6297,
-     "split_tma": 2.8999,
-     "split_tma_act": 3.02419,
-     "split_tma_act_large_fc2": 3.19062
+     "split_swap_ab": 3.06634,
+     "split_large_tile": 3.74925,
+     "split_tma": 3.04298,
+     "split_tma_act": 3.11875,
+     "split_tma_act_large_fc2": 3.34582,
+     "split_tma_small": 2.99574
     },
     "2048": {
-     "split_swap_ab": 3.80765,
-     "split_large_tile": 3.79373,
-     "split_tma": 3.48598,
-     "split_tma_act": 3.48077,
-     "split_tma_act_large_fc2": 3.55661
+     "split_swap_ab": 3.90202,
+     "split_large_tile": 3.84442,
+     "split_tma": 3.62118,
+     "split_tma_act": 3.61261,
+     "split_tma_act_large_fc2": 3.6496,
+     "split_tma_small": 4.60762
     },
     "4096": {
      "split_swap_ab": 6.40038,
@@ -670,9 +676,9 @@ const char* shipped_tactics_json() {
     "16": "mega_min16",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_tma",
-    "256": "split_tma",
-    "512": "split_tma",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
     "1024": "split_tma",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
@@ -736,38 +742,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.249472
     },
     "128": {
-     "split_swap_ab": 0.204384,
-     "split_large_tile": 0.258144,
-     "split_tma": 0.19712,
-     "split_tma_act": 0.230464,
-     "split_tma_act_large_fc2": 0.254048
+     "split_swap_ab": 0.205376,
+     "split_large_tile": 0.25856,
+     "split_tma": 0.198528,
+     "split_tma_act": 0.229792,
+     "split_tma_act_large_fc2": 0.252704,
+     "split_tma_small": 0.192224
     },
     "256": {
-     "split_swap_ab": 0.216032,
-     "split_large_tile": 0.263968,
-     "split_tma": 0.206048,
-     "split_tma_act": 0.235712
+     "split_swap_ab": 0.214016,
+     "split_large_tile": 0.259008,
+     "split_tma": 0.204224,
+     "split_tma_act": 0.233024,
+     "split_tma_act_large_fc2": 0.256032,
+     "split_tma_small": 0.199552
     },
     "512": {
-     "split_swap_ab": 0.235552,
-     "split_large_tile": 0.2688,
-     "split_tma": 0.216416,
-     "split_tma_act": 0.239712,
-     "split_tma_act_large_fc2": 0.260288
+     "split_swap_ab": 0.237088,
+     "split_large_tile": 0.267456,
+     "split_tma": 0.21712,
+     "split_tma_act": 0.239968,
+     "split_tma_act_large_fc2": 0.26144,
+     "split_tma_small": 0.215232
     },
     "1024": {
-     "split_swap_ab": 0.299392,
-     "split_large_tile": 0.287648,
-     "split_tma": 0.258368,
-     "split_tma_act": 0.271872,
-     "split_tma_act_large_fc2": 0.279328
+     "split_swap_ab": 0.298336,
+     "split_large_tile": 0.287904,
+     "split_tma": 0.259392,
+     "split_tma_act": 0.270752,
+     "split_tma_act_large_fc2": 0.277888,
+     "split_tma_small": 0.283424
     },
     "2048": {
-     "split_swap_ab": 0.450976,
-     "split_large_tile": 0.388,
-     "split_tma": 0.42176,
-     "split_tma_act": 0.414592,
-     "split_tma_act_large_fc2": 0.388672
+     "split_swap_ab": 0.449984,
+     "split_large_tile": 0.386112,
+     "split_tma": 0.423648,
+     "split_tma_act": 0.414976,
+     "split_tma_act_large_fc2": 0.38896,
+     "split_tma_small": 0.443456
     },
     "4096": {
      "split_swap_ab": 0.784864,
@@ -806,10 +818,10 @@ const char* shipped_tactics_json() {
     "16": "split_swap_ab",
     "32": "split_swap_ab",
     "64": "split_swap_ab",
-    "128": "split_tma",
+    "128": "split_tma_small",
     "256": "split_tma",
-    "512": "split_swap_ab",
-    "1024": "split_large_tile",
+    "512": "split_tma",
+    "1024": "split_tma_act_large_fc2",
     "2048": "split_large_tile",
     "4096": "split_tma_act_large_fc2",
     "8192": "split_tma_act_large_fc2"
@@ -872,38 +884,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.587328
     },
     "128": {
-     "split_swap_ab": 0.399424,
-     "split_large_tile": 0.562368,
-     "split_tma": 0.390176,
-     "split_tma_act": 0.400416,
-     "split_tma_act_large_fc2": 0.44336
+     "split_swap_ab": 0.407456,
+     "split_large_tile": 0.546272,
+     "split_tma": 0.393216,
+     "split_tma_act": 0.406368,
+     "split_tma_act_large_fc2": 0.448256,
+     "split_tma_small": 0.391424
     },
     "256": {
-     "split_swap_ab": 0.532064,
-     "split_large_tile": 0.520704,
-     "split_tma": 0.44288,
-     "split_tma_act": 0.481088
+     "split_swap_ab": 0.535904,
+     "split_large_tile": 0.517664,
+     "split_tma": 0.436736,
+     "split_tma_act": 0.481728,
+     "split_tma_act_large_fc2": 0.490752,
+     "split_tma_small": 0.581792
     },
     "512": {
-     "split_swap_ab": 0.653504,
-     "split_large_tile": 0.681024,
-     "split_tma": 0.680352,
-     "split_tma_act": 0.692576,
-     "split_tma_act_large_fc2": 0.679456
+     "split_swap_ab": 0.699424,
+     "split_large_tile": 0.673792,
+     "split_tma": 0.656544,
+     "split_tma_act": 0.720288,
+     "split_tma_act_large_fc2": 0.70176,
+     "split_tma_small": 0.762368
     },
     "1024": {
-     "split_swap_ab": 1.22272,
-     "split_large_tile": 1.03786,
-     "split_tma": 1.12528,
-     "split_tma_act": 1.15037,
-     "split_tma_act_large_fc2": 1.07965
+     "split_swap_ab": 1.14906,
+     "split_large_tile": 1.03514,
+     "split_tma": 1.10464,
+     "split_tma_act": 1.11645,
+     "split_tma_act_large_fc2": 1.02765,
+     "split_tma_small": 1.26125
     },
     "2048": {
-     "split_swap_ab": 2.2817,
-     "split_large_tile": 1.89866,
-     "split_tma": 2.05667,
-     "split_tma_act": 2.02358,
-     "split_tma_act_large_fc2": 1.93914
+     "split_swap_ab": 2.3184,
+     "split_large_tile": 1.84624,
+     "split_tma": 2.09238,
+     "split_tma_act": 1.98122,
+     "split_tma_act_large_fc2": 1.9032,
+     "split_tma_small": 2.42688
     },
     "4096": {
      "split_swap_ab": 4.48726,
@@ -943,8 +961,8 @@ const char* shipped_tactics_json() {
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
-    "256": "split_swap_ab",
-    "512": "split_swap_ab",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
     "1024": "split_tma",
     "2048": "split_tma",
     "4096": "split_tma_act_large_fc2",
@@ -1008,38 +1026,44 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.01187
     },
     "128": {
-     "split_swap_ab": 0.780576,
-     "split_large_tile": 1.11843,
-     "split_tma": 0.844352,
-     "split_tma_act": 0.944448,
-     "split_tma_act_large_fc2": 1.01981
+     "split_swap_ab": 0.799392,
+     "split_large_tile": 1.12106,
+     "split_tma": 0.852544,
+     "split_tma_act": 0.95648,
+     "split_tma_act_large_fc2": 1.03597,
+     "split_tma_small": 0.804576
     },
     "256": {
-     "split_swap_ab": 0.853504,
-     "split_large_tile": 1.14531,
-     "split_tma": 0.870944,
-     "split_tma_act": 1.00662
+     "split_swap_ab": 0.853056,
+     "split_large_tile": 1.15968,
+     "split_tma": 0.881952,
+     "split_tma_act": 1.03894,
+     "split_tma_act_large_fc2": 1.08682,
+     "split_tma_small": 0.848832
     },
     "512": {
-     "split_swap_ab": 0.86288,
-     "split_large_tile": 1.16061,
-     "split_tma": 0.877088,
-     "split_tma_act": 0.982784,
-     "split_tma_act_large_fc2": 1.0711
+     "split_swap_ab": 0.88336,
+     "split_large_tile": 1.17792,
+     "split_tma": 0.88144,
+     "split_tma_act": 1.03306,
+     "split_tma_act_large_fc2": 1.07971,
+     "split_tma_small": 0.872544
     },
     "1024": {
-     "split_swap_ab": 0.925024,
-     "split_large_tile": 1.20902,
-     "split_tma": 0.920768,
-     "split_tma_act": 1.03766,
-     "split_tma_act_large_fc2": 1.07843
+     "split_swap_ab": 0.94496,
+     "split_large_tile": 1.19658,
+     "split_tma": 0.929856,
+     "split_tma_act": 1.08685,
+     "split_tma_act_large_fc2": 1.10746,
+     "split_tma_small": 0.934816
     },
     "2048": {
-     "split_swap_ab": 1.19002,
-     "split_large_tile": 1.20182,
-     "split_tma": 1.08131,
-     "split_tma_act": 1.18128,
-     "split_tma_act_large_fc2": 1.12483
+     "split_swap_ab": 1.24931,
+     "split_large_tile": 1.24755,
+     "split_tma": 1.12128,
+     "split_tma_act": 1.20867,
+     "split_tma_act_large_fc2": 1.17043,
+     "split_tma_small": 1.2264
     },
     "4096": {
      "split_swap_ab": 1.94464,

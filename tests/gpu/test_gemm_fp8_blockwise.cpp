@@ -1,4 +1,4 @@
-// The grouped blockwise FP8 GEMM (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h), all three tactics,
+// The grouped blockwise FP8 GEMM (kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h), every tactic,
 // and the kTma kernel's activation epilogue (run_act) against the separate kernel, against a float64 host product (and the large tile's and the TMA kernel's bf16 D against their own fp32 D, bitwise), also with K and N not multiples of 128 (partial last blocks with
 // their own scales). Tests named *Small* use small shapes (suitable for compute-sanitizer).
 // Every test skips (GTEST_SKIP) without an sm_90 GPU. Fresh random inputs per process
@@ -120,7 +120,8 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
   dOff.upload(offsets);
   sm90::GroupedGemmFp8Blockwise gemm(G, N, K, 0);
   std::vector<float> large_d, tma_d;  // the large tile's and the TMA kernel's fp32 D, for run_bf16_out below
-  for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
+  for (auto tactic : {sm90::Fp8GemmTactic::kSwapAB, sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma,
+                      sm90::Fp8GemmTactic::kTmaSmall}) {
     SCOPED_TRACE(sm90::fp8_tactic_name(tactic));
     CUDA_CHECK(cudaMemset(dD.p, 0xFF, dD.n * sizeof(float)));  // NaN
     gemm.run(dA.p, dSA.p, dW.p, dSW.p, dD.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr, tactic);
@@ -145,6 +146,13 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
     EXPECT_LE(err, 1e-3);
     if (tactic == sm90::Fp8GemmTactic::kLargeTile) large_d = D;
     if (tactic == sm90::Fp8GemmTactic::kTma) tma_d = D;
+    // kTmaSmall: the TMA kernel with one consumer warpgroup and 64-token passes; every element is
+    // the same sequence of MMAs and promotions, so D equals kTma's bit for bit.
+    if (tactic == sm90::Fp8GemmTactic::kTmaSmall) {
+      int64_t mismatches = 0;
+      for (int64_t i = 0; i < rows * N; ++i) mismatches += fbits(D[size_t(i)]) != fbits(tma_d[size_t(i)]);
+      EXPECT_EQ(mismatches, 0) << "kTmaSmall's D differs from kTma's in " << mismatches << " of " << rows * N;
+    }
   }
   // The kTma tactic's scale maps start at SA / SW rounded down to 16 bytes (TMA boxes must start
   // on 16-byte aligned elements): scale pointers 0-12 bytes past a 16-byte boundary give the same
@@ -173,9 +181,9 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
   }
   // run_bf16_out: the tactic's fp32 result rounded to nearest bf16, bit for bit; the guard row
   // and rows outside the groups stay poisoned.
-  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
+  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma, sm90::Fp8GemmTactic::kTmaSmall}) {
     SCOPED_TRACE(std::string("bf16 D, ") + sm90::fp8_tactic_name(tactic));
-    const std::vector<float>& fp32_d = tactic == sm90::Fp8GemmTactic::kTma ? tma_d : large_d;
+    const std::vector<float>& fp32_d = tactic == sm90::Fp8GemmTactic::kLargeTile ? large_d : tma_d;
     DevBuf<uint16_t> dD16(size_t((rows + 1) * N));
     CUDA_CHECK(cudaMemset(dD16.p, 0xFF, dD16.n * sizeof(uint16_t)));
     gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD16.p, N, dOff.p, std::max<int64_t>(rows, 1), nullptr, tactic);
@@ -280,7 +288,7 @@ void run_pitched_case(const std::vector<int32_t>& rows_per_group, int64_t N, int
 TEST(Fp8Gemm, PitchedRowsSmall) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma}) {
+  for (auto tactic : {sm90::Fp8GemmTactic::kLargeTile, sm90::Fp8GemmTactic::kTma, sm90::Fp8GemmTactic::kTmaSmall}) {
     SCOPED_TRACE(sm90::fp8_tactic_name(tactic));
     run_pitched_case({0, 7, 150, 64, 1}, 256, 268, /*bf16=*/false, tactic, case_seed("pitched fp32"));
     run_pitched_case({5, 200, 0, 64}, 264, 280, /*bf16=*/true, tactic, case_seed("pitched bf16"));

@@ -90,15 +90,17 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   // after FC1 or (split_tma_act) the activation and the quantization of a in FC1's epilogue;
   // split_tma_act_large_fc2 runs split_tma_act's FC1 and the CUTLASS 128x128 kernel's FC2 (at
   // large T the CUTLASS FC2 mainloop needs fewer cycles than ours, while FC1 with the epilogue
-  // saves the fp32 h round trip).
+  // saves the fp32 h round trip); split_tma_small runs both GEMMs on the TMA kernel with one
+  // consumer warpgroup (64 token rows x 128 weight rows, 8 stages: for experts of few rows).
   std::vector<std::string> tactic_names() const override {
-    return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2};
+    return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2, kTmaSmall};
   }
   std::string tactic_for(int64_t T) const override {
     if (requested_tactic(T) == kTmaActLargeFc2) return kTmaActLargeFc2;
     switch (gemm_tactic(T)) {
       case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
       case sm90::Fp8GemmTactic::kTma: return fused_act(T) ? kTmaAct : kTma;
+      case sm90::Fp8GemmTactic::kTmaSmall: return kTmaSmall;
       default: return kLargeTile;
     }
   }
@@ -109,6 +111,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   static constexpr const char* kTma = "split_tma";
   static constexpr const char* kTmaAct = "split_tma_act";
   static constexpr const char* kTmaActLargeFc2 = "split_tma_act_large_fc2";
+  static constexpr const char* kTmaSmall = "split_tma_small";
 
   // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
   sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
@@ -116,6 +119,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
     if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
     if (r == kTma || r == kTmaAct || r == kTmaActLargeFc2) return sm90::Fp8GemmTactic::kTma;
+    if (r == kTmaSmall) return sm90::Fp8GemmTactic::kTmaSmall;
     return sm90::choose_fp8_tactic(T * K_, int(EL_));
   }
   // FC2's kernel: FC1's, but the CUTLASS 128x128 kernel for split_tma_act_large_fc2.

@@ -30,6 +30,7 @@ constexpr int kNumKernels = 4;
 constexpr int kSwap64 = 0, kLarge = 1, kLargeBf16Out = 2, kSwap32 = 3;
 // Not CUTLASS kernels (launch_fp8_tma, nothing prepared): past the prepared ones.
 constexpr int kTmaF32 = kNumKernels, kTmaBf16Out = kNumKernels + 1;
+constexpr int kTmaSmallF32 = kNumKernels + 2, kTmaSmallBf16Out = kNumKernels + 3;
 const fd::TacticOps& ops_for(int i) {
   switch (i) {
     case kSwap64: return fd::swapab_ops();
@@ -53,6 +54,7 @@ const char* fp8_tactic_name(Fp8GemmTactic t) {
     case Fp8GemmTactic::kSwapAB: return "fp8_swap_ab_128x32|128x64x128";
     case Fp8GemmTactic::kLargeTile: return "fp8_large_tile_128x128x128";
     case Fp8GemmTactic::kTma: return "fp8_tma_128x128x128";
+    case Fp8GemmTactic::kTmaSmall: return "fp8_tma_64x128x128";
   }
   return "unknown";
 }
@@ -114,10 +116,12 @@ GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
 void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,
                                   int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
                                   cudaStream_t stream, Fp8GemmTactic tactic) {
-  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma)
-    throw_invalid("tactic", "kSwapAB, kLargeTile or kTma", std::to_string(int(tactic)));
-  if (tactic == Fp8GemmTactic::kTma) {
-    run_kernel(kTmaF32, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+  if (tactic != Fp8GemmTactic::kSwapAB && tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma &&
+      tactic != Fp8GemmTactic::kTmaSmall)
+    throw_invalid("tactic", "kSwapAB, kLargeTile, kTma or kTmaSmall", std::to_string(int(tactic)));
+  if (tactic == Fp8GemmTactic::kTma || tactic == Fp8GemmTactic::kTmaSmall) {
+    run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaF32 : kTmaSmallF32, A, SA, W, SW, D, ldd, offsets,
+               total_rows_upper_bound, stream);
     return;
   }
   const int kernel = tactic == Fp8GemmTactic::kLargeTile                                   ? kLarge
@@ -129,10 +133,11 @@ void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W,
 void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D,
                                            int64_t ldd, const int32_t* offsets, int64_t total_rows_upper_bound,
                                            cudaStream_t stream, Fp8GemmTactic tactic) {
-  if (tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma)
-    throw_invalid("tactic", "kLargeTile or kTma (bf16 D)", fp8_tactic_name(tactic));
-  run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaBf16Out : kLargeBf16Out, A, SA, W, SW, D, ldd, offsets,
-             total_rows_upper_bound, stream);
+  if (tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma && tactic != Fp8GemmTactic::kTmaSmall)
+    throw_invalid("tactic", "kLargeTile, kTma or kTmaSmall (bf16 D)", fp8_tactic_name(tactic));
+  const int kernel = tactic == Fp8GemmTactic::kTma ? kTmaBf16Out : tactic == Fp8GemmTactic::kTmaSmall ? kTmaSmallBf16Out
+                                                                                                       : kLargeBf16Out;
+  run_kernel(kernel, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
 }
 
 bool GroupedGemmFp8Blockwise::check_operands(const void* A, const float* SA, const void* W, const float* SW,
@@ -173,7 +178,7 @@ void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float*
   if (!check_operands(A, SA, W, SW, offsets, total_rows_upper_bound)) return;
   if (!D) throw_invalid("D", "a non-null device pointer", "nullptr");
   // D's rows are stored in 16-byte vectors: 4 fp32 or 8 bf16 elements.
-  const bool bf16_out = kernel == kLargeBf16Out || kernel == kTmaBf16Out;
+  const bool bf16_out = kernel == kLargeBf16Out || kernel == kTmaBf16Out || kernel == kTmaSmallBf16Out;
   const int64_t vec = bf16_out ? 8 : 4;
   if (ldd < N_ || ldd % vec != 0)
     throw_invalid("ldd", ">= N (" + std::to_string(N_) + ") and a multiple of " + std::to_string(vec) + " elements",
@@ -183,8 +188,8 @@ void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float*
   if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
   if (kernel >= kNumKernels) {
-    launch_fp8_tma(fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, num_groups_, N_, K_, total_rows_upper_bound,
-                   kernel == kTmaBf16Out, stream);
+    launch_fp8_tma(fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, num_groups_, N_, K_, total_rows_upper_bound, bf16_out,
+                   kernel == kTmaSmallF32 || kernel == kTmaSmallBf16Out, stream);
     return;
   }
   ops_for(kernel).run(kernels_->prepared.state[kernel], fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, stream);

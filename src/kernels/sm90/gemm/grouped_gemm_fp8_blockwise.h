@@ -42,6 +42,8 @@ enum class Fp8GemmTactic : uint8_t {
   kTma,        // our own kernel (grouped_gemm_fp8_tma.cu): 128 token rows of one expert (wgmma's M,
                // two warpgroups of 64; an expert's last pass of <= 64 rows idles one) x 128 weight
                // rows. A tactic `megamoe tune` measures, never the heuristic's choice
+  kTmaSmall,   // the same kernel with one consumer warpgroup: 64 token rows x 128 weight rows, 8
+               // stages (more weights in flight where experts hold few rows). Tuned, never chosen
 };
 const char* fp8_tactic_name(Fp8GemmTactic t);
 // Swap-AB up to 64 rows per group on average (ceil(total_rows / groups)), large tiles beyond.
@@ -76,7 +78,7 @@ class GroupedGemmFp8Blockwise {
   }
   // The same product as run(..., tactic) with D [rows, N] bf16 (row stride ldd, a multiple of 8
   // elements: 16-byte bf16 vectors): each element is that tactic's fp32 result rounded to nearest.
-  // tactic: kLargeTile or kTma.
+  // tactic: kLargeTile, kTma or kTmaSmall.
   void run_bf16_out(const void* A, const float* SA, const void* W, const float* SW, void* D, int64_t ldd,
                     const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
                     Fp8GemmTactic tactic = Fp8GemmTactic::kLargeTile);
@@ -137,9 +139,10 @@ const TacticOps& swapab32_ops();  // grouped_gemm_fp8_blockwise_swapab32.cu (32-
 const TacticOps& large_ops();   // grouped_gemm_fp8_blockwise_large.cu
 const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
 }  // namespace fp8_gemm_detail
-// The kTma tactic (grouped_gemm_fp8_tma.cu; run_kernel checked the arguments): fp32 D, or bf16 D.
+// The kTma / kTmaSmall (narrow) tactics (grouped_gemm_fp8_tma.cu; run_kernel checked the
+// arguments): fp32 D, or bf16 D.
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
-                    bool bf16_out, cudaStream_t stream);
+                    bool bf16_out, bool narrow, cudaStream_t stream);
 // run_act's kernel (grouped_gemm_fp8_tma_act.cu; run_act checked the arguments).
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
                         float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, cudaStream_t stream);

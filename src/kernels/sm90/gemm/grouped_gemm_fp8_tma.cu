@@ -48,15 +48,15 @@ CUtensorMap scale_map(const float* base, int64_t n, int box, const char* what, i
 }
 }  // namespace
 
-void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
-            cudaStream_t stream) {
+void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void* W, const Params& p,
+            int64_t rows_bound, int nblk, cudaStream_t stream) {
   if (int64_t(p.G) * p.N > int64_t(INT32_MAX))
     throw_invalid("num_groups * N", "below 2^31 (fp8 TMA tactic: 32-bit row coordinates)",
                   std::to_string(int64_t(p.G) * p.N));
-  if (rows_bound > int64_t(INT32_MAX) - kMaxTok)
+  if (rows_bound > int64_t(INT32_MAX) - shape.max_tok)
     throw_invalid("total_rows_upper_bound", "below 2^31 - 128 (fp8 TMA tactic)", std::to_string(rows_bound));
   cu::check("grouped_gemm_fp8_blockwise",
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shape.smem_bytes),
             "fp8 TMA tactic: shared-memory opt-in");
   // Token rows [rows_bound, K] e4m3 and weight rows [G * N, K] e4m3: boxes of 128 bytes of K x 64
   // rows, 128-byte swizzle (the K-major layout wgmma's descriptors read).
@@ -74,34 +74,44 @@ void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int6
   // floats in boxes of kTokScaleBox (a tile's token scales of one K block from a 16-byte aligned
   // element), SW's G * KB * NB floats in boxes of kWScaleBox (one weight scale and its neighbours).
   const int64_t KB = cu::ceil_div<int64_t>(p.K, kBK), NB = cu::ceil_div<int64_t>(p.N, kBN);
-  if (rows_bound * KB > int64_t(INT32_MAX) - kTokScaleBox - 4)
+  if (rows_bound * KB > int64_t(INT32_MAX) - shape.tok_scale_box - 4)
     throw_invalid("total_rows_upper_bound * ceil(K / 128)", "below 2^31 - 136 (fp8 TMA tactic: 32-bit scale indices)",
                   std::to_string(rows_bound * KB));
   if (int64_t(p.G) * KB * NB > int64_t(INT32_MAX) - kWScaleBox - 4)
     throw_invalid("num_groups * ceil(K / 128) * ceil(N / 128)", "below 2^31 - 8 (fp8 TMA tactic: 32-bit scale indices)",
                   std::to_string(int64_t(p.G) * KB * NB));
   Params q = p;
-  const CUtensorMap tsa = scale_map(p.SA, rows_bound * KB, kTokScaleBox, "SA", q.sa_lead);
+  const CUtensorMap tsa = scale_map(p.SA, rows_bound * KB, shape.tok_scale_box, "SA", q.sa_lead);
   const CUtensorMap tsw = scale_map(p.SW, int64_t(p.G) * KB * NB, kWScaleBox, "SW", q.sw_lead);
   // Tiles: column blocks x passes over at most rows_bound rows spread over the groups.
-  const int64_t tiles = int64_t(nblk) * (cu::ceil_div<int64_t>(rows_bound, kMaxTok) + p.G);
+  const int64_t tiles = int64_t(nblk) * (cu::ceil_div<int64_t>(rows_bound, shape.max_tok) + p.G);
   const int grid = int(std::max<int64_t>(1, std::min<int64_t>(tiles, cu::current_sm_count())));
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(tx, tw, tsa, tsw, q);
+  kernel<<<grid, shape.threads, size_t(shape.smem_bytes), stream>>>(tx, tw, tsa, tsw, q);
   cu::check_launch("grouped_gemm_fp8_blockwise", "fp8 TMA tactic launch");
 }
 
 }  // namespace fp8_tma
 
+namespace {
+// The plain kernels of one geometry (the activation is a dummy of theirs).
+template <class Geo>
+void launch_plain(const fp8_tma::Params& p, const fp8_gemm_detail::RunArgs& a, int64_t N, int64_t rows_bound,
+                  bool bf16_out, cudaStream_t stream) {
+  using namespace fp8_tma;
+  const KernelFn kernel = bf16_out ? fp8_tma_kernel<Geo, Out::kBf16, Activation::kSwiGLU, false>
+                                   : fp8_tma_kernel<Geo, Out::kF32, Activation::kSwiGLU, false>;
+  launch(kernel, launch_shape<Geo>(), a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(N, kBN)), stream);
+}
+}  // namespace
+
 // fp32 or bf16 D (grouped_gemm_fp8_blockwise.cu checked the arguments).
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
-                    bool bf16_out, cudaStream_t stream) {
-  using namespace fp8_tma;
-  const Params p = gemm_params(a, num_groups, N, K);
-  const int nblk = int(cu::ceil_div<int64_t>(N, kBN));
-  // The activation is a dummy of the plain kernels.
-  const KernelFn kernel = bf16_out ? fp8_tma_kernel<Out::kBf16, Activation::kSwiGLU, false>
-                                   : fp8_tma_kernel<Out::kF32, Activation::kSwiGLU, false>;
-  launch(kernel, a.A, a.W, p, rows_bound, nblk, stream);
+                    bool bf16_out, bool narrow, cudaStream_t stream) {
+  const fp8_tma::Params p = fp8_tma::gemm_params(a, num_groups, N, K);
+  if (narrow)
+    launch_plain<fp8_tma::Narrow>(p, a, N, rows_bound, bf16_out, stream);
+  else
+    launch_plain<fp8_tma::Wide>(p, a, N, rows_bound, bf16_out, stream);
 }
 
 }  // namespace megamoe::sm90

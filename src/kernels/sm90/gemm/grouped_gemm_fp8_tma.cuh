@@ -1,10 +1,13 @@
 // Grouped blockwise FP8 GEMM, our own warp-specialised kernel (grouped_gemm_fp8_blockwise.h,
-// Fp8GemmTactic::kTma): the same product as the CUTLASS tactics, D = sum_kb (A . W^T)_kb * sa * sw,
+// Fp8GemmTactic::kTma, and kTmaSmall: Geometry<1> below): the same product as the CUTLASS tactics,
+// D = sum_kb (A . W^T)_kb * sa * sw,
 // stored as fp32 or bf16 D (grouped_gemm_fp8_tma.cu), or, as FC1 of the fp8_block MoE, passed
 // through the activation and quantized to FC2's input in the epilogue (grouped_gemm_fp8_tma_act.cu):
 // a = bf16(act(h + b13)), then e4m3 codes + 1x128 scales, no h in memory.
 //
-// Work: tiles of up to 128 token rows of one expert (wgmma's M: two warpgroups of 64) x one
+// Work (Geometry<2>; Geometry<1> has one consumer warpgroup and tiles of 64 token rows, and is
+// otherwise the same): tiles of up to 128 token rows of one expert (wgmma's M: two warpgroups of
+// 64) x one
 // 128-column block of the output, handed out persistently (t = blockIdx.x + i * gridDim.x), tile
 // t = (expert, column block, pass) with the pass fastest: the CTAs running the passes of one weight
 // block run side by side, so the second reads it from L2. An expert of r rows has ceil(r / 128)
@@ -28,7 +31,8 @@
 // full barrier, then promotes (against reading the scales after the wait and releasing after the
 // promotion: 1.00-1.06x, docs/BENCHMARKS.md 2026-12-03 "CUTLASS's step order").
 //
-// Threads: 384 (one CTA per SM): two consumer warpgroups (warps 0-7) and a producer warpgroup of
+// Threads: 384 (one CTA per SM; Geometry<1>: 256): two consumer warpgroups (warps 0-7; Geometry<1>:
+// one, warps 0-3) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
 // the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp's lane 0 loads
 // the step's token scales (one 132-float box of a one-row fp32 tensor map over SA: an expert's
@@ -44,10 +48,11 @@
 // consumers' setmaxnreg budget (8-24-byte spills, no C7518 when no wgmma sits behind a branch) but
 // ran 0.96x (5-7% slower at T >= 2048): bench/results/2026-12-03_fp8_tma_two_temporaries/.
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
-// tile 128 x 128 B], kStages scale slots of kScaleSlotBytes (the token-scale box, then the two
-// weight-scale boxes, 128-byte aligned as TMA wants), then the activation stash (kStash bytes). One
-// full / empty barrier pair per stage: full = the two producer warps' arrivals with their
-// transaction bytes (tiles; scales); empty = the 256 consumer threads, after their step's MMAs
+// tile 128 x 128 B] (Geometry<1>: 8 stages, 64-row token tiles), kStages scale slots of
+// kScaleSlotBytes (the token-scale box, then the two weight-scale boxes, 128-byte aligned as TMA
+// wants), then the activation stash (kStash bytes). One full / empty barrier pair per stage: full =
+// the two producer warps' arrivals with their transaction bytes (tiles; scales); empty = every
+// consumer thread (256; Geometry<1>: 128), after their step's MMAs
 // completed (the scales were read before them). Every wait is
 // bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
 //
@@ -70,10 +75,6 @@
 
 namespace megamoe::sm90::fp8_tma {
 
-constexpr int kConsumerWarps = 8;                    // two warpgroups
-constexpr int kThreads = kConsumerWarps * 32 + 128;  // + the producer warpgroup (two warps work)
-constexpr int kConsumerThreads = kConsumerWarps * 32;
-constexpr int kTmaWarp = kConsumerWarps, kScaleWarp = kConsumerWarps + 1;
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
 constexpr int kBN = 128;       // weight rows per sub-tile: wgmma's N; output columns per tile
@@ -82,36 +83,60 @@ constexpr int kWgRows = 64;    // token rows per consumer warpgroup: wgmma's M
 constexpr int kBK = 128;       // K per step: one 128-byte e4m3 row part, one scale block
 constexpr int kRowBytes = 128;
 constexpr int kTokBox = kWgRows;      // token rows per TMA box: one warpgroup's A tile
-constexpr int kMaxTok = 2 * kWgRows;  // token rows per tile (a pass): the two warpgroups' A tiles
-constexpr int kStages = 6;
-constexpr int kWBytes = kBN * kRowBytes;        // 16384
-constexpr int kXBytes = kMaxTok * kRowBytes;    // 16384
-constexpr int kStageBytes = kXBytes + kWBytes;  // both 1024-byte multiples: SW128 tiles stay aligned
+constexpr int kWBytes = kBN * kRowBytes;  // 16384
 // A stage's scale slot. A TMA box must start on a 16-byte aligned global address (an fp32 box from
 // an element that is not a multiple of 4 is an illegal instruction on the H200:
 // bench/results/2026-12-03_fp8_tma_scales_by_tma/probe/), so each box starts at its first wanted
 // element rounded down to a multiple of 4, and a consumer reads from float (element & 3) of it:
 // kTokScaleBox = kMaxTok + 4 token scales (528 bytes), then the two weight scales' 4-float boxes at
 // 128-byte offsets (TMA's shared-memory alignment).
-constexpr int kTokScaleBox = kMaxTok + 4, kWScaleBox = 4;  // floats
-constexpr int kWScaleOfs = 640;                            // 528 rounded up to 128
-constexpr int kScaleSlotBytes = kWScaleOfs + 2 * 128;
-constexpr int kScaleTxBytes = (kTokScaleBox + 2 * kWScaleBox) * 4;  // the scale warp's transaction bytes
+constexpr int kWScaleBox = 4;  // floats
 // Sub-tile 0's activations of a gated tile: per consumer thread 2 rows x 16 bf16 = 16 words,
-// word w of thread t at [w * 256 + t] (consecutive threads, consecutive banks).
+// word w of thread t at [w * kConsumerThreads + t] (consecutive threads, consecutive banks).
 constexpr int kStashWords = 16;
-constexpr int kStash = kStashWords * kConsumerThreads * 4;  // 16 KiB
 constexpr int kAlignSlack = 1024;
-constexpr int kSmemBytes = kAlignSlack + kStages * kStageBytes + kStages * kScaleSlotBytes + kStash;
+constexpr int kMaxStages = 8;
 constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
-static_assert(kWBytes % 1024 == 0 && kXBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0,
-              "SW128 tiles start on 1024-byte boundaries");
-static_assert(kMaxTok == 2 * kWgRows && kTokBox == kWgRows, "a token tile is two warpgroups' A tiles");
+static_assert(kWBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0, "SW128 tiles start on 1024-byte boundaries");
 static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's input");
-static_assert(kSmemBytes <= 227 * 1024, "fits the opt-in shared memory");
-static_assert(kTokScaleBox * 4 <= kWScaleOfs && kWScaleOfs % 128 == 0 && kScaleSlotBytes % 128 == 0 &&
-                  kTokScaleBox <= 256 && (kTokScaleBox * 4) % 16 == 0,
-              "scale boxes: TMA's 128-byte shared alignment, at most 256 elements, 16-byte multiples");
+
+// The CTA's shape, by its number of consumer warpgroups:
+//   Geometry<2> (split_tma, split_tma_act): tiles of up to 128 tokens (two warpgroups of 64 rows),
+//               6 stages of 32 KiB (a 128-row token tile and the 128-row weight tile);
+//   Geometry<1> (split_tma_small): tiles of up to 64 tokens, one consumer warpgroup, 8 stages of
+//               24 KiB. Where the experts hold <= 64 rows only one warpgroup of Geometry<2> works
+//               while every stage reserves a 128-row token tile: 6 x 16 KiB of weights in flight
+//               against 8 x 16 KiB here, which streamed 1.04-1.07x faster at T = 128..512 on
+//               qwen3-30b-a3b and gpt-oss-120b, and slower wherever experts hold more rows
+//               (bench/results/2026-12-03_fp8_tma_one_wg/).
+// Token scales: one box of kMaxTok + 4 floats a step (the tile's from a 16-byte aligned element).
+template <int kWGs_>
+struct Geometry {
+  static constexpr int kWGs = kWGs_;
+  static constexpr int kConsumerWarps = 4 * kWGs;
+  static constexpr int kConsumerThreads = kConsumerWarps * 32;
+  static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (two warps work)
+  static constexpr int kTmaWarp = kConsumerWarps, kScaleWarp = kConsumerWarps + 1;
+  static constexpr int kMaxTok = kWGs * kWgRows;  // token rows per tile (a pass): the warpgroups' A tiles
+  static constexpr int kStages = kWGs == 2 ? 6 : 8;
+  static constexpr int kXBytes = kMaxTok * kRowBytes;
+  static constexpr int kStageBytes = kXBytes + kWBytes;  // 1024-byte multiples: SW128 tiles stay aligned
+  // A stage's scale slot: the token-scale box, then the two weight scales' 4-float boxes at
+  // 128-byte offsets (TMA's shared-memory alignment).
+  static constexpr int kTokScaleBox = kMaxTok + 4;
+  static constexpr int kWScaleOfs = (kTokScaleBox * 4 + 127) / 128 * 128;
+  static constexpr int kScaleSlotBytes = kWScaleOfs + 2 * 128;
+  static constexpr int kScaleTxBytes = (kTokScaleBox + 2 * kWScaleBox) * 4;  // the scale warp's transaction bytes
+  static constexpr int kStash = kStashWords * kConsumerThreads * 4;           // 16 / 8 KiB
+  static constexpr int kSmemBytes = kAlignSlack + kStages * (kStageBytes + kScaleSlotBytes) + kStash;
+  static_assert(kXBytes % 1024 == 0 && kStages <= kMaxStages, "SW128 tiles aligned; barrier arrays");
+  static_assert(kSmemBytes <= 227 * 1024, "fits the opt-in shared memory");
+  static_assert(kTokScaleBox * 4 <= kWScaleOfs && kScaleSlotBytes % 128 == 0 && kTokScaleBox <= 256 &&
+                    (kTokScaleBox * 4) % 16 == 0,
+                "scale boxes: TMA's 128-byte shared alignment, at most 256 elements, 16-byte multiples");
+};
+using Wide = Geometry<2>;
+using Narrow = Geometry<1>;
 
 // What the epilogue makes of the accumulators.
 enum class Out : int { kF32, kBf16, kAct };
@@ -136,12 +161,14 @@ struct Params {
 };
 
 struct Barriers {
-  uint64_t full[kStages], empty[kStages];
+  uint64_t full[kMaxStages], empty[kMaxStages];
 };
 
 // The CTA's tile sequence. Tile t counts (expert, column block, pass), pass fastest, over the
 // experts with rows; every role walks it with its own cursor and agrees on the sequence.
+template <class Geo>
 struct TileWalk {
+  static constexpr int kMaxTok = Geo::kMaxTok;
   const int32_t* offsets;
   int G, nblk;
   int t;
@@ -214,8 +241,8 @@ __device__ __forceinline__ float lds_f32(uint32_t addr) {
 // host launch checked the extents).
 struct ScaleCursor {
   int sa, span, sw0, sw1, NB;
-  template <class Shape>
-  __device__ static ScaleCursor start(const Params& p, const TileWalk& w, int h, int KT) {
+  template <class Shape, class Walk>
+  __device__ static ScaleCursor start(const Params& p, const Walk& w, int h, int KT) {
     const int NB = (p.N + kBN - 1) / kBN;
     const int row0 = Shape::box_row(w.blk, h, 0, p.I), row1 = Shape::box_row(w.blk, h, 1, p.I);
     // A box past N (a gated tile's last up box when 2I % 128 == 0) is never stored: its scale is
@@ -228,11 +255,12 @@ struct ScaleCursor {
 };
 __device__ __forceinline__ int aligned4(int e) { return e & ~3; }
 
+template <class Geo>
 __device__ __forceinline__ StepScales load_scales(uint32_t sc, int r0, const ScaleCursor& cur) {
   const uint32_t ta = sc + 4u * uint32_t((cur.sa & 3) + r0);
   return {lds_f32(ta), lds_f32(ta + 32u),
-          {lds_f32(sc + uint32_t(kWScaleOfs + 4 * (cur.sw0 & 3))),
-           lds_f32(sc + uint32_t(kWScaleOfs + 128 + 4 * (cur.sw1 & 3)))}};
+          {lds_f32(sc + uint32_t(Geo::kWScaleOfs + 4 * (cur.sw0 & 3))),
+           lds_f32(sc + uint32_t(Geo::kWScaleOfs + 128 + 4 * (cur.sw1 & 3)))}};
 }
 
 // acc += tmp * (sw[box] * sa[row]): accumulator 4j + q is token row r0 (q < 2) or r0 + 8 (q >= 2) of
@@ -258,13 +286,14 @@ __device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp
 // element; the floats outside the tile's rows belong to other rows or K blocks, or arrive as zeros
 // past SA's end, and are never read) and the two boxes' weight scales (tm_sw). Each issues one arrival with its
 // transaction bytes; both wait only for free slots.
-template <Out kOut, Activation kAct, bool kScales>
+template <class Geo, Out kOut, Activation kAct, bool kScales>
 __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, int KT, int nblk,
                                         int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w,
                                         const CUtensorMap* tm_sa, const CUtensorMap* tm_sw) {
   if (lane != 0) return;
   using Shape = TileShape<kOut, kAct>;
-  TileWalk walk(p.offsets, p.G, nblk);
+  constexpr int kStages = Geo::kStages;
+  TileWalk<Geo> walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step count
   while (walk.next()) {
     const int boxes = (walk.ntok + kTokBox - 1) / kTokBox;
@@ -276,19 +305,19 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
         if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
         const uint32_t full = ring.full(s);
         if constexpr (!kScales) {
-          const uint32_t st = sbase + s * uint32_t(kStageBytes);
+          const uint32_t st = sbase + s * uint32_t(Geo::kStageBytes);
           ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBox * kRowBytes));  // zero fill counts
           for (int b = 0; b < boxes; ++b)
             ptx::tma_load_2d(st + uint32_t(b * kTokBox * kRowBytes), tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
           const int wrow = walk.g * p.N;
-          ptx::tma_load_2d(st + uint32_t(kXBytes), tm_w, full, kt * kBK, wrow + row0);
-          ptx::tma_load_2d(st + uint32_t(kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
+          ptx::tma_load_2d(st + uint32_t(Geo::kXBytes), tm_w, full, kt * kBK, wrow + row0);
+          ptx::tma_load_2d(st + uint32_t(Geo::kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
         } else {
-          const uint32_t sc = ring.scales + s * uint32_t(kScaleSlotBytes);
-          ptx::mbar_arrive_expect_tx(full, uint32_t(kScaleTxBytes));
+          const uint32_t sc = ring.scales + s * uint32_t(Geo::kScaleSlotBytes);
+          ptx::mbar_arrive_expect_tx(full, uint32_t(Geo::kScaleTxBytes));
           ptx::tma_load_2d(sc, tm_sa, full, aligned4(cur.sa), 0);
-          ptx::tma_load_2d(sc + uint32_t(kWScaleOfs), tm_sw, full, aligned4(cur.sw0), 0);
-          ptx::tma_load_2d(sc + uint32_t(kWScaleOfs + 128), tm_sw, full, aligned4(cur.sw1), 0);
+          ptx::tma_load_2d(sc + uint32_t(Geo::kWScaleOfs), tm_sw, full, aligned4(cur.sw0), 0);
+          ptx::tma_load_2d(sc + uint32_t(Geo::kWScaleOfs + 128), tm_sw, full, aligned4(cur.sw1), 0);
         }
       }
     }
@@ -298,8 +327,8 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
 // kF32 / kBf16 epilogue: rows t0 + r0 and t0 + r0 + 8, columns n = 128 blk + 8j + 2 tig and n + 1:
 // one 8-byte (fp32) or 4-byte (bf16) store per pair (N and ldd are even, so n < N means n + 1 < N
 // and the pair is aligned).
-template <Out kOut>
-__device__ __forceinline__ void store_d(const Params& p, const TileWalk& w, const float (&acc)[kBN / 2], int r0,
+template <Out kOut, class Walk>
+__device__ __forceinline__ void store_d(const Params& p, const Walk& w, const float (&acc)[kBN / 2], int r0,
                                         int tig) {
 #pragma unroll
   for (int hr = 0; hr < 2; ++hr) {
@@ -323,8 +352,8 @@ __device__ __forceinline__ void store_d(const Params& p, const TileWalk& w, cons
 // (0 past I): a[hr][jj][q] is token row r0 + 8 hr, i = 128 blk + 64 h + 8 jj + 2 tig + q for gated
 // tiles (gate in accumulator columns 8 jj.., up in 64 + 8 jj..), i = 128 blk + 8 jj + 2 tig + q for
 // relu2 (jj up to 16).
-template <Activation kAct, bool kBias, int kCols>
-__device__ __forceinline__ void activate(const Params& p, const TileWalk& w, const float (&acc)[kBN / 2], int h,
+template <Activation kAct, bool kBias, int kCols, class Walk>
+__device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&acc)[kBN / 2], int h,
                                          int tig, float (&a)[2][kCols][2]) {
   constexpr bool kGated = kAct != Activation::kReLU2;
   const float* br = kBias ? p.b13 + size_t(w.g) * size_t(p.N) : nullptr;
@@ -355,7 +384,8 @@ __device__ __forceinline__ void activate(const Params& p, const TileWalk& w, con
 // + 8j + 2 tig + q; the quad of threads tig = 0..3 holds a row's group): amax over the quad, the
 // scale and the codes exactly as formats::quantize_fp8_act_1x128 (quantize_fp8.cuh), codes stored
 // in pairs, the scale by tig 0 in FC2's activation-scale layout.
-__device__ __forceinline__ void quantize_store(const Params& p, const TileWalk& w, const float (&a)[2][16][2], int r0,
+template <class Walk>
+__device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, const float (&a)[2][16][2], int r0,
                                                int tig) {
   const int IB = (p.I + kBN - 1) / kBN;
 #pragma unroll
@@ -385,10 +415,12 @@ __device__ __forceinline__ void quantize_store(const Params& p, const TileWalk& 
 // of the tile. A warpgroup with no rows in the tile (an
 // expert's last pass of at most 64 rows) only releases the stages, each after it was filled, so
 // that its arrivals count for this use of the slot and never a later one.
-template <Out kOut, Activation kAct, bool kBias>
+template <class Geo, Out kOut, Activation kAct, bool kBias>
 __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, uint32_t stash, uint64_t desc0,
-                                             const TileWalk& w, int c, int wq, int lane, int KT, uint32_t& step) {
+                                             const TileWalk<Geo>& w, int c, int wq, int lane, int KT,
+                                             uint32_t& step) {
   using Shape = TileShape<kOut, kAct>;
+  constexpr int kStages = Geo::kStages;
   if (c * kWgRows >= w.ntok) {
     for (int i = 0; i < Shape::kSubTiles * KT; ++i, ++step) {
       const uint32_t s = step % kStages;
@@ -399,9 +431,9 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
   }
   const int tig = lane & 3, r0 = c * kWgRows + wq * 16 + (lane >> 2);  // this thread's first token row
   // Stage s's A (token) descriptor: desc0 + s * (kStageBytes >> 4); B (weights): + (kXBytes - 64 c rows) >> 4.
-  constexpr uint64_t kStageDesc = uint64_t(kStageBytes >> 4);
-  const uint64_t bofs = uint64_t((kXBytes - c * kWgRows * kRowBytes) >> 4);
-  const uint32_t my_stash = stash + uint32_t(4 * (c * 128 + wq * 32 + lane));
+  constexpr uint64_t kStageDesc = uint64_t(Geo::kStageBytes >> 4);
+  const uint64_t bofs = uint64_t((Geo::kXBytes - c * kWgRows * kRowBytes) >> 4);
+  const uint32_t my_stash = stash + uint32_t(4 * (c * 128 + wq * 32 + lane));  // word 0 of this thread
 #pragma unroll 1
   for (int h = 0; h < Shape::kSubTiles; ++h) {
     float acc[kBN / 2], tmp[kBN / 2];
@@ -417,7 +449,7 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
       // per K loop, went back to 16 R2UR moves a step).
       const uint32_t s = __shfl_sync(0xFFFFFFFFu, step % kStages, 0);
       if (!ready) ptx::mbar_wait(ring.full(s), (step / kStages) & 1u, kTimeoutNs);
-      const StepScales sc = load_scales(ring.scales + s * uint32_t(kScaleSlotBytes), r0, cur);
+      const StepScales sc = load_scales<Geo>(ring.scales + s * uint32_t(Geo::kScaleSlotBytes), r0, cur);
       const uint64_t ad = desc0 + s * kStageDesc;
       issue_step(tmp, ad, ad + bofs);
       wgmma::wait<0>();
@@ -441,7 +473,7 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
 #pragma unroll
           for (int jj = 0; jj < 8; ++jj) {
             const __nv_bfloat162 v = __floats2bfloat162_rn(a[hr][jj][0], a[hr][jj][1]);
-            asm volatile("st.shared.b32 [%0], %1;" ::"r"(my_stash + uint32_t((8 * hr + jj) * kConsumerThreads * 4)),
+            asm volatile("st.shared.b32 [%0], %1;" ::"r"(my_stash + uint32_t((8 * hr + jj) * Geo::kConsumerThreads * 4)),
                          "r"(*reinterpret_cast<const uint32_t*>(&v)));
           }
       } else {
@@ -451,7 +483,7 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
 #pragma unroll
           for (int jj = 0; jj < 8; ++jj) {
             uint32_t v;
-            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(my_stash + uint32_t((8 * hr + jj) * kConsumerThreads * 4)));
+            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(my_stash + uint32_t((8 * hr + jj) * Geo::kConsumerThreads * 4)));
             const __nv_bfloat162 b2 = *reinterpret_cast<const __nv_bfloat162*>(&v);
             all[hr][jj][0] = __low2float(b2);
             all[hr][jj][1] = __high2float(b2);
@@ -464,16 +496,17 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
   }
 }
 
-template <Out kOut, Activation kAct, bool kBias>
-__global__ void __launch_bounds__(kThreads, 1)
+template <class Geo, Out kOut, Activation kAct, bool kBias>
+__global__ void __launch_bounds__(Geo::kThreads, 1)
     fp8_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                    const __grid_constant__ CUtensorMap tm_sa, const __grid_constant__ CUtensorMap tm_sw, Params p) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t raw = ptx::smem_u32(smem_raw);
   const uint32_t sbase = (raw + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
-  const uint32_t scbase = sbase + uint32_t(kStages * kStageBytes);
-  const uint32_t stash = scbase + uint32_t(kStages * kScaleSlotBytes);
+  constexpr int kStages = Geo::kStages;
+  const uint32_t scbase = sbase + uint32_t(kStages * Geo::kStageBytes);
+  const uint32_t stash = scbase + uint32_t(kStages * Geo::kScaleSlotBytes);
   const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
   const int KT = (p.K + kBK - 1) / kBK, NB = (p.N + kBN - 1) / kBN;
   const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : NB;  // output column blocks
@@ -482,29 +515,29 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       ptx::mbar_init(ring.full(uint32_t(s)), 2);                  // the TMA warp's and the scale warp's
-      ptx::mbar_init(ring.empty(uint32_t(s)), kConsumerThreads);  // every consumer thread
+      ptx::mbar_init(ring.empty(uint32_t(s)), Geo::kConsumerThreads);  // every consumer thread
     }
     ptx::mbar_fence_init();
   }
   __syncthreads();
   ptx::pdl_wait_then_release();  // the activations come from the previous kernel
 
-  if (warp >= kConsumerWarps) {
+  if (warp >= Geo::kConsumerWarps) {
     // The producer warpgroup: the TMA warp and the scale warp walk the whole tile sequence; the
     // other two warps have nothing to do.
     ptx::setmaxnreg_dec<kProducerRegs>();
-    if (warp == kTmaWarp) {
+    if (warp == Geo::kTmaWarp) {
       if (lane == 0) {
         ptx::prefetch_tensormap(&tm_x);
         ptx::prefetch_tensormap(&tm_w);
       }
-      produce<kOut, kAct, false>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
-    } else if (warp == kScaleWarp) {
+      produce<Geo, kOut, kAct, false>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
+    } else if (warp == Geo::kScaleWarp) {
       if (lane == 0) {
         ptx::prefetch_tensormap(&tm_sa);
         ptx::prefetch_tensormap(&tm_sw);
       }
-      produce<kOut, kAct, true>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
+      produce<Geo, kOut, kAct, true>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     }
     return;
   }
@@ -513,7 +546,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // c through a shuffle: ptxas then knows it is warp-uniform and keeps the descriptors derived from
   // it in uniform registers (no R2UR moves before each wgmma).
   const int c = __shfl_sync(0xFFFFFFFFu, warp >> 2, 0), wq = warp & 3;
-  TileWalk walk(p.offsets, p.G, nblk);
+  TileWalk<Geo> walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step counter, the producers' sequence
   // The shared-memory addresses every step uses, through shuffles as well: ptxas cannot recompute a
   // shuffle's result, so it keeps them in registers instead of re-deriving the aligned ring base and
@@ -522,15 +555,23 @@ __global__ void __launch_bounds__(kThreads, 1)
   const Ring cring{__shfl_sync(0xFFFFFFFFu, ring.full0, 0), __shfl_sync(0xFFFFFFFFu, ring.empty0, 0),
                    __shfl_sync(0xFFFFFFFFu, ring.scales, 0)};
   const uint64_t desc0 = wgmma::sw128_desc(__shfl_sync(0xFFFFFFFFu, sbase, 0) + uint32_t(c * kWgRows * kRowBytes));
-  while (walk.next()) consume_tile<kOut, kAct, kBias>(p, cring, stash, desc0, walk, c, wq, lane, KT, step);
+  while (walk.next()) consume_tile<Geo, kOut, kAct, kBias>(p, cring, stash, desc0, walk, c, wq, lane, KT, step);
 }
 
 // Host side (grouped_gemm_fp8_tma.cu): the four tensor maps and the persistent grid, then the
 // kernel `kernel` (one of the instantiations above) on them.
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, Params);
+// What the host launch needs of a Geometry.
+struct LaunchShape {
+  int threads, smem_bytes, max_tok, tok_scale_box;
+};
+template <class Geo>
+constexpr LaunchShape launch_shape() {
+  return {Geo::kThreads, Geo::kSmemBytes, Geo::kMaxTok, Geo::kTokScaleBox};
+}
 // The GEMM's part of Params (the rest zero).
 Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
-void launch(KernelFn kernel, const void* A, const void* W, const Params& p, int64_t rows_bound, int nblk,
-            cudaStream_t stream);
+void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void* W, const Params& p,
+            int64_t rows_bound, int nblk, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::fp8_tma

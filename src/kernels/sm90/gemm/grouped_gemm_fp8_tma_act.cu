@@ -13,7 +13,7 @@ namespace {
 template <Activation kAct>
 fp8_tma::KernelFn act_kernel(bool bias) {
   using namespace fp8_tma;
-  return bias ? fp8_tma_kernel<Out::kAct, kAct, true> : fp8_tma_kernel<Out::kAct, kAct, false>;
+  return bias ? fp8_tma_kernel<Wide, Out::kAct, kAct, true> : fp8_tma_kernel<Wide, Out::kAct, kAct, false>;
 }
 }  // namespace
 
@@ -36,7 +36,7 @@ void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs
     case Activation::kGeGLU: kernel = act_kernel<Activation::kGeGLU>(bias); break;
     case Activation::kReLU2: kernel = act_kernel<Activation::kReLU2>(bias); break;
   }
-  launch(kernel, a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(I, kBN)), stream);
+  launch(kernel, launch_shape<Wide>(), a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(I, kBN)), stream);
 }
 
 }  // namespace megamoe::sm90
