@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -38,15 +39,24 @@ namespace {
 
 constexpr auto ck = cuda_check;
 
-// Times `body` (enqueued on `s`) `iters` times after `warmup` runs; `before` runs untimed
-// ahead of each (the L2 flush). Returns milliseconds per run.
+// Times `body` (enqueued on `s`) `iters` times after at least `warmup` runs that together take at
+// least `warmup_ms` milliseconds of wall time; `before` runs untimed ahead of each (the L2 flush).
+// Returns milliseconds per run.
 template <class Before, class Body>
-std::vector<double> time_runs(cudaStream_t s, int warmup, int iters, Before before, Body body) {
+std::vector<double> time_runs(cudaStream_t s, int warmup, int iters, Before before, Body body,
+                              double warmup_ms = 0.0) {
   cudaEvent_t e0, e1;
   ck(cudaEventCreate(&e0), "event");
   ck(cudaEventCreate(&e1), "event");
   std::vector<double> ms;
-  for (int i = 0; i < warmup + iters; ++i) {
+  const auto start = std::chrono::steady_clock::now();
+  int warm = 0;
+  auto warming = [&] {
+    const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
+    return warm < warmup || spent.count() < warmup_ms;
+  };
+  while (int(ms.size()) < iters) {
+    const bool timed = !warming();
     before();
     ck(cudaEventRecord(e0, s), "record");
     body();
@@ -54,7 +64,10 @@ std::vector<double> time_runs(cudaStream_t s, int warmup, int iters, Before befo
     ck(cudaEventSynchronize(e1), "sync");
     float t = 0;
     cudaEventElapsedTime(&t, e0, e1);
-    if (i >= warmup) ms.push_back(t);
+    if (timed)
+      ms.push_back(t);
+    else
+      ++warm;
   }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
@@ -228,8 +241,16 @@ const char* l2_flush_name() { return l2_flush_reads() ? "read" : "memset"; }
 
 // One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
 // and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
-// times after 5 warm-up replays, each after an L2 flush (a memset of `flush`, or a read of it:
-// l2_flush_reads); the median ms.
+// times after warm-up replays (at least 5 and kCellWarmupMs), each after an L2 flush (a memset of
+// `flush`, or a read of it: l2_flush_reads); the median ms.
+//
+// Why a warm-up by time: with 5 warm-up replays, a preset's first cell (right after its weights
+// were prepared) measured slower than its second in all four runs of one 2026-12-03 job
+// (qwen3-30b-a3b fp8_block T = 128: 213-253 us against 204-222 us at T = 256, which has more
+// work; docs/BENCHMARKS.md), and `megamoe tune`, which times each cell many times, measured
+// 192-198 us. A likely cause is the clocks ramping up after the host-side gap (not measured).
+// 50 ms of replays before timing costs a fraction of a second per bench run.
+constexpr double kCellWarmupMs = 50.0;
 struct CellRunner {
   CellRunner(const MoeConfig& c, int64_t max_t, int device)
       : dx(size_t(max_t * c.hidden_size * 2)),
@@ -270,7 +291,7 @@ struct CellRunner {
           else
             cudaMemsetAsync(flush.ptr, flush_byte, flush.bytes, s);
         },
-        [&] { cudaGraphLaunch(g.exec, s); });
+        [&] { cudaGraphLaunch(g.exec, s); }, kCellWarmupMs);
     ck(cudaGetLastError(), "replay");
     return median(ms);
   }
