@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # 2026-12-03 (session 33), after job.sh: the tune of job.sh merged into the shipped table
-# (scripts/merge_tune.py --buckets 128-2048), binaries rebuilt on the CPU machine (.carry/new.tgz).
+# (scripts/merge_tune.py --buckets 128-2048); binaries carried from the CPU machine or built here.
+# Since cacf5e3.. the bench warms each cell up for 50 ms (kCellWarmupMs): the qwen3-30b-a3b T = 128
+# numbers below also tell whether that removed the first-cell effect.
 # `auto` with the shipped table against vLLM's Triton fused MoE and PyTorch at T = 128..2048; then
 # why qwen3-30b-a3b T = 128 ran 0.28 ms in job.sh's `auto` run against 0.19 ms in its tune: the Mega
 # backend and the split backend forced to split_tma_small at T = 128..512 (alternated, twice), and a
@@ -9,8 +11,16 @@
 set -u
 source scripts/device_env.sh
 t0=$(date +%s)
-mkdir -p /tmp/new && tar xzf .carry/new.tgz -C /tmp/new || exit 1
-B=/tmp/new
+# Binaries: carried ones (.carry/new.tgz, built on the CPU machine) or, in a fresh checkout, built here.
+if [ -f .carry/new.tgz ]; then
+  mkdir -p /tmp/new && tar xzf .carry/new.tgz -C /tmp/new || exit 1
+  B=/tmp/new
+else
+  MEGAMOE_CMAKE_ARGS="${NCCL_ROOT:+-DMEGAMOE_NCCL_ROOT=$NCCL_ROOT}" scripts/device_build.sh "$BN" megamoe_cli \
+    > "$R/build.log" 2>&1 || { tail -n 30 "$R/build.log" "$BN.build.log"; exit 1; }
+  B=$BN
+  echo "build $(( $(date +%s) - t0 ))s"
+fi
 PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 timeout 110 python3 bench/run_bench.py --build $B --recipe fp8_block --backends auto --presets $PR \
   --tokens 128,256,512,1024,2048 --iters 50 --vllm-peer .peers/vllm_triton_moe.py --out "$R/peer_shipped.json" \
