@@ -31,6 +31,11 @@ constexpr int kSwap64 = 0, kLarge = 1, kLargeBf16Out = 2, kSwap32 = 3;
 // Not CUTLASS kernels (launch_fp8_tma, nothing prepared): past the prepared ones.
 constexpr int kTmaF32 = kNumKernels, kTmaBf16Out = kNumKernels + 1;
 constexpr int kTmaSmallF32 = kNumKernels + 2, kTmaSmallBf16Out = kNumKernels + 3;
+// The kTma / kTmaSmall tactic's kernel number for fp32 or bf16 D.
+int tma_kernel(Fp8GemmTactic t, bool bf16_out) {
+  const bool small = t == Fp8GemmTactic::kTmaSmall;
+  return bf16_out ? (small ? kTmaSmallBf16Out : kTmaBf16Out) : (small ? kTmaSmallF32 : kTmaF32);
+}
 const fd::TacticOps& ops_for(int i) {
   switch (i) {
     case kSwap64: return fd::swapab_ops();
@@ -120,8 +125,7 @@ void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W,
       tactic != Fp8GemmTactic::kTmaSmall)
     throw_invalid("tactic", "kSwapAB, kLargeTile, kTma or kTmaSmall", std::to_string(int(tactic)));
   if (tactic == Fp8GemmTactic::kTma || tactic == Fp8GemmTactic::kTmaSmall) {
-    run_kernel(tactic == Fp8GemmTactic::kTma ? kTmaF32 : kTmaSmallF32, A, SA, W, SW, D, ldd, offsets,
-               total_rows_upper_bound, stream);
+    run_kernel(tma_kernel(tactic, false), A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
     return;
   }
   const int kernel = tactic == Fp8GemmTactic::kLargeTile                                   ? kLarge
@@ -135,9 +139,8 @@ void GroupedGemmFp8Blockwise::run_bf16_out(const void* A, const float* SA, const
                                            cudaStream_t stream, Fp8GemmTactic tactic) {
   if (tactic != Fp8GemmTactic::kLargeTile && tactic != Fp8GemmTactic::kTma && tactic != Fp8GemmTactic::kTmaSmall)
     throw_invalid("tactic", "kLargeTile, kTma or kTmaSmall (bf16 D)", fp8_tactic_name(tactic));
-  const int kernel = tactic == Fp8GemmTactic::kTma ? kTmaBf16Out : tactic == Fp8GemmTactic::kTmaSmall ? kTmaSmallBf16Out
-                                                                                                       : kLargeBf16Out;
-  run_kernel(kernel, A, SA, W, SW, D, ldd, offsets, total_rows_upper_bound, stream);
+  run_kernel(tactic == Fp8GemmTactic::kLargeTile ? kLargeBf16Out : tma_kernel(tactic, true), A, SA, W, SW, D, ldd,
+             offsets, total_rows_upper_bound, stream);
 }
 
 bool GroupedGemmFp8Blockwise::check_operands(const void* A, const float* SA, const void* W, const float* SW,

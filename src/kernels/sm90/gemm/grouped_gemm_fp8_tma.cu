@@ -54,7 +54,8 @@ void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void
     throw_invalid("num_groups * N", "below 2^31 (fp8 TMA tactic: 32-bit row coordinates)",
                   std::to_string(int64_t(p.G) * p.N));
   if (rows_bound > int64_t(INT32_MAX) - shape.max_tok)
-    throw_invalid("total_rows_upper_bound", "below 2^31 - 128 (fp8 TMA tactic)", std::to_string(rows_bound));
+    throw_invalid("total_rows_upper_bound", "below 2^31 - " + std::to_string(shape.max_tok) + " (fp8 TMA tactic)",
+                  std::to_string(rows_bound));
   cu::check("grouped_gemm_fp8_blockwise",
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shape.smem_bytes),
             "fp8 TMA tactic: shared-memory opt-in");
@@ -75,7 +76,8 @@ void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void
   // element), SW's G * KB * NB floats in boxes of kWScaleBox (one weight scale and its neighbours).
   const int64_t KB = cu::ceil_div<int64_t>(p.K, kBK), NB = cu::ceil_div<int64_t>(p.N, kBN);
   if (rows_bound * KB > int64_t(INT32_MAX) - shape.tok_scale_box - 4)
-    throw_invalid("total_rows_upper_bound * ceil(K / 128)", "below 2^31 - 136 (fp8 TMA tactic: 32-bit scale indices)",
+    throw_invalid("total_rows_upper_bound * ceil(K / 128)",
+                  "below 2^31 - " + std::to_string(shape.tok_scale_box + 4) + " (fp8 TMA tactic: 32-bit scale indices)",
                   std::to_string(rows_bound * KB));
   if (int64_t(p.G) * KB * NB > int64_t(INT32_MAX) - kWScaleBox - 4)
     throw_invalid("num_groups * ceil(K / 128) * ceil(N / 128)", "below 2^31 - 8 (fp8 TMA tactic: 32-bit scale indices)",

@@ -35,8 +35,8 @@
 // one, warps 0-3) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
 // the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp's lane 0 loads
-// the step's token scales (one 132-float box of a one-row fp32 tensor map over SA: an expert's
-// scales of one K block are contiguous) and the two weight scales (4-float boxes of a one-row map
+// the step's token scales (one 132-float box, Geometry<1>: 68, of a one-row fp32 tensor map over
+// SA: an expert's scales of one K block are contiguous) and the two weight scales (4-float boxes of a one-row map
 // over SW) by TMA, each box from a 16-byte aligned element (see kTokScaleBox), with its own arrival
 // and transaction bytes (neither warp waits for a load, only for a free slot). The scales took 130
 // cp.async of 4 bytes a step before (the step without MMAs and token tiles ran 1.20-1.38x faster at
@@ -88,8 +88,8 @@ constexpr int kWBytes = kBN * kRowBytes;  // 16384
 // an element that is not a multiple of 4 is an illegal instruction on the H200:
 // bench/results/2026-12-03_fp8_tma_scales_by_tma/probe/), so each box starts at its first wanted
 // element rounded down to a multiple of 4, and a consumer reads from float (element & 3) of it:
-// kTokScaleBox = kMaxTok + 4 token scales (528 bytes), then the two weight scales' 4-float boxes at
-// 128-byte offsets (TMA's shared-memory alignment).
+// Geometry::kTokScaleBox = kMaxTok + 4 token scales (528 bytes in Geometry<2>), then the two
+// weight scales' 4-float boxes at 128-byte offsets (TMA's shared-memory alignment).
 constexpr int kWScaleBox = 4;  // floats
 // Sub-tile 0's activations of a gated tile: per consumer thread 2 rows x 16 bf16 = 16 words,
 // word w of thread t at [w * kConsumerThreads + t] (consecutive threads, consecutive banks).
