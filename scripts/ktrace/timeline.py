@@ -8,26 +8,59 @@ median span (first start to last end), the median sum of kernel durations, and t
 (the end of the last memset before the replay to its first kernel: graph launch latency, in the
 time that the benches' events bracket). All times in microseconds.
 
-    python3 scripts/ktrace/timeline.py run.csv [--min-replays 10]
+    python3 scripts/ktrace/timeline.py run.csv[.gz] [--min-replays 10]
+
+Kernel names are demangled with c++filt when it is on the PATH and shortened to the function's
+own name (our fp8 TMA kernel with its geometry and output: fp8_tma_kernel<wg2,out1>).
 """
 import argparse
 import csv
+import gzip
 import re
 import statistics
+import subprocess
 import sys
 from collections import defaultdict
 
 
-def short(name):
-    name = re.sub(r"\(.*", "", name)
-    for key in ("route_plan", "permute", "combine", "activation", "quant", "fill", "fused_moe", "align", "sum",
-                "gemm_pdl_kernel", "fp8_tma_kernel", "mega", "topk", "sort", "scatter", "gather", "copy"):
-        if key in name:
-            if key in ("gemm_pdl_kernel",):
-                m = re.search(r"MainloopSm90\w+<(\d+)", name)
-                return "cutlass_gemm" + (f"<{m.group(1)} stages>" if m else "")
-            return name.split("::")[-1].split("<")[0][:40] or key
-    return name[-40:]
+def demangle_all(names):
+    """Mangled name -> demangled, through one c++filt call (names unchanged without c++filt)."""
+    names = sorted(set(names))
+    try:
+        out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {n: n for n in names}
+    lines = out.split("\n")
+    return {n: (lines[i] if i < len(lines) and lines[i] else n) for i, n in enumerate(names)}
+
+
+def base_name(text):
+    """The function's own name in a demangled signature: the identifier before its template
+    arguments or parameters (at nesting depth 0), without namespaces."""
+    text = text.replace("(anonymous namespace)::", "")
+    if text.startswith("void "):
+        text = text[5:]
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "<(" and depth == 0:
+            return text[:i].split("::")[-1], text[i:]
+        depth += ch in "<("
+        depth -= ch in ">)"
+    return text.split("::")[-1], ""
+
+
+def short(name, demangled=None):
+    d = demangled or name
+    for key in ("gemm_pdl_kernel",):
+        if key in d:
+            m = re.search(r"MainloopSm90\w+<(\d+)", d)
+            return "cutlass_gemm" + (f"<{m.group(1)} stages>" if m else "")
+    base, rest = base_name(d)
+    if base == "fp8_tma_kernel":  # geometry and output of our fp8 TMA kernel
+        geo = re.search(r"Geometry<(\d)>", rest)
+        out = re.search(r"Out\)(\d)", rest)
+        base += f"<wg{geo.group(1) if geo else '?'},out{out.group(1) if out else '?'}>"
+    return base[:44] if base else d[-44:]
 
 
 def main():
@@ -35,11 +68,13 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--min-replays", type=int, default=10)
     args = ap.parse_args()
-    rows = list(csv.DictReader(open(args.csv)))
+    opener = gzip.open if args.csv.endswith(".gz") else open
+    rows = list(csv.DictReader(opener(args.csv, "rt")))
     for r in rows:
         r["start"], r["end"] = int(r["start_ns"]), int(r["end_ns"])
         r["graph"], r["node"] = int(r["graph"]), int(r["node"])
     rows.sort(key=lambda r: r["start"])
+    demangled = demangle_all(r["name"] for r in rows if r["kind"] == "kernel")
     memset_ends = [r["end"] for r in rows if r["kind"] == "memset" or "fill" in r["name"].lower()]
     by_graph = defaultdict(list)
     for r in rows:
@@ -65,7 +100,7 @@ def main():
             dur = statistics.median((rp[i]["end"] - rp[i]["start"]) / 1e3 for rp in replays)
             gap = statistics.median((rp[i]["start"] - rp[i - 1]["end"]) / 1e3 for rp in replays) if i else 0.0
             k = replays[0][i]
-            print(f"  {i:>2} {short(k['name']):<44} {k['grid_x']:>6} {dur:>9.1f} {gap:>8.1f}")
+            print(f"  {i:>2} {short(k['name'], demangled.get(k['name'])):<44} {k['grid_x']:>6} {dur:>9.1f} {gap:>8.1f}")
         span = statistics.median((max(k["end"] for k in rp) - rp[0]["start"]) / 1e3 for rp in replays)
         busy = statistics.median(sum(k["end"] - k["start"] for k in rp) / 1e3 for rp in replays)
         leads = []
