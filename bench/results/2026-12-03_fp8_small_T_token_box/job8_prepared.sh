@@ -21,6 +21,9 @@ for t in split_tma split_tma_act; do
   echo "ncu $t rc=$? $(( $(date +%s) - t0 ))s"
   ncu --import $R/src_$t.ncu-rep --page source --csv --print-source sass > $R/src_${t}_sass.csv 2>&1
   python3 scripts/ncu_sass_stalls.py $R/src_${t}_sass.csv 2>&1 | head -40
+  # every stall reason of the kernel (one candidate: the fused kernel's ~65 KB of SASS against the plain
+  # kernel's ~16 KB, its epilogue ~3000 straight-line instructions a tile: "no instruction" stalls)
+  ncu --import $R/src_$t.ncu-rep --page raw 2>&1 | grep -E "smsp__average_warp.*issue_stalled|warp_issue_stalled_(no_instruction|long_scoreboard|barrier|wait)" | head -30
 done
 if [ -x /tmp/nomath/megamoe ]; then
   C="--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --presets qwen3-30b-a3b,gpt-oss-120b --tokens 128,512 --iters 50 --tactic split_tma_act"
