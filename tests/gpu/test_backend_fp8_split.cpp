@@ -156,6 +156,51 @@ TEST(Fp8Block, Bf16YEqualsFp32YBitwise) {
   }
 }
 
+// MEGAMOE_SPLIT_FP8_PDL=1 (the glue kernels launched with programmatic dependent launch on a created
+// stream) changes no bit: every tactic of the split path, eager and replayed from a CUDA graph, and
+// two layers back to back in one stream (the second route plan launched behind the first combine),
+// over T that select the single- and multi-block route plans.
+TEST(Fp8Block, PdlEqualsPlainBitwise) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  MoeConfig c = fp8_config(8, 2, 320, 256, 2048, Activation::kSwiGLU, /*bias=*/true);
+  std::unique_ptr<CanonicalLayer> plain;
+  {
+    ScopedEnv env(std::vector<std::pair<const char*, const char*>>{{"MEGAMOE_SPLIT_FP8_PDL", "0"}});
+    plain = std::make_unique<CanonicalLayer>(c, case_seed("pdl plain"));
+  }
+  std::unique_ptr<CanonicalLayer> pdl, pdl2;
+  {
+    ScopedEnv env(std::vector<std::pair<const char*, const char*>>{{"MEGAMOE_SPLIT_FP8_PDL", "1"}});
+    pdl = std::make_unique<CanonicalLayer>(c, *plain);
+    pdl2 = std::make_unique<CanonicalLayer>(c, *plain);
+  }
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (const std::string& tactic : plain->layer->tactic_names()) {
+    for (auto* l : {plain.get(), pdl.get(), pdl2.get()}) l->layer->force_tactic(tactic);
+    for (int64_t T : {5, 300, 1100}) {  // 10 / 600 / 2200 routes: single-block and three-kernel plans
+      SCOPED_TRACE(tactic + " T=" + std::to_string(T));
+      const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("pdl in") + uint64_t(T), 0.05);
+      DeviceInputs d(in);
+      const std::vector<uint16_t> want = run_layer(*plain->layer, d);
+      EXPECT_EQ(count_nan(want), 0);
+      EXPECT_LE(rel_l2(want, run_reference(c, *plain->ref, in)), T == 5 ? 5e-2 : kFp8Tol);
+      EXPECT_TRUE(run_layer(*pdl->layer, d, s) == want) << "eager";
+      expect_graph_replays_equal(*pdl->layer, d, want, /*replays=*/2, s);
+      d.poison(s);
+      pdl->layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+      DevBuf<uint16_t> out2(size_t(T * c.hidden_size));
+      pdl2->layer->forward(d.xv(), d.idv(), d.wv(),
+                           TensorView::contiguous(out2.p, DType::kBF16, {T, c.hidden_size}, Device::cuda(0)), s);
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      EXPECT_TRUE(d.result() == want) << "back to back, first layer";
+      EXPECT_TRUE(out2.download() == want) << "back to back, second layer";
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 // Canonical weights from device memory (biases as bf16) give the same bits as from the host.
 TEST(Fp8Block, WeightsFromDevice) {
   MEGAMOE_REQUIRE_SM90();

@@ -16,8 +16,12 @@
 //                                                      which the combine would do first anyway)
 //   combine (kernels/sm90/moe/combine.cu)                  y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
-// Knob (read once at construction by the base, Sm90BackendBase::fc2_bf16_y; for A/B runs and
-// tests): MEGAMOE_SPLIT_BF16_Y=0 keeps fp32 y at every T (the output is bit for bit the same).
+// Knobs (read once at construction; for A/B runs and tests): MEGAMOE_SPLIT_BF16_Y=0 keeps fp32 y at
+// every T (the output is bit for bit the same; Sm90BackendBase::fc2_bf16_y). MEGAMOE_SPLIT_FP8_PDL=1
+// launches the route plan, permute+quant, act+quant and combine with programmatic dependent launch
+// on a stream the caller created (as the bf16 and W4A16 split paths do; each of these kernels waits
+// with griddepcontrol.wait before its first load, the GEMMs are launched plainly); default 0 until
+// it is measured on the GPU (docs/BENCHMARKS.md, session 34 "Next").
 //
 // Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
 // re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
@@ -55,6 +59,7 @@
 
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
+#include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 #include "kernels/sm90/moe/moe_kernels.h"
@@ -75,7 +80,8 @@ class Sm90SplitFp8 : public Sm90BackendBase {
         w13_(name, c.device),
         w2_(name, c.device),
         s13_(name, c.device),
-        s2_(name, c.device) {
+        s2_(name, c.device),
+        pdl_knob_(env_int("MEGAMOE_SPLIT_FP8_PDL", 0) != 0) {
     fc1_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), N13_, H_, c.device);
     fc2_ = std::make_unique<sm90::GroupedGemmFp8Blockwise>(int(EL_), H_, I_, c.device);
   }
@@ -157,9 +163,12 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     const cudaStream_t stream = f.stream;
     const routing::RoutePlanDevice& plan = sw_.plan;
     float* y = static_cast<float*>(sw_.y);
-    routing::build_route_plan_gpu(args.topk_ids, f.dims, plan, stream);
+    const bool pdl = pdl_knob_ && f.created_stream;
+    routing::PlanExtras ex;
+    ex.pdl_first = pdl;
+    routing::build_route_plan_gpu(args.topk_ids, f.dims, plan, ex, stream);
     sm90::launch_permute_quant_fp8(args.x.data, f.ldx, T, K_, H_, plan.route_to_row, plan.row_expert, plan.offsets,
-                                   sw_.x_perm, sw_.x_scales, stream);
+                                   sw_.x_perm, sw_.x_scales, stream, pdl);
     const sm90::Fp8GemmTactic tactic = gemm_tactic(T);
     if (fused_act(T)) {
       const sm90::ActEpilogueArgs epi{act_.activation, act_.limit, act_.alpha, b13()};
@@ -169,7 +178,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
       fc1_->run(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), sw_.h, N13_, plan.offsets, rows_bound,
                 stream, tactic);
       sm90::launch_activation_quant_fp8(sw_.h, b13(), plan.row_expert, plan.offsets, EL_, rows_bound, I_, act_,
-                                        sw_.a, sw_.a_scales, stream);
+                                        sw_.a, sw_.a_scales, stream, pdl);
     }
     const sm90::Fp8GemmTactic tactic2 = fc2_gemm_tactic(T);
     const bool y_bf16 = fc2_bf16_y(tactic2 != sm90::Fp8GemmTactic::kSwapAB);
@@ -178,10 +187,11 @@ class Sm90SplitFp8 : public Sm90BackendBase {
                          tactic2);
     else
       fc2_->run(sw_.a, sw_.a_scales, w2_.ptr, s2_.as<const float>(), y, H_, plan.offsets, rows_bound, stream, tactic2);
-    combine_or_route_rows(args, f, y, y_bf16, /*pdl=*/false);
+    combine_or_route_rows(args, f, y, y_bf16, pdl);
   }
 
   DeviceBuffer w13_, w2_, s13_, s2_;
+  bool pdl_knob_;  // MEGAMOE_SPLIT_FP8_PDL (header)
   std::unique_ptr<sm90::GroupedGemmFp8Blockwise> fc1_, fc2_;
 };
 

@@ -83,6 +83,7 @@ __global__ void __launch_bounds__(kThreads)
                             float alpha, uint8_t* __restrict__ aq, float* __restrict__ sa) {
   constexpr bool kGated = kAct != Activation::kReLU2;
   __shared__ __align__(16) float ring[kWarps][kDepth][kStageFloats];
+  ptx::pdl_wait_then_release();  // h from FC1 (a no-op without PDL)
   const int64_t N13 = kGated ? 2 * I : I;
   const int64_t IB = (I + kBlock - 1) / kBlock;
   const int64_t warps_per_row = (IB + gpw - 1) / gpw;
@@ -140,24 +141,24 @@ __global__ void __launch_bounds__(kThreads)
 
 template <Activation kAct>
 void launch_act(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets, int64_t EL,
-                int64_t max_rows, int64_t I, const ActivationParams& p, uint8_t* aq, float* sa, cudaStream_t stream) {
+                int64_t max_rows, int64_t I, const ActivationParams& p, uint8_t* aq, float* sa, cudaStream_t stream,
+                bool pdl) {
   const int64_t IB = cu::ceil_div<int64_t>(I, kBlock);
   const int64_t gpw = cu::units_per_warp(max_rows, IB, IB);  // up to the whole row
   const int64_t warps = max_rows * cu::ceil_div<int64_t>(IB, gpw);
   const unsigned grid = unsigned(cu::ceil_div<int64_t>(warps * 32, kThreads));
-  if (b13)
-    activation_quant_kernel<kAct, true><<<grid, kThreads, 0, stream>>>(h, b13, row_expert, offsets, EL, max_rows, I,
-                                                                       gpw, p.limit, p.alpha, aq, sa);
-  else
-    activation_quant_kernel<kAct, false><<<grid, kThreads, 0, stream>>>(h, b13, row_expert, offsets, EL, max_rows, I,
-                                                                        gpw, p.limit, p.alpha, aq, sa);
+  auto kernel = b13 ? activation_quant_kernel<kAct, true> : activation_quant_kernel<kAct, false>;
+  cu::check("activation_fp8",
+            cu::launch_kernel_pdl(kernel, dim3(grid), dim3(kThreads), 0, stream, pdl, h, b13, row_expert, offsets, EL,
+                                  max_rows, I, gpw, p.limit, p.alpha, aq, sa),
+            "fp8 activation-quantize kernel launch");
 }
 
 }  // namespace
 
 void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t* row_expert, const int32_t* offsets,
                                  int64_t local_experts, int64_t max_rows, int64_t I, const ActivationParams& p,
-                                 void* aq, float* sa, cudaStream_t stream) {
+                                 void* aq, float* sa, cudaStream_t stream, bool pdl) {
   if (max_rows <= 0) return;
   // 4: each lane takes 4 whole columns with 16-byte fp32 loads (rows of 2I or I floats, bias rows
   // likewise) and stores their codes as one 32-bit word (rows of I bytes).
@@ -168,12 +169,11 @@ void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t
     throw_invalid("params.gate_up_interleaved", "false (fp8_block keeps W13 canonical: [gate | up] h)", "true");
   auto ap = static_cast<uint8_t*>(aq);
   switch (p.activation) {
-    case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
-    case Activation::kSwiGLUOAI: launch_act<Activation::kSwiGLUOAI>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
-    case Activation::kGeGLU: launch_act<Activation::kGeGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
-    case Activation::kReLU2: launch_act<Activation::kReLU2>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream); break;
+    case Activation::kSwiGLU: launch_act<Activation::kSwiGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream, pdl); break;
+    case Activation::kSwiGLUOAI: launch_act<Activation::kSwiGLUOAI>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream, pdl); break;
+    case Activation::kGeGLU: launch_act<Activation::kGeGLU>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream, pdl); break;
+    case Activation::kReLU2: launch_act<Activation::kReLU2>(h, b13, row_expert, offsets, local_experts, max_rows, I, p, ap, sa, stream, pdl); break;
   }
-  cu::check_launch("activation_fp8", "fp8 activation-quantize kernel launch");
 }
 
 }  // namespace megamoe::sm90

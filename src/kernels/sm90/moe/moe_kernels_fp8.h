@@ -6,7 +6,9 @@
 // scale of its 128-column group cb is at lo*CB + cb*(hi-lo) + (row-lo). When C is not a multiple
 // of 128 the last group is partial: its scale covers its real columns only (as the CPU quantizer's)
 // and nothing is written past column C. Asynchronous, allocation-free, graph-capturable; row counts
-// only the device knows are read on the device.
+// only the device knows are read on the device. pdl: launched with programmatic dependent launch
+// (the kernel may start before the previous one in the stream ends and waits for it with
+// griddepcontrol.wait before its first load; ptx.cuh).
 #pragma once
 #include <cstdint>
 
@@ -22,7 +24,7 @@ namespace megamoe::sm90 {
 // H % 4 == 0.
 void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H,
                               const int32_t* route_to_row, const int32_t* row_expert, const int32_t* offsets,
-                              void* xq, float* sx, cudaStream_t stream);
+                              void* xq, float* sx, cudaStream_t stream, bool pdl = false);
 
 // Activation + quantize FC2's input, for rows r < offsets[E_local] (device; max_rows is a host
 // upper bound): h' = h[r, :] + b13[row_expert[r], :] (b13 may be null), a = bf16(act(h')) exactly
@@ -30,6 +32,7 @@ void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, 
 // (layout above). h [rows, N13] fp32 (N13 = 2I gated, I for relu2). I % 4 == 0.
 void launch_activation_quant_fp8(const float* h, const float* b13, const int32_t* row_expert,
                                  const int32_t* offsets, int64_t local_experts, int64_t max_rows, int64_t I,
-                                 const ActivationParams& params, void* aq, float* sa, cudaStream_t stream);
+                                 const ActivationParams& params, void* aq, float* sa, cudaStream_t stream,
+                                 bool pdl = false);
 
 }  // namespace megamoe::sm90

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/moe/moe_kernels_fp8.h"
 #include "kernels/sm90/quantize/quantize_fp8.cuh"
 #include "megamoe/errors.h"
@@ -50,6 +51,7 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
                                      int64_t gpw, const int32_t* __restrict__ route_to_row,
                                      const int32_t* __restrict__ row_expert, const int32_t* __restrict__ offsets,
                                      uint8_t* __restrict__ xq, float* __restrict__ sx) {
+  ptx::pdl_wait_then_release();  // x, the route plan: from earlier kernels (a no-op without PDL)
   const int64_t HB = (H + kBlock - 1) / kBlock;
   const int64_t warps_per_token = (HB + gpw - 1) / gpw;
   const int64_t wid = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
@@ -108,7 +110,7 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
 
 void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, int64_t H,
                               const int32_t* route_to_row, const int32_t* row_expert, const int32_t* offsets,
-                              void* xq, float* sx, cudaStream_t stream) {
+                              void* xq, float* sx, cudaStream_t stream, bool pdl) {
   if (T <= 0) return;
   // 4: each lane quantizes 4 whole columns and stores them as one 32-bit word (rows of H bytes).
   if (H <= 0 || H % kColsPerLane != 0) throw_invalid("hidden_size", "a positive multiple of 4 (fp8 permute-quantize)", std::to_string(H));
@@ -121,8 +123,10 @@ void launch_permute_quant_fp8(const void* x, int64_t ldx, int64_t T, int64_t K, 
   auto xp = static_cast<uint8_t*>(xq);
   auto kernel = vec ? (gpw == 1 ? permute_quant_kernel<true, 1> : permute_quant_kernel<true, kMaxGroups>)
                    : (gpw == 1 ? permute_quant_kernel<false, 1> : permute_quant_kernel<false, kMaxGroups>);
-  kernel<<<grid, kThreads, 0, stream>>>(xs, ldx, T, int(K), H, gpw, route_to_row, row_expert, offsets, xp, sx);
-  cu::check_launch("permute_quant_fp8", "fp8 permute-quantize kernel launch");
+  cu::check("permute_quant_fp8",
+            cu::launch_kernel_pdl(kernel, dim3(grid), dim3(kThreads), 0, stream, pdl, xs, ldx, T, int(K), H, gpw,
+                                  route_to_row, row_expert, offsets, xp, sx),
+            "fp8 permute-quantize kernel launch");
 }
 
 }  // namespace megamoe::sm90
