@@ -23,6 +23,10 @@ objs=()
 for tu in "$@"; do
   target="CMakeFiles/megamoe.dir/$tu.o"
   obj="$work/$(basename "$tu").o"
+  # ar replaces members by their basename: refuse a unit whose basename the archive holds twice
+  # (e.g. the backends' backend.cu), where the wrong member could be replaced.
+  n=$(ar t "$work/libmegamoe.a" | grep -cx "$(basename "$tu").o" || true)
+  [ "$n" = 1 ] || { echo "$tu: $n archive members named $(basename "$tu").o (need exactly 1)" >&2; exit 1; }
   cmd=$(cd "$build" && ninja -t commands "$target" | tail -n 1)
   [ -n "$cmd" ] || { echo "no compile command for $target" >&2; exit 1; }
   cmd=$(sed -E "s# -o [^ ]+# -o $obj#; s# -MF [^ ]+# -MF $work/dep.d#" <<<"$cmd")
