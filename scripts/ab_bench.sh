@@ -8,7 +8,9 @@
 #
 # CONFIG: a name without "_r" (e.g. split_tma); ARGS: the bench arguments after `megamoe bench`, one
 # string (e.g. "--recipe fp8_block --tactic split_tma --presets ... --tokens 2048,8192 --iters 50").
-# Each run is bounded by RUN_TIMEOUT seconds (default 60).
+# Each run is bounded by RUN_TIMEOUT seconds (default 60). More builds than two: AB_VARIANTS="name=BIN
+# [name=BIN ...]" (BASE_BIN and NEW_BIN are then ignored; the first variant is the base of the
+# comparisons printed at the end), e.g. AB_VARIANTS="base=/tmp/b/megamoe b16=/tmp/v/megamoe".
 set -uo pipefail
 if [ $# -lt 7 ]; then
   sed -n '2,11p' "$0" >&2
@@ -16,9 +18,10 @@ if [ $# -lt 7 ]; then
 fi
 out=$1 base_bin=$2 new_bin=$3 reps=$4 t0=$5 deadline=$6; shift 6
 root=$(cd "$(dirname "$0")/.." && pwd)
+read -r -a variants <<< "${AB_VARIANTS:-base=$base_bin new=$new_bin}"
 for rep in $(seq 1 "$reps"); do
-  for v in base new; do
-    bin=$new_bin; [ "$v" = base ] && bin=$base_bin
+  for spec in "${variants[@]}"; do
+    v=${spec%%=*} bin=${spec#*=}
     for config in "$@"; do
       [ $(( $(date +%s) - t0 )) -gt "$deadline" ] && { echo "ab_bench: deadline reached at $v r$rep"; break 3; }
       name=${config%%=*}; read -r -a args <<< "${config#*=}"
@@ -28,4 +31,5 @@ for rep in $(seq 1 "$reps"); do
     echo "$v r$rep $(( $(date +%s) - t0 ))s"
   done
 done
-python3 "$root/scripts/ab_compare.py" "$out" base new
+first=${variants[0]%%=*}
+for spec in "${variants[@]:1}"; do python3 "$root/scripts/ab_compare.py" "$out" "$first" "${spec%%=*}"; done
