@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: set up, build, run every test (C++ via ctest, Python via pytest),
-# then build and run the C++ example against the installed package (examples/cpp).
+# then build and run the C++ example against the installed package (examples/cpp), then the CPU
+# code again under ASan + UBSan (scripts/test_sanitizers.sh; MEGAMOE_TEST_SANITIZERS=0 skips it).
 # GPU tests (ctest label `gpu`) skip themselves where no GPU exists.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,3 +21,7 @@ cmake -S "$ROOT/examples/cpp" -B "$PKG/build" -G Ninja -DCMAKE_BUILD_TYPE=Releas
   -DCMAKE_PREFIX_PATH="$PKG/prefix" >/dev/null
 cmake --build "$PKG/build"
 "$PKG/build/moe_cpu_example"
+
+if [ "${MEGAMOE_TEST_SANITIZERS:-1}" != 0 ]; then
+  "$ROOT/scripts/test_sanitizers.sh"
+fi

@@ -2,6 +2,7 @@
 // rank (contiguous, non-contiguous, replicated and incomplete expert placements; the routing
 // rule of src/ep/placement.h), single-rank EP shards, weight providers (canonical, synthetic),
 // full-size presets at small T, and the cpu_reference backend through MoeLayer.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -121,9 +122,11 @@ int64_t check_ep(const MoeConfig& base, int R, const std::vector<int64_t>& token
     wps.push_back(reference::synthetic_weights(cr, seed));
     Problem& q = parts[size_t(r)];
     q.resize(tokens[size_t(r)], base.hidden_size, base.top_k);
-    std::memcpy(q.x.data(), all.x.data() + t0 * q.H, q.x.size() * 2);
-    std::memcpy(q.ids.data(), all.ids.data() + t0 * q.K, q.ids.size() * 4);
-    std::memcpy(q.w.data(), all.w.data() + t0 * q.K, q.w.size() * 4);
+    // std::copy_n, not memcpy: a rank with no tokens has empty vectors (data() may be null, which
+    // memcpy must not be given even for 0 bytes; UBSan flags it).
+    std::copy_n(all.x.begin() + t0 * q.H, q.x.size(), q.x.begin());
+    std::copy_n(all.ids.begin() + t0 * q.K, q.ids.size(), q.ids.begin());
+    std::copy_n(all.w.begin() + t0 * q.K, q.w.size(), q.w.begin());
     t0 += q.T;
     ranks[size_t(r)] = {wps.back().get(), q.xv(), q.idv(), q.wv(), q.outv()};
   }
@@ -133,7 +136,7 @@ int64_t check_ep(const MoeConfig& base, int R, const std::vector<int64_t>& token
   t0 = 0;
   for (int r = 0; r < R; ++r) {
     const Problem& q = parts[size_t(r)];
-    EXPECT_EQ(std::memcmp(q.out.data(), masked.out.data() + t0 * q.H, q.out.size() * 2), 0)
+    EXPECT_TRUE(std::equal(q.out.begin(), q.out.end(), masked.out.begin() + t0 * q.H))
         << "R=" << R << " rank " << r << " differs from R=1";
     t0 += q.T;
   }
