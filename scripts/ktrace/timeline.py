@@ -51,10 +51,9 @@ def base_name(text):
 
 def short(name, demangled=None):
     d = demangled or name
-    for key in ("gemm_pdl_kernel",):
-        if key in d:
-            m = re.search(r"MainloopSm90\w+<(\d+)", d)
-            return "cutlass_gemm" + (f"<{m.group(1)} stages>" if m else "")
+    if "gemm_pdl_kernel" in d:  # CUTLASS's kernels: their mainloop's stage count
+        m = re.search(r"MainloopSm90\w+<(\d+)", d)
+        return "cutlass_gemm" + (f"<{m.group(1)} stages>" if m else "")
     base, rest = base_name(d)
     if base == "fp8_tma_kernel":  # geometry and output of our fp8 TMA kernel
         geo = re.search(r"Geometry<(\d)>", rest)

@@ -342,6 +342,21 @@ inline void expect_graph_replays_equal(MoeLayer& layer, DeviceInputs& d, const s
   if (!stream) CUDA_CHECK(cudaStreamDestroy(s));
 }
 
+// Back-to-back forwards of two layers in one stream `s` (the second layer's first kernel may be
+// launched with PDL behind the first layer's last one): `first` into d's out, `second` into its
+// own buffer; both expected to equal `want` bit for bit.
+inline void expect_back_to_back_equal(MoeLayer& first, MoeLayer& second, DeviceInputs& d,
+                                      const std::vector<uint16_t>& want, cudaStream_t s) {
+  d.poison(s);
+  first.forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
+  const int64_t T = d.host->T, H = d.host->H;
+  DevBuf<uint16_t> out2(size_t(T * H));
+  second.forward(d.xv(), d.idv(), d.wv(), TensorView::contiguous(out2.p, DType::kBF16, {T, H}, Device::cuda(d.device)), s);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  EXPECT_TRUE(d.result() == want) << "back to back, first layer";
+  EXPECT_TRUE(out2.download() == want) << "back to back, second layer";
+}
+
 // The CPU reference on the same inputs, invalid ids replaced by -1 (the layer treats them so).
 inline std::vector<uint16_t> run_reference(const MoeConfig& c, const reference::WeightProvider& wp,
                                            const HostInputs& in) {

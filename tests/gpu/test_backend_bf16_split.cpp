@@ -182,15 +182,8 @@ TEST(SplitBf16, FastPathsEqualPlainPathBitwise) {
         expect_graph_replays_equal(*fast[vi]->layer, d, want, /*replays=*/2, s);
       }
       // Back-to-back forwards of two layers in one stream (the second plan kernel is launched with
-      // PDL behind the first layer's combine), then one more of the first.
-      d.poison(s);
-      fast[0]->layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-      DevBuf<uint16_t> out2(size_t(T * kH));
-      fast[1]->layer->forward(d.xv(), d.idv(), d.wv(),
-                              TensorView::contiguous(out2.p, DType::kBF16, {T, kH}, Device::cuda(0)), s);
-      CUDA_CHECK(cudaStreamSynchronize(s));
-      EXPECT_TRUE(d.result() == want) << "back to back, first layer";
-      EXPECT_TRUE(out2.download() == want) << "back to back, second layer";
+      // PDL behind the first layer's combine).
+      expect_back_to_back_equal(*fast[0]->layer, *fast[1]->layer, d, want, s);
       CUDA_CHECK(cudaStreamDestroy(s));
     }
   }

@@ -188,14 +188,7 @@ TEST(Fp8Block, PdlEqualsPlainBitwise) {
       EXPECT_LE(rel_l2(want, run_reference(c, *plain->ref, in)), T == 5 ? 5e-2 : kFp8Tol);
       EXPECT_TRUE(run_layer(*pdl->layer, d, s) == want) << "eager";
       expect_graph_replays_equal(*pdl->layer, d, want, /*replays=*/2, s);
-      d.poison(s);
-      pdl->layer->forward(d.xv(), d.idv(), d.wv(), d.outv(), s);
-      DevBuf<uint16_t> out2(size_t(T * c.hidden_size));
-      pdl2->layer->forward(d.xv(), d.idv(), d.wv(),
-                           TensorView::contiguous(out2.p, DType::kBF16, {T, c.hidden_size}, Device::cuda(0)), s);
-      CUDA_CHECK(cudaStreamSynchronize(s));
-      EXPECT_TRUE(d.result() == want) << "back to back, first layer";
-      EXPECT_TRUE(out2.download() == want) << "back to back, second layer";
+      expect_back_to_back_equal(*pdl->layer, *pdl2->layer, d, want, s);
     }
   }
   CUDA_CHECK(cudaStreamDestroy(s));

@@ -30,6 +30,13 @@ uint32_t fbits(float f) {
   return u;
 }
 
+// Elements [0, n) of a and b whose bits differ.
+int64_t bit_mismatches(const std::vector<float>& a, const std::vector<float>& b, int64_t n) {
+  int64_t m = 0;
+  for (int64_t i = 0; i < n; ++i) m += fbits(a[size_t(i)]) != fbits(b[size_t(i)]);
+  return m;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fp8Gemm: grouped blockwise GEMM, every tactic, vs a float64 host product
 // ---------------------------------------------------------------------------------------------
@@ -149,8 +156,7 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
     // kTmaSmall: the TMA kernel with one consumer warpgroup and 64-token passes; every element is
     // the same sequence of MMAs and promotions, so D equals kTma's bit for bit.
     if (tactic == sm90::Fp8GemmTactic::kTmaSmall) {
-      int64_t mismatches = 0;
-      for (int64_t i = 0; i < rows * N; ++i) mismatches += fbits(D[size_t(i)]) != fbits(tma_d[size_t(i)]);
+      const int64_t mismatches = bit_mismatches(D, tma_d, rows * N);
       EXPECT_EQ(mismatches, 0) << "kTmaSmall's D differs from kTma's in " << mismatches << " of " << rows * N;
     }
   }
@@ -174,8 +180,7 @@ void run_gemm_case(const std::vector<int32_t>& rows_per_group, int64_t N, int64_
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaGetLastError());
     const std::vector<float> D = dD.download();
-    int64_t mismatches = 0;
-    for (int64_t i = 0; i < rows * N; ++i) mismatches += fbits(D[size_t(i)]) != fbits(tma_d[size_t(i)]);
+    const int64_t mismatches = bit_mismatches(D, tma_d, rows * N);
     EXPECT_EQ(mismatches, 0) << "D differs from the aligned run in " << mismatches << " of " << rows * N;
     for (int64_t n = 0; n < N; ++n) EXPECT_EQ(fbits(D[size_t(rows * N + n)]), 0xFFFFFFFFu) << "guard row written";
   }
