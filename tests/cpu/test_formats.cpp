@@ -15,6 +15,7 @@
 
 #include "formats/codecs.h"
 #include "formats/quantize.h"
+#include "formats/scale_division.h"
 #include "megamoe/errors.h"
 
 namespace fm = megamoe::formats;
@@ -932,4 +933,50 @@ TEST(QuantNvfp4, InvalidArguments) {
   }
   EXPECT_THROW(fm::quantize_nvfp4(x.data(), 1, 24, 24, 1.0f, c.data(), s.data()),
                megamoe::InvalidArgument);
+}
+
+// formats/scale_division.h: the quantizers' x / s through the block's reciprocal equals the IEEE
+// quotient over every exponent of s in its scope (2^-149 .. FLT_MAX / 448, random significands, with the
+// significand extremes), for x spread over |x| <= 448 s, x of any magnitude down to subnormals,
+// x next to e4m3 rounding midpoints times s (the quotients where one ulp changes a code), and
+// signed zeros; the only differences allowed are both results below 2^-11 with the same sign (the
+// same e4m3 code, a signed zero). The GPU runs the same code (Fp8Quant.* check its codes).
+TEST(ScaleDivision, ReciprocalQuotientEqualsIeeeDivision) {
+  std::mt19937_64 rng(0x5CA1EDu);
+  int64_t n = 0, tiny_only = 0;
+  for (int e = -149; e <= 119; ++e) {
+    for (int k = 0; k < 3000; ++k) {
+      const uint32_t sig = k == 0 ? 0u : (k == 1 ? 0x7FFFFFu : uint32_t(rng()) & 0x7FFFFFu);
+      // e < -126: subnormal scales (significand bits only, the exponent's weight at bit e + 149)
+      const float s = e >= -126 ? std::bit_cast<float>((uint32_t(e + 127) << 23) | sig)
+                                : std::bit_cast<float>((sig | 0x800000u) >> (-126 - e));
+      if (!(s > 0.0f) || s > std::numeric_limits<float>::max() / 448.0f) continue;  // a block's amax / 448
+      const fm::ScaleDivisor d = fm::scale_divisor(s);
+      for (int j = 0; j < 8; ++j) {
+        const uint64_t v = rng();
+        float x;
+        if (j < 3) {
+          x = s * 448.0f * (float(v >> 40) / float(1 << 24));
+        } else if (j == 3) {
+          x = std::bit_cast<float>(uint32_t(v >> 33));  // any magnitude below 2^0..2^127
+          if (!(std::fabs(x) <= 448.0f * s)) x = std::ldexp(x, -160);  // into range (down to 0)
+        } else if (j < 7) {  // next to a midpoint of e4m3 codes, times s, +-3 ulps
+          const float mid = std::ldexp(1.0f + float((v >> 8) % 16) / 16.0f + 1.0f / 32.0f, int(v % 19) - 10);
+          x = std::bit_cast<float>(std::bit_cast<uint32_t>(mid * s) + uint32_t(int((v >> 20) % 7) - 3));
+          if (!(std::fabs(x) <= 448.0f * s)) x = 448.0f * s;
+        } else {
+          x = 0.0f;
+        }
+        if (v & 4) x = -x;
+        const float q = fm::scale_quotient(x, d), want = x / s;
+        ++n;
+        if (std::bit_cast<uint32_t>(q) == std::bit_cast<uint32_t>(want)) continue;
+        const bool tiny = std::fabs(q) < 0x1p-11f && std::fabs(want) < 0x1p-11f && std::signbit(q) == std::signbit(want);
+        tiny_only += tiny;
+        ASSERT_TRUE(tiny) << "s " << std::hexfloat << s << " x " << x << ": " << q << ", IEEE " << want;
+      }
+    }
+  }
+  EXPECT_GT(n, 6000000);
+  EXPECT_LT(tiny_only, n / 1000);  // rare: x at most ~2^-91 against a scale of 2^-80 or more
 }

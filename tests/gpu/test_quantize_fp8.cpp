@@ -42,12 +42,13 @@ float bitsf(uint32_t u) {
 // ---------------------------------------------------------------------------------------------
 
 // Random test matrix [rows, ld] (float, bf16-valued when `bf16`): normal values of varied
-// magnitude per 128-block, plus planted blocks: all zero, huge (1e30), tiny (float32 subnormals
+// magnitude per 128-block (2^-110 .. 2^100: block scales on both sides of the 2^-80 where
+// formats/scale_division.h prescales, tiny elements whose remainders underflow), plus planted blocks: all zero, huge (1e30), tiny (float32 subnormals
 // ~1e-39 and values near 2^-126), a NaN, a +inf, a -inf, a block of exact e4m3 ties.
 std::vector<float> make_quant_input(int64_t rows, int64_t ld, int64_t K, bool bf16, uint64_t seed, bool plant) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> nd(0.0f, 1.0f);
-  std::uniform_int_distribution<int> ex(-20, 20);
+  std::uniform_int_distribution<int> ex(-110, 100);
   std::vector<float> v(size_t(rows * ld), 0.0f);
   const int64_t RB = (rows + 127) / 128, KB = (K + 127) / 128;
   std::vector<float> mag(size_t(RB * KB));

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <tuple>
 
@@ -294,6 +295,74 @@ TEST(SplitKernels, ActivationMatchesHost) {
       EXPECT_EQ(far, 0);
       EXPECT_LE(diff, rows * I / 100) << "more than 1% of outputs off by one bf16 ulp";
     }
+  }
+}
+
+// The sigmoid of swiglu / swiglu_oai (activation_math.cuh: e^-|z|, a refined hardware reciprocal,
+// no IEEE division) over its whole range, against the exact value in double precision: gates swept
+// densely over [-110, 110] (where e^|z| overflows fp32 and e^-|z| reaches its subnormals) with
+// u = 1 (swiglu) / u = 0 (swiglu_oai: factor u + 1 = 1), so a = bf16(g * sigmoid(z)). Every
+// finite a lies within one bf16 step of the exact value (an absolute 2^-125 where that is tiny),
+// almost all are its correct rounding, and the special values keep the reference's results:
+// NaN -> NaN, +inf -> +inf, -inf -> NaN (-inf * 0), +-0 -> +-0.
+TEST(SplitKernels, ActivationSigmoidWholeRange) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const int64_t T = 256, K = 2, E = 4, I = 256;
+  KernelFixture f(T, K, E, case_seed("act sigmoid"));
+  const int64_t rows = f.rows(), max_rows = T * K, n = rows * I;
+  ASSERT_GT(n, 10000);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> specials = {nan, inf, -inf, 0.0f, -0.0f, 1e-40f, -1e-40f, 88.72f, -88.72f, -87.34f};
+  for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI}) {
+    SCOPED_TRACE(activation_name(act));
+    const float alpha = act == Activation::kSwiGLUOAI ? 1.702f : 1.0f, u_val = act == Activation::kSwiGLU ? 1.0f : 0.0f;
+    std::vector<float> h(size_t(max_rows * 2 * I), 0.0f), gates(static_cast<size_t>(n));
+    for (int64_t e = 0; e < n; ++e) {
+      float g = -110.0f + 220.0f * float(e) / float(n - 1);
+      if (e % 97 < int64_t(specials.size())) g = specials[size_t(e % 97)];
+      gates[size_t(e)] = g;
+      h[size_t((e / I) * 2 * I + e % I)] = g;
+      h[size_t((e / I) * 2 * I + I + e % I)] = u_val;
+    }
+    DevBuf<float> dh;
+    dh.upload(h);
+    DevBuf<uint16_t> da(size_t(max_rows * I));
+    CUDA_CHECK(cudaMemset(da.p, 0xFF, da.n * 2));
+    sm90::ActivationParams p;
+    p.activation = act;
+    p.limit = inf;
+    p.alpha = alpha;
+    sm90::launch_activation(dh.p, nullptr, f.plan.p.row_expert, f.plan.p.offsets + E, max_rows, I, p, da.p, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<uint16_t> got = da.download();
+    int64_t far = 0, not_rounded = 0, specials_wrong = 0;
+    for (int64_t e = 0; e < n; ++e) {
+      const float g = gates[size_t(e)], have = formats::bf16_bits_to_float(got[size_t(e)]);
+      const double z = double(alpha * g);  // the kernel's z: alpha * g rounded to fp32
+      if (std::isnan(g) || g == -inf) {
+        specials_wrong += !std::isnan(have);
+        continue;
+      }
+      if (g == inf) {
+        specials_wrong += have != inf;
+        continue;
+      }
+      const double want = double(g) / (1.0 + std::exp(-z));
+      if (g == 0.0f) {
+        specials_wrong += have != 0.0f || std::signbit(have) != std::signbit(g);
+        continue;
+      }
+      const double step = std::ldexp(1.0, std::max(std::ilogb(want), -126) - 7);  // one bf16 step at want
+      const bool ok = std::fabs(double(have) - want) <= std::max(step, std::ldexp(1.0, -125));
+      far += !ok;
+      if (!ok && far <= 5) ADD_FAILURE() << "g " << g << ": a " << have << ", exact " << want;
+      not_rounded += got[size_t(e)] != formats::float_to_bf16_bits(float(want));
+    }
+    for (size_t i = size_t(n); i < got.size(); ++i) far += got[i] != 0xFFFF;  // rows past total untouched
+    EXPECT_EQ(specials_wrong, 0);
+    EXPECT_EQ(far, 0);
+    EXPECT_LE(not_rounded, n / 1000) << "more than 0.1% of a not the correct rounding of the exact value";
   }
 }
 

@@ -397,6 +397,7 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
     am = max(am, __shfl_xor_sync(0xFFFFFFFFu, am, 2));
     const bool poisoned = am >= fp8::kInfBits;
     const float s = fp8::block_scale(am, /*ue8m0=*/false);
+    const fp8::ScaleDivisor d = fp8::scale_divisor(s);
     const int r = r0 + 8 * hr;
     if (r >= w.ntok) continue;
     const int row = w.t0 + r;
@@ -404,7 +405,7 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
       const int i = w.blk * kBN + 8 * j + 2 * tig;
-      if (i < p.I) *reinterpret_cast<uint16_t*>(out + i) = fp8::encode2(a[hr][j][0], a[hr][j][1], s, poisoned);
+      if (i < p.I) *reinterpret_cast<uint16_t*>(out + i) = fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned);
     }
     if (tig == 0) p.sa_out[fp8::act_scale_index(row, w.blk, IB, w.lo, w.hi)] = s;
   }

@@ -655,10 +655,11 @@ __device__ void quantize_block_1x128(const __nv_bfloat16* src, int64_t ld, int n
     for (int o = 1; o < 16; o <<= 1) amax = max(amax, __shfl_xor_sync(kFull, amax, o));
     const float s = fp8::block_scale(amax, /*ue8m0=*/false);
     const bool poisoned = amax >= fp8::kInfBits;
+    const fp8::ScaleDivisor d = fp8::scale_divisor(s);
     const float lo[4] = {v[0], v[1], v[2], v[3]}, hi[4] = {v[4], v[5], v[6], v[7]};
     if (valid)
       __stcg(reinterpret_cast<uint2*>(dst + int64_t(r) * ldq + col),
-             make_uint2(fp8::encode4(lo, s, poisoned), fp8::encode4(hi, s, poisoned)));
+             make_uint2(fp8::encode4(lo, d, poisoned), fp8::encode4(hi, d, poisoned)));
     if (c == 0 && r < nrows) __stcg(reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(sdst) + int64_t(r) * ldq), s);
   }
 }

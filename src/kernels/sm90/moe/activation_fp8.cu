@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(kThreads)
     }
     bool poisoned;
     const float s = warp_group_scale(a, /*ue8m0=*/false, poisoned);
-    if (c < I) *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, s, poisoned);
+    if (c < I) *reinterpret_cast<uint32_t*>(aq + row * I + c) = encode4(a, scale_divisor(s), poisoned);
     if (lane == 0) sa[act_scale_index(row, ib, IB, lo, hi)] = s;
     bcur = bnext;
     slot = slot == kDepth - 1 ? 0 : slot + 1;

@@ -78,7 +78,7 @@ __global__ void permute_quant_kernel(const uint16_t* __restrict__ x, int64_t ldx
                         __uint_as_float(w[g].y << 16), __uint_as_float(w[g].y & 0xFFFF0000u)};
     bool poisoned;
     scale[g] = warp_group_scale(v, /*ue8m0=*/false, poisoned);
-    codes[g] = encode4(v, scale[g], poisoned);
+    codes[g] = encode4(v, scale_divisor(scale[g]), poisoned);
   }
   // The token's routed rows, up to 32 at a time: lane j looks up route j (its row, the row's
   // expert and that expert's range) and stores route j's scale of every group; then every lane

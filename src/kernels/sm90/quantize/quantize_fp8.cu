@@ -34,15 +34,16 @@ __global__ void act_quant_kernel(Src src, int64_t M, int64_t K, int64_t KB, uint
   src.load4(row, c, K, v);
   bool poisoned;
   const float s = warp_group_scale(v, ue8m0, poisoned);
+  const ScaleDivisor d = scale_divisor(s);
   if (lane == 0) scales[row * KB + kb] = s;
   if (c >= K) return;
   uint8_t* dst = codes + row * K + c;
   if (vec_store && c + 3 < K) {
-    *reinterpret_cast<uint32_t*>(dst) = encode4(v, s, poisoned);
+    *reinterpret_cast<uint32_t*>(dst) = encode4(v, d, poisoned);
   } else {
 #pragma unroll
     for (int j = 0; j < 4; ++j)
-      if (c + j < K) dst[j] = encode(v[j], s, poisoned);
+      if (c + j < K) dst[j] = encode(v[j], d, poisoned);
   }
 }
 

@@ -1,7 +1,9 @@
 // Device twins of the fp8_block quantizer rules (src/formats/quantize.h, docs/FORMATS.md
 // section 2), for kernels that quantize on the GPU. They reproduce the CPU quantizers bit
-// for bit: the same integer amax over |x|'s bits, the same IEEE divisions (__fdiv_rn, so no
-// reciprocal approximation and no contraction), and the branch-free saturating e4m3 encoder
+// for bit: the same integer amax over |x|'s bits, the same IEEE division for the scale (__fdiv_rn,
+// no contraction), the elements' quotients x / s through the block's correctly rounded reciprocal
+// (formats/scale_division.h: the IEEE quotient's codes, four operations a code instead of a
+// division with its slow-path branch), and the branch-free saturating e4m3 encoder
 // of formats::detail::e4m3_encode rewritten with CUDA intrinsics (codecs.h uses std::bit_cast,
 // which the C++17 CUDA build does not have). tests/gpu/test_quantize_fp8.cpp checks every code and
 // scale against the CPU quantizers.
@@ -9,6 +11,8 @@
 #include <cstdint>
 
 #include <cuda_runtime.h>
+
+#include "formats/scale_division.h"
 
 namespace megamoe::sm90::fp8 {
 
@@ -69,9 +73,13 @@ __device__ __forceinline__ float block_scale(uint32_t amax_bits, bool ue8m0) {
   return s;
 }
 
+using formats::ScaleDivisor;
+using formats::scale_divisor;  // made once per block (per thread), used per element
+__device__ __forceinline__ float quotient(float x, const ScaleDivisor& d) { return formats::scale_quotient(x, d); }
+
 // code = e4m3(x / s, saturate) for a finite block; 0x7F for every element of a poisoned block.
-__device__ __forceinline__ uint8_t encode(float x, float s, bool poisoned) {
-  return poisoned ? kE4M3NaN : e4m3_encode_sat(__fdiv_rn(x, s));
+__device__ __forceinline__ uint8_t encode(float x, const ScaleDivisor& d, bool poisoned) {
+  return poisoned ? kE4M3NaN : e4m3_encode_sat(quotient(x, d));
 }
 
 // Two (encode2) or four (encode4) codes packed little-endian (element 0 in the low byte). The quotients
@@ -86,15 +94,14 @@ __device__ __forceinline__ uint16_t cvt_e4m3x2(float q0, float q1) {
   asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(q1), "f"(q0));
   return r;
 }
-__device__ __forceinline__ uint16_t encode2(float v0, float v1, float s, bool poisoned) {
+__device__ __forceinline__ uint16_t encode2(float v0, float v1, const ScaleDivisor& d, bool poisoned) {
   if (poisoned) return 0x7F7Fu;
-  const float q1 = __fdiv_rn(v1, s), q0 = __fdiv_rn(v0, s);
-  return cvt_e4m3x2(q0, q1);
+  return cvt_e4m3x2(quotient(v0, d), quotient(v1, d));
 }
-__device__ __forceinline__ uint32_t encode4(const float (&v)[4], float s, bool poisoned) {
+__device__ __forceinline__ uint32_t encode4(const float (&v)[4], const ScaleDivisor& d, bool poisoned) {
   if (poisoned) return 0x7F7F7F7Fu;
-  const float q0 = __fdiv_rn(v[0], s), q1 = __fdiv_rn(v[1], s), q2 = __fdiv_rn(v[2], s), q3 = __fdiv_rn(v[3], s);
-  return uint32_t(cvt_e4m3x2(q0, q1)) | (uint32_t(cvt_e4m3x2(q2, q3)) << 16);
+  return uint32_t(cvt_e4m3x2(quotient(v[0], d), quotient(v[1], d))) |
+         (uint32_t(cvt_e4m3x2(quotient(v[2], d), quotient(v[3], d))) << 16);
 }
 
 // Unsigned max over the 32 lanes of a full warp.

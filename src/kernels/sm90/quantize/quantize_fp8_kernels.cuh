@@ -100,6 +100,7 @@ __global__ void __launch_bounds__(kWeightThreads) weight_quant_kernel(Src src, i
 #pragma unroll
   for (int w = 0; w < kWeightWarps; ++w) am = max(am, warp_am[w]);
   const float s = block_scale(am, ue8m0);
+  const ScaleDivisor d = scale_divisor(s);
   const bool poisoned = am >= kInfBits;
   if (threadIdx.x == 0) scales[(b * NB + nb) * KB + kb] = s;
   if (c >= K) return;
@@ -109,11 +110,11 @@ __global__ void __launch_bounds__(kWeightThreads) weight_quant_kernel(Src src, i
     if (r >= N) break;
     uint8_t* dst = codes + (b * N + r) * K + c;
     if (vec_store && c + 3 < K) {
-      *reinterpret_cast<uint32_t*>(dst) = encode4(v[i], s, poisoned);
+      *reinterpret_cast<uint32_t*>(dst) = encode4(v[i], d, poisoned);
     } else {
 #pragma unroll
       for (int j = 0; j < 4; ++j)
-        if (c + j < K) dst[j] = encode(v[i][j], s, poisoned);
+        if (c + j < K) dst[j] = encode(v[i][j], d, poisoned);
     }
   }
 }
