@@ -9,7 +9,7 @@
 // sums do not depend on order.
 //
 // Small T*K (<= kSmallPathRoutes): one block does count, scan and scatter (one launch, up
-// to 32 warps, one route per lane). Larger: chunks of kChunkRoutes routes, one block each:
+// to 32 warps, one route per lane; the (expert, warp) counts scanned in one pass). Larger: chunks of kChunkRoutes routes, one block each:
 // a count kernel (per-chunk expert histograms), a scan kernel (one warp per expert over its
 // chunks) and a scatter kernel (offsets, per-warp cursors inside the chunk, both maps) --
 // three launches, every one spread over the whole GPU.
@@ -35,8 +35,9 @@ namespace megamoe::routing {
 namespace {
 
 // Budget and roles (every warp has the same role: count, then scan its part, then scatter; no
-// pipeline). Shared memory: a dynamic (W + 1) * E_local int array (one histogram / cursor row per
-// warp plus the block's running offsets), at most kSmemBudget, plus the static warp_sums[33], so
+// pipeline). Shared memory: a dynamic (W + 1) * E_local int array (the scatter kernel: one
+// histogram / cursor row per warp plus the block's running offsets; the single-block kernel: per
+// expert W counters and a zero pad), at most kSmemBudget, plus the static warp_sums[33], so
 // no kernel needs the opt-in above 48 KiB. Warps: up to kSmallMaxWarps (the single-block path, one
 // route per lane) or kBigWarps (one chunk of kChunkRoutes routes per block).
 constexpr unsigned kFull = 0xffffffffu;
@@ -84,14 +85,19 @@ struct IdSource {
   int64_t s0, s1;
   int64_t K, E, e0;
   int EL;
+  bool contiguous;  // s0 == K and s1 == 1: route i is element i
 };
 
 // Local expert of route i, or -1 (no route). Sets *invalid for ids that are neither -1 nor
 // in [0, E).
 template <typename IdT>
 __device__ __forceinline__ int decode_route(const IdSource& src, int64_t i, bool* invalid) {
-  const int64_t t = i / src.K, k = i - t * src.K;
-  const int64_t v = int64_t(static_cast<const IdT*>(src.ptr)[t * src.s0 + k * src.s1]);
+  int64_t at = i;  // contiguous [T, K] ids (the usual case): no 64-bit division
+  if (!src.contiguous) {
+    const int64_t t = i / src.K, k = i - t * src.K;
+    at = t * src.s0 + k * src.s1;
+  }
+  const int64_t v = int64_t(static_cast<const IdT*>(src.ptr)[at]);
   if (v == -1) return -1;
   if (v < 0 || v >= src.E) {
     *invalid = true;
@@ -101,17 +107,18 @@ __device__ __forceinline__ int decode_route(const IdSource& src, int64_t i, bool
   return (e >= 0 && e < src.EL) ? int(e) : -1;
 }
 
-// Counts routes [begin, end) into hist (warp-private shared array); returns this lane's
-// invalid-id count.
+// Counts routes [begin, end) into hist[e * stride] (warp-private shared entries); returns this
+// lane's invalid-id count.
 template <typename IdT>
-__device__ __forceinline__ int warp_count(const IdSource& src, int64_t begin, int64_t end, int* hist) {
+__device__ __forceinline__ int warp_count(const IdSource& src, int64_t begin, int64_t end, int* hist,
+                                          int stride = 1) {
   const int lane = threadIdx.x & 31;
   int invalid = 0;
   for (int64_t i = begin + lane; i < end; i += 32) {
     bool inv = false;
     const int e = decode_route<IdT>(src, i, &inv);
     invalid += inv ? 1 : 0;
-    if (e >= 0) atomicAdd(&hist[e], 1);
+    if (e >= 0) atomicAdd(&hist[e * stride], 1);
   }
   return invalid;
 }
@@ -122,11 +129,11 @@ __device__ __forceinline__ int warp_sum(int v) {
   return v;
 }
 
-// Walks routes [begin, end) in order; cursor[e] holds the next row of expert e for this
+// Walks routes [begin, end) in order; cursor[e * stride] holds the next row of expert e for this
 // chunk. Writes both maps and row_expert.
 template <typename IdT>
 __device__ __forceinline__ void warp_scatter(const IdSource& src, int64_t begin, int64_t end, int* cursor,
-                                             const RoutePlanDevice& p) {
+                                             const RoutePlanDevice& p, int stride = 1) {
   const int lane = threadIdx.x & 31;
   const unsigned lower = (1u << lane) - 1u;
   for (int64_t base = begin; base < end; base += 32) {
@@ -136,9 +143,9 @@ __device__ __forceinline__ void warp_scatter(const IdSource& src, int64_t begin,
     const int e = in_range ? decode_route<IdT>(src, i, &inv) : -2;
     const unsigned peers = __match_any_sync(kFull, e);
     int row = -1;
-    if (e >= 0) row = cursor[e] + __popc(peers & lower);
+    if (e >= 0) row = cursor[e * stride] + __popc(peers & lower);
     __syncwarp();
-    if (e >= 0 && (peers & lower) == 0) cursor[e] += __popc(peers);  // the group's first lane
+    if (e >= 0 && (peers & lower) == 0) cursor[e * stride] += __popc(peers);  // the group's first lane
     __syncwarp();
     if (in_range) {
       p.route_to_row[i] = row;
@@ -190,7 +197,11 @@ __device__ int block_exclusive_scan(int* a, int n, int* warp_sums /* [33] */) {
 }
 
 // ---- small path: one block ----------------------------------------------------------------
-// Shared memory: hist[W][EL] (per-warp counts, then per-warp cursors), tot[EL].
+// Shared memory: hist[EL][W + 1], expert-major: warp w's count of expert e at e * S + w (S = W + 1:
+// an odd stride, so the lanes of a warp touching different experts hit different banks; slot W of
+// each expert stays 0). One block-wide exclusive scan of that array gives each (expert, warp) its
+// first row directly (the rows are expert-major and, inside an expert, in route order = warp
+// order), and hist[e * S] is offsets[e]: no per-expert walk over the warps, no second scan.
 template <typename IdT>
 __global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t chunk, RoutePlanDevice p,
                                         PlanExtras ex) {
@@ -199,37 +210,25 @@ __global__ void route_plan_small_kernel(IdSource src, int64_t routes, int64_t ch
   pdl_wait_then_release();
   const int EL = src.EL;
   const int tid = threadIdx.x, nt = blockDim.x, w = tid >> 5, lane = tid & 31, W = nt >> 5;
+  const int S = W + 1;
   int* hist = smem;
-  int* tot = smem + W * EL;
-  for (int i = tid; i < W * EL; i += nt) hist[i] = 0;
+  for (int i = tid; i < S * EL; i += nt) hist[i] = 0;
   __syncthreads();
   const int64_t begin = min64(routes, w * chunk), end = min64(routes, begin + chunk);
-  const int invalid = warp_sum(warp_count<IdT>(src, begin, end, hist + w * EL));
+  const int invalid = warp_sum(warp_count<IdT>(src, begin, end, hist + w, S));
   if (lane == 0 && invalid) atomicAdd(p.invalid_count, (unsigned long long)invalid);
   __syncthreads();
+  const int total = block_exclusive_scan(hist, S * EL, warp_sums);
+  auto off = [&](int e) { return e < EL ? hist[e * S] : total; };
   for (int e = tid; e < EL; e += nt) {
-    int run = 0;
-    for (int ww = 0; ww < W; ++ww) {
-      const int c = hist[ww * EL + e];
-      hist[ww * EL + e] = run;
-      run += c;
-    }
-    tot[e] = run;
-    p.counts[e] = run;
-  }
-  __syncthreads();
-  const int total = block_exclusive_scan(tot, EL, warp_sums);
-  for (int e = tid; e < EL; e += nt) {
-    const int o = tot[e];
-    p.offsets[e] = o;
-    for (int ww = 0; ww < W; ++ww) hist[ww * EL + e] += o;
+    p.offsets[e] = off(e);
+    p.counts[e] = off(e + 1) - off(e);
   }
   if (tid == 0) p.offsets[EL] = total;
-  auto off = [&](int e) { return e < EL ? tot[e] : total; };
 #pragma unroll
   for (int gi = 0; gi < kMaxPlanGemmWrites; ++gi) write_gemm_arrays(ex.gemm[gi], EL, tid, nt, off);
-  __syncthreads();
-  warp_scatter<IdT>(src, begin, end, hist + w * EL, p);
+  __syncthreads();  // every off() read before the cursors below move
+  warp_scatter<IdT>(src, begin, end, hist + w, p, S);
   if (ex.permute.x == nullptr) return;
   // Gather x rows into expert order: one thread per 8 columns of a token loads them once (16
   // bytes) and stores them to each of the token's routed rows (as the permute kernel does).
@@ -422,6 +421,7 @@ void build_route_plan_gpu(const TensorView& ids, const RouteDims& d, const Route
   src.E = d.num_experts;
   src.e0 = d.first_local_expert;
   src.EL = int(d.local_experts);
+  src.contiguous = src.s1 == 1 && (src.s0 == src.K || d.num_tokens <= 1);
   const int64_t routes = d.num_tokens * d.top_k;
   auto s = static_cast<cudaStream_t>(stream);
   if (extras.permute.x != nullptr && !plan_permute_supported(extras.permute))
