@@ -624,34 +624,36 @@ const char* shipped_tactics_json() {
      "split_tma_small": 2.90848
     },
     "1024": {
-     "split_swap_ab": 3.06634,
-     "split_large_tile": 3.74925,
-     "split_tma": 3.04298,
-     "split_tma_act": 3.11875,
-     "split_tma_act_large_fc2": 3.34582,
-     "split_tma_small": 2.99574
+     "split_swap_ab": 3.02115,
+     "split_large_tile": 3.6744,
+     "split_tma": 2.96762,
+     "split_tma_act": 2.97402,
+     "split_tma_act_large_fc2": 3.1937,
+     "split_tma_small": 2.9439
     },
     "2048": {
-     "split_swap_ab": 3.90202,
-     "split_large_tile": 3.84442,
-     "split_tma": 3.62118,
-     "split_tma_act": 3.61261,
-     "split_tma_act_large_fc2": 3.6496,
-     "split_tma_small": 4.60762
+     "split_swap_ab": 4.2288,
+     "split_large_tile": 3.87562,
+     "split_tma": 3.57277,
+     "split_tma_act": 3.50557,
+     "split_tma_act_large_fc2": 3.57446,
+     "split_tma_small": 4.66019
     },
     "4096": {
-     "split_swap_ab": 6.40038,
-     "split_large_tile": 5.55942,
-     "split_tma": 5.91328,
-     "split_tma_act": 5.91293,
-     "split_tma_act_large_fc2": 5.66944
+     "split_swap_ab": 6.37194,
+     "split_large_tile": 5.5487,
+     "split_tma": 6.17395,
+     "split_tma_act": 6.1567,
+     "split_tma_act_large_fc2": 5.79248,
+     "split_tma_small": 6.70797
     },
     "8192": {
-     "split_swap_ab": 10.7408,
-     "split_large_tile": 8.91082,
-     "split_tma": 10.2978,
-     "split_tma_act": 9.6359,
-     "split_tma_act_large_fc2": 9.17386
+     "split_swap_ab": 11.2347,
+     "split_large_tile": 9.0015,
+     "split_tma": 10.7143,
+     "split_tma_act": 9.87338,
+     "split_tma_act_large_fc2": 9.23344,
+     "split_tma_small": 11.6732
     }
    }
   },
@@ -680,9 +682,9 @@ const char* shipped_tactics_json() {
     "256": "split_tma_small",
     "512": "split_tma_small",
     "1024": "split_tma",
-    "2048": "split_large_tile",
-    "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "2048": "split_tma_act_large_fc2",
+    "4096": "split_tma_act_large_fc2",
+    "8192": "split_tma_act_large_fc2"
    },
    "measured_ms": {
     "1": {
@@ -766,34 +768,36 @@ const char* shipped_tactics_json() {
      "split_tma_small": 0.215232
     },
     "1024": {
-     "split_swap_ab": 0.298336,
-     "split_large_tile": 0.287904,
-     "split_tma": 0.259392,
-     "split_tma_act": 0.270752,
-     "split_tma_act_large_fc2": 0.277888,
-     "split_tma_small": 0.283424
+     "split_swap_ab": 0.298176,
+     "split_large_tile": 0.285664,
+     "split_tma": 0.258592,
+     "split_tma_act": 0.25872,
+     "split_tma_act_large_fc2": 0.263904,
+     "split_tma_small": 0.288256
     },
     "2048": {
-     "split_swap_ab": 0.449984,
-     "split_large_tile": 0.386112,
-     "split_tma": 0.423648,
-     "split_tma_act": 0.414976,
-     "split_tma_act_large_fc2": 0.38896,
-     "split_tma_small": 0.443456
+     "split_swap_ab": 0.45776,
+     "split_large_tile": 0.397408,
+     "split_tma": 0.436736,
+     "split_tma_act": 0.412,
+     "split_tma_act_large_fc2": 0.384224,
+     "split_tma_small": 0.46384
     },
     "4096": {
-     "split_swap_ab": 0.784864,
-     "split_large_tile": 0.63008,
-     "split_tma": 0.70272,
-     "split_tma_act": 0.688544,
-     "split_tma_act_large_fc2": 0.651552
+     "split_swap_ab": 0.829472,
+     "split_large_tile": 0.65936,
+     "split_tma": 0.714656,
+     "split_tma_act": 0.688096,
+     "split_tma_act_large_fc2": 0.643136,
+     "split_tma_small": 0.830048
     },
     "8192": {
-     "split_swap_ab": 1.4641,
-     "split_large_tile": 1.18662,
-     "split_tma": 1.35398,
-     "split_tma_act": 1.34352,
-     "split_tma_act_large_fc2": 1.18829
+     "split_swap_ab": 1.50931,
+     "split_large_tile": 1.20368,
+     "split_tma": 1.29981,
+     "split_tma_act": 1.204,
+     "split_tma_act_large_fc2": 1.12323,
+     "split_tma_small": 1.46074
     }
    }
   },
@@ -822,7 +826,7 @@ const char* shipped_tactics_json() {
     "256": "split_tma",
     "512": "split_tma",
     "1024": "split_tma_act_large_fc2",
-    "2048": "split_large_tile",
+    "2048": "split_tma_act_large_fc2",
     "4096": "split_tma_act_large_fc2",
     "8192": "split_tma_act_large_fc2"
    },
@@ -908,34 +912,36 @@ const char* shipped_tactics_json() {
      "split_tma_small": 0.762368
     },
     "1024": {
-     "split_swap_ab": 1.14906,
-     "split_large_tile": 1.03514,
-     "split_tma": 1.10464,
-     "split_tma_act": 1.11645,
-     "split_tma_act_large_fc2": 1.02765,
-     "split_tma_small": 1.26125
+     "split_swap_ab": 1.2656,
+     "split_large_tile": 1.06582,
+     "split_tma": 1.13731,
+     "split_tma_act": 1.09661,
+     "split_tma_act_large_fc2": 1.06144,
+     "split_tma_small": 1.28416
     },
     "2048": {
-     "split_swap_ab": 2.3184,
-     "split_large_tile": 1.84624,
-     "split_tma": 2.09238,
-     "split_tma_act": 1.98122,
-     "split_tma_act_large_fc2": 1.9032,
-     "split_tma_small": 2.42688
+     "split_swap_ab": 2.33197,
+     "split_large_tile": 1.97142,
+     "split_tma": 2.09325,
+     "split_tma_act": 1.93734,
+     "split_tma_act_large_fc2": 1.88326,
+     "split_tma_small": 2.46416
     },
     "4096": {
-     "split_swap_ab": 4.48726,
-     "split_large_tile": 3.57155,
-     "split_tma": 3.95069,
-     "split_tma_act": 3.65142,
-     "split_tma_act_large_fc2": 3.4625
+     "split_swap_ab": 4.51309,
+     "split_large_tile": 3.57645,
+     "split_tma": 3.89302,
+     "split_tma_act": 3.57725,
+     "split_tma_act_large_fc2": 3.46349,
+     "split_tma_small": 4.65034
     },
     "8192": {
-     "split_swap_ab": 8.9752,
-     "split_large_tile": 6.96714,
-     "split_tma": 7.52128,
-     "split_tma_act": 7.02051,
-     "split_tma_act_large_fc2": 6.80253
+     "split_swap_ab": 9.05427,
+     "split_large_tile": 7.01021,
+     "split_tma": 7.50458,
+     "split_tma_act": 6.99222,
+     "split_tma_act_large_fc2": 6.63184,
+     "split_tma_small": 9.1649
     }
    }
   },
@@ -1066,18 +1072,20 @@ const char* shipped_tactics_json() {
      "split_tma_small": 1.2264
     },
     "4096": {
-     "split_swap_ab": 1.94464,
-     "split_large_tile": 1.79594,
-     "split_tma": 1.81472,
-     "split_tma_act": 1.78694,
-     "split_tma_act_large_fc2": 1.7081
+     "split_swap_ab": 2.08515,
+     "split_large_tile": 1.81206,
+     "split_tma": 1.85654,
+     "split_tma_act": 1.7785,
+     "split_tma_act_large_fc2": 1.74288,
+     "split_tma_small": 2.13542
     },
     "8192": {
-     "split_swap_ab": 3.34954,
-     "split_large_tile": 2.95894,
-     "split_tma": 3.17638,
-     "split_tma_act": 2.90714,
-     "split_tma_act_large_fc2": 2.78854
+     "split_swap_ab": 3.48899,
+     "split_large_tile": 3.10797,
+     "split_tma": 3.21283,
+     "split_tma_act": 2.91354,
+     "split_tma_act_large_fc2": 2.76976,
+     "split_tma_small": 3.47978
     }
    }
   },
