@@ -20,8 +20,9 @@
 // every T (the output is bit for bit the same; Sm90BackendBase::fc2_bf16_y). MEGAMOE_SPLIT_FP8_PDL=1
 // launches the route plan, permute+quant, act+quant and combine with programmatic dependent launch
 // on a stream the caller created (as the bf16 and W4A16 split paths do; each of these kernels waits
-// with griddepcontrol.wait before its first load, the GEMMs are launched plainly); default 0 until
-// it is measured on the GPU (docs/BENCHMARKS.md, session 34 "Next").
+// with griddepcontrol.wait before its first load, the GEMMs are launched plainly); default 0: it
+// measured 1.000x over 24 cells (each glue kernel needs all of its predecessor's output, so an
+// early start only moves its wait inside; docs/BENCHMARKS.md, session 35).
 //
 // Weights (prepare_weights, once): codes copied as they are ([E, N, K] e4m3, K-major); scales
 // re-laid out from the canonical [E, ceil(N/128), ceil(K/128)] to [E, ceil(K/128), ceil(N/128)]
