@@ -9,8 +9,8 @@
 // sums do not depend on order.
 //
 // Small T*K (<= kSmallPathRoutes): one block does count, scan and scatter (one launch, up
-// to 32 warps, one route per lane; the (expert, warp) counts scanned in one pass). Larger: chunks of kChunkRoutes routes, one block each:
-// a count kernel (per-chunk expert histograms), a scan kernel (one warp per expert over its
+// to 32 warps, one route per lane; the (expert, warp) counts scanned in one pass). Larger:
+// chunks of kChunkRoutes routes, one block each: a count kernel (per-chunk expert histograms), a scan kernel (one warp per expert over its
 // chunks) and a scatter kernel (offsets, per-warp cursors inside the chunk, both maps) --
 // three launches, every one spread over the whole GPU.
 //
@@ -197,9 +197,9 @@ __device__ int block_exclusive_scan(int* a, int n, int* warp_sums /* [33] */) {
 }
 
 // ---- small path: one block ----------------------------------------------------------------
-// Shared memory: hist[EL][W + 1], expert-major: warp w's count of expert e at e * S + w (S = W + 1:
-// an odd stride, so the lanes of a warp touching different experts hit different banks; slot W of
-// each expert stays 0). One block-wide exclusive scan of that array gives each (expert, warp) its
+// Shared memory: hist[EL][W + 1], expert-major: warp w's count of expert e at e * S + w (S = W + 1,
+// odd for the even W of full-size launches, so the lanes of a warp touching different experts hit
+// different banks; slot W of each expert stays 0). One block-wide exclusive scan of that array gives each (expert, warp) its
 // first row directly (the rows are expert-major and, inside an expert, in route order = warp
 // order), and hist[e * S] is offsets[e]: no per-expert walk over the warps, no second scan.
 template <typename IdT>
