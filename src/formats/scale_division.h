@@ -13,10 +13,11 @@
 // x / s is -0.
 //
 // Scope, checked on the host over every exponent of s (tests/cpu/test_formats.cpp,
-// ScaleDivision.*): for s in (0, FLT_MAX / 448] (every scale amax / 448 of a finite block) and finite x with |x| <= 448 s (a block's elements
-// against its scale amax / 448), the result is RN(x / s) bit for bit, except where both are below
-// 2^-11 in magnitude with the same sign (a tiny x's remainder underflows). e4m3 rounds both to the
-// same signed zero (its smallest subnormal is 2^-9), so the codes are those of the IEEE division.
+// ScaleDivision.*): for s in (0, FLT_MAX / 448] (every scale amax / 448 of a finite block) and
+// finite x with |x| <= 448 s (the block's elements), the result is RN(x / s) bit for bit, except
+// where both are below 2^-11 in magnitude with the same sign (a tiny x's remainder underflows).
+// e4m3 rounds both to the same signed zero (its smallest subnormal is 2^-9), so the codes are those
+// of the IEEE division.
 #pragma once
 
 #include <cmath>

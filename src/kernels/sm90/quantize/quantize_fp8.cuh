@@ -74,12 +74,12 @@ __device__ __forceinline__ float block_scale(uint32_t amax_bits, bool ue8m0) {
 }
 
 using formats::ScaleDivisor;
-using formats::scale_divisor;  // made once per block (per thread), used per element
-__device__ __forceinline__ float quotient(float x, const ScaleDivisor& d) { return formats::scale_quotient(x, d); }
+using formats::scale_divisor;   // made once per block (per thread)
+using formats::scale_quotient;  // x / s per element: the IEEE quotient's e4m3 code
 
 // code = e4m3(x / s, saturate) for a finite block; 0x7F for every element of a poisoned block.
 __device__ __forceinline__ uint8_t encode(float x, const ScaleDivisor& d, bool poisoned) {
-  return poisoned ? kE4M3NaN : e4m3_encode_sat(quotient(x, d));
+  return poisoned ? kE4M3NaN : e4m3_encode_sat(scale_quotient(x, d));
 }
 
 // Two (encode2) or four (encode4) codes packed little-endian (element 0 in the low byte). The quotients
@@ -96,12 +96,12 @@ __device__ __forceinline__ uint16_t cvt_e4m3x2(float q0, float q1) {
 }
 __device__ __forceinline__ uint16_t encode2(float v0, float v1, const ScaleDivisor& d, bool poisoned) {
   if (poisoned) return 0x7F7Fu;
-  return cvt_e4m3x2(quotient(v0, d), quotient(v1, d));
+  return cvt_e4m3x2(scale_quotient(v0, d), scale_quotient(v1, d));
 }
 __device__ __forceinline__ uint32_t encode4(const float (&v)[4], const ScaleDivisor& d, bool poisoned) {
   if (poisoned) return 0x7F7F7F7Fu;
-  return uint32_t(cvt_e4m3x2(quotient(v[0], d), quotient(v[1], d))) |
-         (uint32_t(cvt_e4m3x2(quotient(v[2], d), quotient(v[3], d))) << 16);
+  return uint32_t(cvt_e4m3x2(scale_quotient(v[0], d), scale_quotient(v[1], d))) |
+         (uint32_t(cvt_e4m3x2(scale_quotient(v[2], d), scale_quotient(v[3], d))) << 16);
 }
 
 // Unsigned max over the 32 lanes of a full warp.
