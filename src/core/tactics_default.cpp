@@ -39,6 +39,8 @@
 //   Then again after the TMA kernel's step took CUTLASS's order (scales read before the MMAs, the
 //   stage released right after their wait, the next stage tested before the promotion): the same
 //   tune, 2026-12-03 (bench/results/2026-12-03_fp8_tma_cutlass_order/W3/), 3 buckets changed.
+//   Later merges (2026-12-03 .. 2026-12-04, the last after `split_tma_small` became two CTAs per
+//   SM: bench/results/2026-12-04_fp8_tma_small_two_ctas/run2/, 4 buckets) are listed in docs/TUNING.md.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -616,12 +618,12 @@ const char* shipped_tactics_json() {
      "split_tma_small": 2.7415
     },
     "512": {
-     "split_swap_ab": 2.88998,
-     "split_large_tile": 3.64806,
-     "split_tma": 2.90189,
-     "split_tma_act": 3.07181,
-     "split_tma_act_large_fc2": 3.32496,
-     "split_tma_small": 2.90848
+     "split_swap_ab": 2.82192,
+     "split_large_tile": 3.63603,
+     "split_tma": 2.83098,
+     "split_tma_act": 2.95574,
+     "split_tma_act_large_fc2": 3.18867,
+     "split_tma_small": 2.84077
     },
     "1024": {
      "split_swap_ab": 3.02115,
@@ -744,28 +746,28 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.249472
     },
     "128": {
-     "split_swap_ab": 0.205376,
-     "split_large_tile": 0.25856,
-     "split_tma": 0.198528,
-     "split_tma_act": 0.229792,
-     "split_tma_act_large_fc2": 0.252704,
-     "split_tma_small": 0.192224
+     "split_swap_ab": 0.201024,
+     "split_large_tile": 0.252768,
+     "split_tma": 0.192992,
+     "split_tma_act": 0.208704,
+     "split_tma_act_large_fc2": 0.234016,
+     "split_tma_small": 0.184448
     },
     "256": {
-     "split_swap_ab": 0.214016,
-     "split_large_tile": 0.259008,
-     "split_tma": 0.204224,
-     "split_tma_act": 0.233024,
-     "split_tma_act_large_fc2": 0.256032,
-     "split_tma_small": 0.199552
+     "split_swap_ab": 0.209184,
+     "split_large_tile": 0.258592,
+     "split_tma": 0.19952,
+     "split_tma_act": 0.214272,
+     "split_tma_act_large_fc2": 0.237248,
+     "split_tma_small": 0.192832
     },
     "512": {
-     "split_swap_ab": 0.237088,
-     "split_large_tile": 0.267456,
-     "split_tma": 0.21712,
-     "split_tma_act": 0.239968,
-     "split_tma_act_large_fc2": 0.26144,
-     "split_tma_small": 0.215232
+     "split_swap_ab": 0.235232,
+     "split_large_tile": 0.267168,
+     "split_tma": 0.21472,
+     "split_tma_act": 0.219744,
+     "split_tma_act_large_fc2": 0.242048,
+     "split_tma_small": 0.209216
     },
     "1024": {
      "split_swap_ab": 0.298176,
@@ -823,8 +825,8 @@ const char* shipped_tactics_json() {
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_tma_small",
-    "256": "split_tma",
-    "512": "split_tma",
+    "256": "split_tma_act",
+    "512": "split_tma_act_large_fc2",
     "1024": "split_tma_act_large_fc2",
     "2048": "split_tma_act_large_fc2",
     "4096": "split_tma_act_large_fc2",
@@ -888,28 +890,28 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.587328
     },
     "128": {
-     "split_swap_ab": 0.407456,
-     "split_large_tile": 0.546272,
-     "split_tma": 0.393216,
-     "split_tma_act": 0.406368,
-     "split_tma_act_large_fc2": 0.448256,
-     "split_tma_small": 0.391424
+     "split_swap_ab": 0.398912,
+     "split_large_tile": 0.558912,
+     "split_tma": 0.38928,
+     "split_tma_act": 0.38416,
+     "split_tma_act_large_fc2": 0.42016,
+     "split_tma_small": 0.383424
     },
     "256": {
-     "split_swap_ab": 0.535904,
-     "split_large_tile": 0.517664,
-     "split_tma": 0.436736,
-     "split_tma_act": 0.481728,
-     "split_tma_act_large_fc2": 0.490752,
-     "split_tma_small": 0.581792
+     "split_swap_ab": 0.541184,
+     "split_large_tile": 0.524256,
+     "split_tma": 0.448448,
+     "split_tma_act": 0.442336,
+     "split_tma_act_large_fc2": 0.453504,
+     "split_tma_small": 0.482144
     },
     "512": {
-     "split_swap_ab": 0.699424,
-     "split_large_tile": 0.673792,
-     "split_tma": 0.656544,
-     "split_tma_act": 0.720288,
-     "split_tma_act_large_fc2": 0.70176,
-     "split_tma_small": 0.762368
+     "split_swap_ab": 0.700864,
+     "split_large_tile": 0.66624,
+     "split_tma": 0.6792,
+     "split_tma_act": 0.656736,
+     "split_tma_act_large_fc2": 0.633472,
+     "split_tma_small": 0.661504
     },
     "1024": {
      "split_swap_ab": 1.2656,
@@ -967,8 +969,8 @@ const char* shipped_tactics_json() {
     "32": "split_swap_ab",
     "64": "split_swap_ab",
     "128": "split_swap_ab",
-    "256": "split_tma_small",
-    "512": "split_tma_small",
+    "256": "split_swap_ab",
+    "512": "split_swap_ab",
     "1024": "split_tma",
     "2048": "split_tma",
     "4096": "split_tma_act_large_fc2",
@@ -1032,28 +1034,28 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.01187
     },
     "128": {
-     "split_swap_ab": 0.799392,
-     "split_large_tile": 1.12106,
-     "split_tma": 0.852544,
-     "split_tma_act": 0.95648,
-     "split_tma_act_large_fc2": 1.03597,
-     "split_tma_small": 0.804576
+     "split_swap_ab": 0.779968,
+     "split_large_tile": 1.12598,
+     "split_tma": 0.858528,
+     "split_tma_act": 0.920928,
+     "split_tma_act_large_fc2": 0.98848,
+     "split_tma_small": 0.802112
     },
     "256": {
-     "split_swap_ab": 0.853056,
-     "split_large_tile": 1.15968,
-     "split_tma": 0.881952,
-     "split_tma_act": 1.03894,
-     "split_tma_act_large_fc2": 1.08682,
-     "split_tma_small": 0.848832
+     "split_swap_ab": 0.824416,
+     "split_large_tile": 1.14528,
+     "split_tma": 0.868448,
+     "split_tma_act": 0.932224,
+     "split_tma_act_large_fc2": 0.997824,
+     "split_tma_small": 0.853664
     },
     "512": {
-     "split_swap_ab": 0.88336,
-     "split_large_tile": 1.17792,
-     "split_tma": 0.88144,
-     "split_tma_act": 1.03306,
-     "split_tma_act_large_fc2": 1.07971,
-     "split_tma_small": 0.872544
+     "split_swap_ab": 0.861248,
+     "split_large_tile": 1.15946,
+     "split_tma": 0.877056,
+     "split_tma_act": 0.946592,
+     "split_tma_act_large_fc2": 1.01709,
+     "split_tma_small": 0.876032
     },
     "1024": {
      "split_swap_ab": 0.94496,

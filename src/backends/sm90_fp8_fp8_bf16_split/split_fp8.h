@@ -98,7 +98,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   // split_tma_act_large_fc2 runs split_tma_act's FC1 and the CUTLASS 128x128 kernel's FC2 (at
   // large T the CUTLASS FC2 mainloop needs fewer cycles than ours, while FC1 with the epilogue
   // saves the fp32 h round trip); split_tma_small runs both GEMMs on the TMA kernel with one
-  // consumer warpgroup (64 token rows x 128 weight rows, 8 stages: for experts of few rows).
+  // consumer warpgroup (64 token rows x 128 weight rows, two CTAs per SM of 4 stages: for experts of few rows).
   std::vector<std::string> tactic_names() const override {
     return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2, kTmaSmall};
   }

@@ -85,9 +85,10 @@ void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void
   Params q = p;
   const CUtensorMap tsa = scale_map(p.SA, rows_bound * KB, shape.tok_scale_box, "SA", q.sa_lead);
   const CUtensorMap tsw = scale_map(p.SW, int64_t(p.G) * KB * NB, kWScaleBox, "SW", q.sw_lead);
-  // Tiles: column blocks x passes over at most rows_bound rows spread over the groups.
+  // Tiles: column blocks x passes over at most rows_bound rows spread over the groups; a persistent
+  // grid of at most ctas_per_sm CTAs per SM.
   const int64_t tiles = int64_t(nblk) * (cu::ceil_div<int64_t>(rows_bound, shape.max_tok) + p.G);
-  const int grid = int(std::max<int64_t>(1, std::min<int64_t>(tiles, cu::current_sm_count())));
+  const int grid = int(std::max<int64_t>(1, std::min<int64_t>(tiles, int64_t(cu::current_sm_count()) * shape.ctas_per_sm)));
   kernel<<<grid, shape.threads, size_t(shape.smem_bytes), stream>>>(tx, tw, tsa, tsw, q);
   cu::check_launch("grouped_gemm_fp8_blockwise", "fp8 TMA tactic launch");
 }

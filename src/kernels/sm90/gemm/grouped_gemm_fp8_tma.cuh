@@ -31,7 +31,7 @@
 // full barrier, then promotes (against reading the scales after the wait and releasing after the
 // promotion: 1.00-1.06x, docs/BENCHMARKS.md 2026-12-03 "CUTLASS's step order").
 //
-// Threads: 384 (one CTA per SM; Geometry<1>: 256): two consumer warpgroups (warps 0-7; Geometry<1>:
+// Threads: 384 (one CTA per SM; Geometry<1>: 256, two CTAs per SM): two consumer warpgroups (warps 0-7; Geometry<1>:
 // one, warps 0-3) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
 // the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp's lane 0 loads
@@ -43,12 +43,13 @@
 // T = 8192 without them); by TMA, split_tma_act runs 1.071x and split_tma 1.005x faster
 // (bench/results/2026-12-03_fp8_tma_scales_by_tma/). One warp doing tiles and scales was 7-19%
 // slower, a warp loading the scales into registers 2x slower.
-// The CTA compiles to 168 registers a thread: the accumulator and one temporary (64 floats each).
+// The CTA compiles to 168 registers a thread (Geometry<1>: 128, so that two CTAs fit; its consumers
+// get 216 by setmaxnreg): the accumulator and one temporary (64 floats each).
 // A second temporary, to overlap one step's promotion with the next step's MMAs, fits the
 // consumers' setmaxnreg budget (8-24-byte spills, no C7518 when no wgmma sits behind a branch) but
 // ran 0.96x (5-7% slower at T >= 2048): bench/results/2026-12-03_fp8_tma_two_temporaries/.
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
-// tile 128 x 128 B] (Geometry<1>: 8 stages, 64-row token tiles), kStages scale slots of
+// tile 128 x 128 B] (Geometry<1>: 4 stages, 64-row token tiles), kStages scale slots of
 // kScaleSlotBytes (the token-scale box, then the two weight-scale boxes, 128-byte aligned as TMA
 // wants), then the activation stash (kStash bytes). One full / empty barrier pair per stage: full =
 // the two producer warps' arrivals with their transaction bytes (tiles; scales); empty = every
@@ -103,22 +104,33 @@ static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's
 // The CTA's shape, by its number of consumer warpgroups:
 //   Geometry<2> (split_tma, split_tma_act): tiles of up to 128 tokens (two warpgroups of 64 rows),
 //               6 stages of 32 KiB (a 128-row token tile and the 128-row weight tile);
-//   Geometry<1> (split_tma_small): tiles of up to 64 tokens, one consumer warpgroup, 8 stages of
-//               24 KiB. Where the experts hold <= 64 rows only one warpgroup of Geometry<2> works
-//               while every stage reserves a 128-row token tile: 6 x 16 KiB of weights in flight
-//               against 8 x 16 KiB here, which streamed 1.04-1.07x faster at T = 128..512 on
-//               qwen3-30b-a3b and gpt-oss-120b, and slower wherever experts hold more rows
-//               (bench/results/2026-12-03_fp8_tma_one_wg/).
+//   Geometry<1> (split_tma_small): tiles of up to 64 tokens, one consumer warpgroup, two CTAs per
+//               SM of 4 stages of 24 KiB each. Where the experts hold <= 64 rows only one warpgroup
+//               of Geometry<2> works while every stage reserves a 128-row token tile: 6 x 16 KiB of
+//               weights in flight against 8 x 16 KiB here. As one CTA per SM with 8 stages it
+//               streamed 1.04-1.07x faster than Geometry<2> at T = 128..512 on qwen3-30b-a3b and
+//               gpt-oss-120b, slower wherever experts hold more rows
+//               (bench/results/2026-12-03_fp8_tma_one_wg/); as two CTAs of 4 stages (two pipelines,
+//               each with its own issuing thread and consumer, so one CTA's epilogue or pipeline
+//               start overlaps the other's stream) it ran 1.029x faster than that over T = 128..1024
+//               (qwen3-30b-a3b 1.02-1.07x, mixtral-8x7b 1.09-1.15x, gpt-oss-120b 0.98-1.00x), while a
+//               second TMA warp or one 128-row weight box per step had changed nothing
+//               (bench/results/2026-12-04_fp8_tma_small_two_ctas/, 2026-12-04_fp8_tma_two_issuers_wbox128/).
 // Token scales: one box of kMaxTok + 4 floats a step (the tile's from a 16-byte aligned element).
 template <int kWGs_>
 struct Geometry {
   static constexpr int kWGs = kWGs_;
+  static constexpr int kCtas = kWGs == 2 ? 1 : 2;  // CTAs per SM
+  // The consumers' setmaxnreg budget: what the producer warpgroup leaves of the SM's registers
+  // (Geometry<1>: of half of them).
+  static constexpr int kConsumerRegs =
+      kWGs == 2 ? fp8_tma::kConsumerRegs : (65536 / kCtas - kProducerRegs * 128) / (128 * kWGs) / 8 * 8;
   static constexpr int kConsumerWarps = 4 * kWGs;
   static constexpr int kConsumerThreads = kConsumerWarps * 32;
   static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (two warps work)
   static constexpr int kTmaWarp = kConsumerWarps, kScaleWarp = kConsumerWarps + 1;
   static constexpr int kMaxTok = kWGs * kWgRows;  // token rows per tile (a pass): the warpgroups' A tiles
-  static constexpr int kStages = kWGs == 2 ? 6 : 8;
+  static constexpr int kStages = kWGs == 2 ? 6 : 4;
   static constexpr int kXBytes = kMaxTok * kRowBytes;
   static constexpr int kStageBytes = kXBytes + kWBytes;  // 1024-byte multiples: SW128 tiles stay aligned
   // A stage's scale slot: the token-scale box, then the two weight scales' 4-float boxes at
@@ -130,7 +142,9 @@ struct Geometry {
   static constexpr int kStash = kStashWords * kConsumerThreads * 4;           // 16 / 8 KiB
   static constexpr int kSmemBytes = kAlignSlack + kStages * (kStageBytes + kScaleSlotBytes) + kStash;
   static_assert(kXBytes % 1024 == 0 && kStages <= kMaxStages, "SW128 tiles aligned; barrier arrays");
-  static_assert(kSmemBytes <= 227 * 1024, "fits the opt-in shared memory");
+  static_assert(kSmemBytes <= 227 * 1024 && (kSmemBytes + 1024) * kCtas <= 228 * 1024,
+                "fits the opt-in shared memory, kCtas CTAs (and their 1 KiB reserve each) in one SM");
+  static_assert(kProducerRegs * 128 + kConsumerRegs * kConsumerThreads <= 65536 / kCtas, "register file");
   static_assert(kTokScaleBox * 4 <= kWScaleOfs && kScaleSlotBytes % 128 == 0 && kTokScaleBox <= 256 &&
                     (kTokScaleBox * 4) % 16 == 0,
                 "scale boxes: TMA's 128-byte shared alignment, at most 256 elements, 16-byte multiples");
@@ -498,7 +512,7 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
 }
 
 template <class Geo, Out kOut, Activation kAct, bool kBias>
-__global__ void __launch_bounds__(Geo::kThreads, 1)
+__global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
     fp8_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                    const __grid_constant__ CUtensorMap tm_sa, const __grid_constant__ CUtensorMap tm_sw, Params p) {
   extern __shared__ uint8_t smem_raw[];
@@ -542,7 +556,7 @@ __global__ void __launch_bounds__(Geo::kThreads, 1)
     }
     return;
   }
-  ptx::setmaxnreg_inc<kConsumerRegs>();
+  ptx::setmaxnreg_inc<Geo::kConsumerRegs>();
   // Warpgroup c = warp / 4 takes token rows 64 c .. 64 c + 63 of the tile; wq = warp % 4.
   // c through a shuffle: ptxas then knows it is warp-uniform and keeps the descriptors derived from
   // it in uniform registers (no R2UR moves before each wgmma).
@@ -564,11 +578,11 @@ __global__ void __launch_bounds__(Geo::kThreads, 1)
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, Params);
 // What the host launch needs of a Geometry.
 struct LaunchShape {
-  int threads, smem_bytes, max_tok, tok_scale_box;
+  int threads, smem_bytes, max_tok, tok_scale_box, ctas_per_sm;
 };
 template <class Geo>
 constexpr LaunchShape launch_shape() {
-  return {Geo::kThreads, Geo::kSmemBytes, Geo::kMaxTok, Geo::kTokScaleBox};
+  return {Geo::kThreads, Geo::kSmemBytes, Geo::kMaxTok, Geo::kTokScaleBox, Geo::kCtas};
 }
 // The GEMM's part of Params (the rest zero).
 Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
