@@ -417,8 +417,9 @@ class MoELayer:
 
     @property
     def tactic_source(self) -> str:
-        """Where the layer's tactic table came from: "none", "shipped defaults" or the cache path
-        (followed by " (measured for <mega backend>)" when a split backend borrowed that entry)."""
+        """Where the layer's tactic table came from: "none", "shipped defaults", "shipped defaults
+        (measured on <GPU>)" (another GPU with this one's SM count) or the cache path (followed by
+        " (measured for <mega backend>)" when a split backend borrowed that entry)."""
         return self._impl.tactic_source
 
     def tactic_for(self, num_tokens: int) -> str:

@@ -288,6 +288,18 @@ std::optional<TacticEntry> find_tactic_entry(const TacticKey& key, const std::st
       if (source) *source = "shipped defaults";
       return e;
     }
+  // Another GPU with the same SM count (the backends run on sm_90a only: an H100 SXM or H800 next to
+  // the H200 the table was measured on) takes that GPU's entry: the tactics' tile counts and waves
+  // depend on the SM count, and a measured table beats the fixed heuristic more often than not. It
+  // was not measured on this GPU, so say so once; `megamoe tune` replaces it.
+  for (const TacticEntry& e : shipped.entries)
+    if (e.key.same_layer(key) && e.key.sm_count == key.sm_count) {
+      warn_once("no tactic table measured on " + key.gpu + "; using the shipped one measured on " + e.key.gpu +
+                " (same SM count, " + std::to_string(key.sm_count) + ") for " + key.describe() +
+                "; run `megamoe tune` on this GPU for its own (docs/TUNING.md)");
+      if (source) *source = "shipped defaults (measured on " + e.key.gpu + ")";
+      return e;
+    }
   return std::nullopt;
 }
 

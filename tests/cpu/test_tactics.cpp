@@ -285,6 +285,47 @@ TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
   }
 }
 
+// A GPU the table was not measured on but with the same SM count (an H100 SXM beside the H200)
+// takes the entry of the GPU that has one, and says where it came from; another SM count gets none,
+// and an exact entry (here: from a cache) still wins.
+TEST(TacticCache, ShippedDefaultsServeAnotherGpuWithTheSameSmCount) {
+  const TacticCache shipped = TacticCache::parse(shipped_tactics_json());
+  ASSERT_FALSE(shipped.entries.empty());
+  const TacticEntry& e = shipped.entries.front();
+  TacticKey k = e.key;
+  k.gpu = "NVIDIA H100 80GB HBM3";
+  k.driver = 13000;
+  k.library = MEGAMOE_VERSION_STRING;
+  std::string source;
+  const std::string no_cache = "/nonexistent/megamoe/tactics.json";
+  TacticTable t = lookup_tactics(k, no_cache, &source);
+  EXPECT_EQ(source, "shipped defaults (measured on " + e.key.gpu + ")");
+  EXPECT_EQ(t, e.tactic);
+  k.sm_count = 114;  // H100 PCIe: no entry of that SM count
+  t = lookup_tactics(k, no_cache, &source);
+  EXPECT_EQ(source, "none");
+  EXPECT_EQ(t, TacticTable{});
+  k.sm_count = e.key.sm_count;
+  TacticKey other_layer = k;
+  other_layer.hidden += 64;  // a layer without any entry
+  lookup_tactics(other_layer, no_cache, &source);
+  EXPECT_EQ(source, "none");
+
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/tactics.json";
+  TacticEntry mine = e;
+  mine.key = k;
+  for (auto& name : mine.tactic) name = "split_swap_ab";
+  TacticCache c;
+  c.put(mine);
+  c.save(path);
+  t = lookup_tactics(k, path, &source);
+  EXPECT_EQ(source, path) << "the GPU's own cache entry comes before another GPU's defaults";
+  EXPECT_EQ(t, mine.tactic);
+  std::remove(path.c_str());
+  ::rmdir(dir.c_str());
+}
+
 // The shipped table is measured data: every preset entry names a tactic for every token bucket,
 // and that tactic is the fastest one its `megamoe tune` run measured for the bucket (a hand edit
 // that picks another, or drops a bucket's measurements, fails here).
