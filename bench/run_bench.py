@@ -193,8 +193,10 @@ def main():
             if not on:
                 continue
             t = baseline_ms(r, pred)
-            if not math.isnan(t):
-                logs.setdefault((r["backend"], what), []).append(math.log(t / r["median_ms"]))
+            if math.isnan(t):  # the baseline did not run this cell (e.g. no vLLM config for the shape)
+                line += f" {'-':>9s} {'-':>8s}"
+                continue
+            logs.setdefault((r["backend"], what), []).append(math.log(t / r["median_ms"]))
             line += f" {t:9.4f} {t / r['median_ms']:7.2f}x"
         print(line)
     for (backend, what), l in logs.items():
