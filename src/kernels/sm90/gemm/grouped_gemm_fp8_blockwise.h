@@ -42,8 +42,9 @@ enum class Fp8GemmTactic : uint8_t {
   kTma,        // our own kernel (grouped_gemm_fp8_tma.cu): 128 token rows of one expert (wgmma's M,
                // two warpgroups of 64; an expert's last pass of <= 64 rows idles one) x 128 weight
                // rows. A tactic `megamoe tune` measures, never the heuristic's choice
-  kTmaSmall,   // the same kernel with one consumer warpgroup: 64 token rows x 128 weight rows, 8
-               // stages (more weights in flight where experts hold few rows). Tuned, never chosen
+  kTmaSmall,   // the same kernel with one consumer warpgroup: 64 token rows x 128 weight rows, two
+               // CTAs per SM of 4 stages (more weights in flight where experts hold few rows). Tuned,
+               // never chosen
 };
 const char* fp8_tactic_name(Fp8GemmTactic t);
 // Swap-AB up to 64 rows per group on average (ceil(total_rows / groups)), large tiles beyond.
