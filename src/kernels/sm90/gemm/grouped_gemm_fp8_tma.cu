@@ -88,7 +88,8 @@ void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void
   // Tiles: column blocks x passes over at most rows_bound rows spread over the groups; a persistent
   // grid of at most ctas_per_sm CTAs per SM.
   const int64_t tiles = int64_t(nblk) * (cu::ceil_div<int64_t>(rows_bound, shape.max_tok) + p.G);
-  const int grid = int(std::max<int64_t>(1, std::min<int64_t>(tiles, int64_t(cu::current_sm_count()) * shape.ctas_per_sm)));
+  const int64_t slots = int64_t(cu::current_sm_count()) * shape.ctas_per_sm;
+  const int grid = int(std::max<int64_t>(1, std::min<int64_t>(tiles, slots)));
   kernel<<<grid, shape.threads, size_t(shape.smem_bytes), stream>>>(tx, tw, tsa, tsw, q);
   cu::check_launch("grouped_gemm_fp8_blockwise", "fp8 TMA tactic launch");
 }

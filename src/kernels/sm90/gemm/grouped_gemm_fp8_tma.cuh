@@ -76,8 +76,7 @@
 
 namespace megamoe::sm90::fp8_tma {
 
-constexpr int kProducerRegs = 40, kConsumerRegs = 232;
-static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
+constexpr int kProducerRegs = 40;  // the producer warpgroup's setmaxnreg budget (Geometry: the consumers')
 constexpr int kBN = 128;       // weight rows per sub-tile: wgmma's N; output columns per tile
 constexpr int kWBox = 64;      // weight rows per TMA box: a sub-tile is two (gate | up, or two halves)
 constexpr int kWgRows = 64;    // token rows per consumer warpgroup: wgmma's M
@@ -121,12 +120,11 @@ template <int kWGs_>
 struct Geometry {
   static constexpr int kWGs = kWGs_;
   static constexpr int kCtas = kWGs == 2 ? 1 : 2;  // CTAs per SM
-  // The consumers' setmaxnreg budget: what the producer warpgroup leaves of the SM's registers
-  // (Geometry<1>: of half of them).
-  static constexpr int kConsumerRegs =
-      kWGs == 2 ? fp8_tma::kConsumerRegs : (65536 / kCtas - kProducerRegs * 128) / (128 * kWGs) / 8 * 8;
   static constexpr int kConsumerWarps = 4 * kWGs;
   static constexpr int kConsumerThreads = kConsumerWarps * 32;
+  // The consumers' setmaxnreg budget: what the producer warpgroup leaves of a CTA's share of the
+  // SM's registers, in setmaxnreg's multiples of 8 (Geometry<2>: 232, Geometry<1>: 216).
+  static constexpr int kConsumerRegs = (65536 / kCtas - kProducerRegs * 128) / kConsumerThreads / 8 * 8;
   static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (two warps work)
   static constexpr int kTmaWarp = kConsumerWarps, kScaleWarp = kConsumerWarps + 1;
   static constexpr int kMaxTok = kWGs * kWgRows;  // token rows per tile (a pass): the warpgroups' A tiles
