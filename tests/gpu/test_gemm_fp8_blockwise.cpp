@@ -304,9 +304,10 @@ TEST(Fp8Gemm, PitchedRowsSmall) {
 // against the same kernel's fp32 h followed by the separate activation-quantize kernel
 // (launch_activation_quant_fp8): codes and scales bit for bit, for every activation, with and
 // without biases; rows outside the groups and the guard row stay poisoned. I = 192 has a partial
-// last 128-group (its second half of gate rows is past I).
+// last 128-group (its second half of gate rows is past I). `narrow`: run_act on the kTmaSmall
+// geometry (split_tma_small_act), whose h is the kTma tactic's bit for bit.
 void run_fused_act_case(const std::vector<int32_t>& rows_per_group, int64_t I, int64_t K, Activation act, bool bias,
-                        uint64_t seed) {
+                        bool narrow, uint64_t seed) {
   const bool gated = act != Activation::kReLU2;
   const int64_t N = gated ? 2 * I : I, IB = (I + 127) / 128;
   const GemmInputs in = make_inputs(rows_per_group, N, K, seed);
@@ -343,7 +344,7 @@ void run_fused_act_case(const std::vector<int32_t>& rows_per_group, int64_t I, i
   sm90::launch_activation_quant_fp8(dH.p, bias ? dB13.p : nullptr, dRowExpert.p, dOff.p, in.G, bound, I, ap, q_sep.p,
                                     s_sep.p, nullptr);
   const sm90::ActEpilogueArgs epi{act, ap.limit, ap.alpha, bias ? dB13.p : nullptr};
-  gemm.run_act(dA.p, dSA.p, dW.p, dSW.p, epi, I, q_fused.p, s_fused.p, dOff.p, bound, nullptr);
+  gemm.run_act(dA.p, dSA.p, dW.p, dSW.p, epi, I, q_fused.p, s_fused.p, dOff.p, bound, nullptr, narrow);
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaGetLastError());
   const std::vector<uint8_t> qa = q_sep.download(), qb = q_fused.download();
@@ -356,9 +357,9 @@ void run_fused_act_case(const std::vector<int32_t>& rows_per_group, int64_t I, i
   for (int64_t i = 0; i < rows * IB; ++i) scale_mismatch += fbits(sa[size_t(i)]) != fbits(sb[size_t(i)]);
   for (int64_t i = rows * I; i < (rows + 1) * I; ++i) guard += qb[size_t(i)] != 0xFF;
   for (int64_t i = rows * IB; i < (rows + 1) * IB; ++i) guard += fbits(sb[size_t(i)]) != 0xFFFFFFFFu;
-  std::printf("[fp8 fused act] %s bias %d rows %lld I %lld K %lld: %lld / %lld codes differ, %lld / %lld scales, "
-              "%lld nonzero codes\n",
-              activation_name(act), int(bias), (long long)rows, (long long)I, (long long)K, (long long)code_mismatch,
+  std::printf("[fp8 fused act] %s bias %d narrow %d rows %lld I %lld K %lld: %lld / %lld codes differ, %lld / %lld "
+              "scales, %lld nonzero codes\n",
+              activation_name(act), int(bias), int(narrow), (long long)rows, (long long)I, (long long)K, (long long)code_mismatch,
               (long long)(rows * I), (long long)scale_mismatch, (long long)(rows * IB), (long long)nonzero);
   EXPECT_EQ(code_mismatch, 0);
   EXPECT_EQ(scale_mismatch, 0);
@@ -370,13 +371,14 @@ TEST(Fp8Gemm, FusedActivationEqualsSeparateKernelSmall) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
   for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
-    for (bool bias : {false, true}) {
-      SCOPED_TRACE(std::string(activation_name(act)) + (bias ? " bias" : ""));
-      run_fused_act_case({0, 1, 70, 130, 3, 64, 0}, 192, 208, act, bias, case_seed("fused act a"));
-      run_fused_act_case({257, 9}, 256, 384, act, bias, case_seed("fused act b"));
-      // an odd number of 128-column blocks
-      run_fused_act_case({130, 0, 7}, 320, 256, act, bias, case_seed("fused act c"));
-    }
+    for (bool bias : {false, true})
+      for (bool narrow : {false, true}) {  // the kTma and the kTmaSmall geometry
+        SCOPED_TRACE(std::string(activation_name(act)) + (bias ? " bias" : "") + (narrow ? " narrow" : ""));
+        run_fused_act_case({0, 1, 70, 130, 3, 64, 0}, 192, 208, act, bias, narrow, case_seed("fused act a"));
+        run_fused_act_case({257, 9}, 256, 384, act, bias, narrow, case_seed("fused act b"));
+        // an odd number of 128-column blocks
+        run_fused_act_case({130, 0, 7}, 320, 256, act, bias, narrow, case_seed("fused act c"));
+      }
 }
 
 TEST(Fp8Gemm, FusedActivationRefusesBadShapes) {

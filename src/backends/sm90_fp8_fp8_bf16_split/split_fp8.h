@@ -98,16 +98,17 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   // split_tma_act_large_fc2 runs split_tma_act's FC1 and the CUTLASS 128x128 kernel's FC2 (at
   // large T the CUTLASS FC2 mainloop needs fewer cycles than ours, while FC1 with the epilogue
   // saves the fp32 h round trip); split_tma_small runs both GEMMs on the TMA kernel with one
-  // consumer warpgroup (64 token rows x 128 weight rows, two CTAs per SM of 4 stages: for experts of few rows).
+  // consumer warpgroup (64 token rows x 128 weight rows, two CTAs per SM of 4 stages: for experts of few rows);
+  // split_tma_small_act is split_tma_small with split_tma_act's FC1 epilogue.
   std::vector<std::string> tactic_names() const override {
-    return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2, kTmaSmall};
+    return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2, kTmaSmall, kTmaSmallAct};
   }
   std::string tactic_for(int64_t T) const override {
     if (requested_tactic(T) == kTmaActLargeFc2) return kTmaActLargeFc2;
     switch (gemm_tactic(T)) {
       case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
       case sm90::Fp8GemmTactic::kTma: return fused_act(T) ? kTmaAct : kTma;
-      case sm90::Fp8GemmTactic::kTmaSmall: return kTmaSmall;
+      case sm90::Fp8GemmTactic::kTmaSmall: return fused_act(T) ? kTmaSmallAct : kTmaSmall;
       default: return kLargeTile;
     }
   }
@@ -119,6 +120,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   static constexpr const char* kTmaAct = "split_tma_act";
   static constexpr const char* kTmaActLargeFc2 = "split_tma_act_large_fc2";
   static constexpr const char* kTmaSmall = "split_tma_small";
+  static constexpr const char* kTmaSmallAct = "split_tma_small_act";
 
   // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
   sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
@@ -126,7 +128,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
     if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
     if (r == kTma || r == kTmaAct || r == kTmaActLargeFc2) return sm90::Fp8GemmTactic::kTma;
-    if (r == kTmaSmall) return sm90::Fp8GemmTactic::kTmaSmall;
+    if (r == kTmaSmall || r == kTmaSmallAct) return sm90::Fp8GemmTactic::kTmaSmall;
     return sm90::choose_fp8_tactic(T * K_, int(EL_));
   }
   // FC2's kernel: FC1's, but the CUTLASS 128x128 kernel for split_tma_act_large_fc2.
@@ -134,12 +136,14 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     return requested_tactic(T) == kTmaActLargeFc2 ? sm90::Fp8GemmTactic::kLargeTile : gemm_tactic(T);
   }
 
-  // split_tma_act(_large_fc2): FC1 with the activation and the quantization of a in its epilogue
-  // (no h in memory), when I is a multiple of 64 (GroupedGemmFp8Blockwise::fused_act_supported;
-  // otherwise FC1 runs as split_tma's). The output is bit for bit split_tma's.
+  // split_tma_act(_large_fc2), split_tma_small_act: FC1 with the activation and the quantization of
+  // a in its epilogue (no h in memory), when I is a multiple of 64
+  // (GroupedGemmFp8Blockwise::fused_act_supported; otherwise FC1 runs as split_tma's /
+  // split_tma_small's). The output is bit for bit that of the tactic without the epilogue.
   bool fused_act(int64_t T) const {
     const std::string& r = requested_tactic(T);
-    return (r == kTmaAct || r == kTmaActLargeFc2) && sm90::GroupedGemmFp8Blockwise::fused_act_supported(I_);
+    return (r == kTmaAct || r == kTmaActLargeFc2 || r == kTmaSmallAct) &&
+           sm90::GroupedGemmFp8Blockwise::fused_act_supported(I_);
   }
 
   void upload_weights(const MoeWeights& w) override {
@@ -174,7 +178,7 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     if (fused_act(T)) {
       const sm90::ActEpilogueArgs epi{act_.activation, act_.limit, act_.alpha, b13()};
       fc1_->run_act(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), epi, I_, sw_.a, sw_.a_scales,
-                    plan.offsets, rows_bound, stream);
+                    plan.offsets, rows_bound, stream, /*narrow=*/tactic == sm90::Fp8GemmTactic::kTmaSmall);
     } else {
       fc1_->run(sw_.x_perm, sw_.x_scales, w13_.ptr, s13_.as<const float>(), sw_.h, N13_, plan.offsets, rows_bound,
                 stream, tactic);

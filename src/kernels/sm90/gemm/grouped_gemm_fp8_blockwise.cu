@@ -158,7 +158,8 @@ bool GroupedGemmFp8Blockwise::check_operands(const void* A, const float* SA, con
 
 void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void* W, const float* SW,
                                       const ActEpilogueArgs& act, int64_t I, void* aq, float* sa_out,
-                                      const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream) {
+                                      const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+                                      bool narrow) {
   if (!fused_act_supported(I))
     throw_invalid("I", "a positive multiple of 64 (fp8 FC1 with the activation epilogue)", std::to_string(I));
   const bool gated = act.activation != Activation::kReLU2;
@@ -172,7 +173,7 @@ void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void
   if (act.b13 && !cu::aligned(act.b13, 8)) throw_invalid("b13", "an 8-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
   launch_fp8_tma_act(fd::RunArgs{A, SA, W, SW, nullptr, 0, offsets}, act, I, static_cast<uint8_t*>(aq), sa_out,
-                     num_groups_, N_, K_, total_rows_upper_bound, stream);
+                     num_groups_, N_, K_, total_rows_upper_bound, narrow, stream);
 }
 
 void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float* SA, const void* W, const float* SW,

@@ -89,8 +89,10 @@ class GroupedGemmFp8Blockwise {
   // 2I; relu2: column i, N = I), then aq [rows, I] e4m3 codes and sa_out (the activation-scale
   // layout with ceil(I / 128) blocks) exactly as launch_activation_quant_fp8 makes them from h: bit
   // for bit run(..., kTma) followed by it, without h in memory. Needs fused_act_supported(I).
+  // `narrow`: the kTmaSmall geometry (one consumer warpgroup, two CTAs per SM), the same bits.
   void run_act(const void* A, const float* SA, const void* W, const float* SW, const ActEpilogueArgs& act, int64_t I,
-               void* aq, float* sa_out, const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream);
+               void* aq, float* sa_out, const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream,
+               bool narrow = false);
   // I a multiple of 64: a gated tile's gate and up boxes of 64 rows each stay inside one 128-row
   // weight scale block.
   static bool fused_act_supported(int64_t I) { return I > 0 && I % 64 == 0; }
@@ -146,6 +148,7 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
                     bool bf16_out, bool narrow, cudaStream_t stream);
 // run_act's kernel (grouped_gemm_fp8_tma_act.cu; run_act checked the arguments).
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
-                        float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, cudaStream_t stream);
+                        float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, bool narrow,
+                        cudaStream_t stream);
 
 }  // namespace megamoe::sm90

@@ -586,5 +586,8 @@ constexpr LaunchShape launch_shape() {
 Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
 void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void* W, const Params& p,
             int64_t rows_bound, int nblk, cudaStream_t stream);
+// The activation-epilogue kernels of the Narrow geometry (grouped_gemm_fp8_tma_small_act.cu, a
+// translation unit of its own so that it builds beside the Wide ones).
+KernelFn narrow_act_kernel(Activation act, bool bias);
 
 }  // namespace megamoe::sm90::fp8_tma

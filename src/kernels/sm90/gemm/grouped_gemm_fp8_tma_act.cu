@@ -1,6 +1,7 @@
 // FC1 of the fp8_block MoE with the activation and FC2's input quantization in the kTma kernel's
 // epilogue (grouped_gemm_fp8_tma.cuh, Out::kAct): one instantiation per activation, with and
-// without biases, in this translation unit so that they build beside the plain ones.
+// without biases, in this translation unit so that they build beside the plain ones (the Narrow
+// geometry's: grouped_gemm_fp8_tma_small_act.cu).
 #include <string>
 
 #include "kernels/sm90/common/cuda_helpers.h"
@@ -19,7 +20,8 @@ fp8_tma::KernelFn act_kernel(bool bias) {
 
 // grouped_gemm_fp8_blockwise.cu checked the arguments.
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
-                        float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, cudaStream_t stream) {
+                        float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, bool narrow,
+                        cudaStream_t stream) {
   using namespace fp8_tma;
   Params p = gemm_params(a, num_groups, N, K);
   p.I = int(I);
@@ -29,6 +31,11 @@ void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs
   p.limit = act.limit;
   p.alpha = act.alpha;
   const bool bias = act.b13 != nullptr;
+  if (narrow) {
+    launch(narrow_act_kernel(act.activation, bias), launch_shape<Narrow>(), a.A, a.W, p, rows_bound,
+           int(cu::ceil_div<int64_t>(I, kBN)), stream);
+    return;
+  }
   KernelFn kernel = nullptr;
   switch (act.activation) {
     case Activation::kSwiGLU: kernel = act_kernel<Activation::kSwiGLU>(bias); break;
