@@ -2,6 +2,8 @@
 # Session 37, after job2.sh: kernel timelines (CUPTI tracer, scripts/ktrace) of fp8_block and bf16,
 # qwen3-30b-a3b T = 128, with MEGAMOE_L2_PREFETCH_MB = 0 and 32: does FC1 get faster, and where do the
 # ~6-9 us that job2 measured come from. Binary: job2's (.carry/l2.tgz, l2_prefetch.patch), carry [".carry"].
+# As first run (run3/) it traced fp8_block and bf16 with job2's binary; after job4 it traced fp8_block only
+# with job4's binary (run3b/, l2_prefetch_v2.patch).
 set -u
 source scripts/device_env.sh
 t0=$(date +%s)
