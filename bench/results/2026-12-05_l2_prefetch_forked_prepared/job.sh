@@ -19,7 +19,7 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-mkdir -p /tmp/new /tmp/w && tar xzf .carry/v3.tgz -C /tmp/new || exit 1
+mkdir -p /tmp/new && tar xzf .carry/v3.tgz -C /tmp/new || exit 1
 timeout 240 /tmp/new/megamoe_gpu_tests --gtest_brief=1 > "$R/gpu_suite.log" 2>&1
 echo "suite rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/gpu_suite.log" | head -20
 CUDA=/usr/local/cuda
@@ -36,12 +36,10 @@ for recipe in fp8_block bf16; do
   done
 done
 gzip -f $R/*.csv
-for mb in 0 16 32; do
-  printf '#!/bin/sh\nMEGAMOE_L2_PREFETCH_MB=%s exec /tmp/new/megamoe "$@"\n' $mb > /tmp/w/mb$mb; chmod +x /tmp/w/mb$mb
-done
 PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 mkdir -p "$R/ab"
-AB_VARIANTS="mb0=/tmp/w/mb0 mb16=/tmp/w/mb16 mb32=/tmp/w/mb32" RUN_TIMEOUT=60 \
+M=/tmp/new/megamoe@MEGAMOE_L2_PREFETCH_MB
+AB_VARIANTS="mb0=$M=0 mb16=$M=16 mb32=$M=32" RUN_TIMEOUT=60 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 420 \
   "bf16=--recipe bf16 --presets $PR --tokens 128,256,512,1024,2048 --iters 50" \
   "fp8=--recipe fp8_block --presets $PR --tokens 128,256,512,1024,2048 --iters 50" \
