@@ -9,7 +9,8 @@
 # the tiles). It compiles (scripts/local_variant.sh, 1m49s); nothing of it ran on a GPU.
 # Binaries, built on the CPU machine: .carry/base.tgz (megamoe of 26055b7) and .carry/pp.tgz (megamoe +
 # megamoe_gpu_tests: git apply the patch, scripts/local_variant.sh /tmp/var pp "-DMEGAMOE_BF16_SWAP_PP=1"
-# src/kernels/sm90/gemm/grouped_gemm_bf16_swapab{,64,64_act,_act}.cu, revert). Carry [".carry"].
+# src/kernels/sm90/gemm/grouped_gemm_bf16_swapab{,64,64_act,_act}.cu, revert). Carry [".carry"] holding only
+# these two (the working tree is ~31 MB; tree + carry must stay under 64 MiB).
 # 1. bf16 GEMM, activation-epilogue, split and conformance GPU tests with the variant; racecheck /
 #    memcheck / synccheck on GroupedGemm.SmallShapesRandomRowsWithEmptyGroups;
 # 2. A/B base vs pp, `auto` bf16 T = 8..1024 (the swap-AB cells), four presets, alternated, best of two.

@@ -7,7 +7,8 @@
 # three forms in the caller's stream cost more than they gained, docs/BENCHMARKS.md).
 # Build on the CPU machine: git apply bench/results/2026-12-05_l2_prefetch_forked_prepared/l2_prefetch_forked.patch;
 #   (cd <build dir> && cmake . && ninja megamoe_cli megamoe_gpu_tests); strip copies of both;
-#   tar czf .carry/v3.tgz -C <dir> megamoe megamoe_gpu_tests; revert the patch. Carry [".carry"].
+#   tar czf .carry/v3.tgz -C <dir> megamoe megamoe_gpu_tests; revert the patch. Carry [".carry"] holding only
+#   v3.tgz (the working tree is ~31 MB; tree + carry must stay under 64 MiB).
 # 1. the whole GPU suite (the prefetch is on by default: every split test runs with it);
 # 2. kernel timelines (scripts/ktrace) of fp8_block and bf16 qwen3-30b-a3b T = 128, knob 0 and 32: the
 #    prefetch kernel beside the plan, FC1's time, whether the PDL chain survives the fork / join events;
