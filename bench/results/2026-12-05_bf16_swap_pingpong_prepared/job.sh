@@ -13,7 +13,8 @@
 # these two (the working tree is ~31 MB; tree + carry must stay under 64 MiB).
 # 1. bf16 GEMM, activation-epilogue, split and conformance GPU tests with the variant; racecheck /
 #    memcheck / synccheck on GroupedGemm.SmallShapesRandomRowsWithEmptyGroups;
-# 2. A/B base vs pp, `auto` bf16 T = 8..1024 (the swap-AB cells), four presets, alternated, best of two.
+# 2. A/B base vs pp, bf16 on sm90_bf16_bf16_bf16_split, T = 8..1024 (the swap-AB cells), four presets,
+#    alternated, best of two.
 set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
