@@ -586,8 +586,23 @@ constexpr LaunchShape launch_shape() {
 Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
 void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void* W, const Params& p,
             int64_t rows_bound, int nblk, cudaStream_t stream);
-// The activation-epilogue kernels of the Narrow geometry (grouped_gemm_fp8_tma_small_act.cu, a
-// translation unit of its own so that it builds beside the Wide ones).
-KernelFn narrow_act_kernel(Activation act, bool bias);
+// The activation-epilogue kernel of geometry Geo for `act`, with or without biases. Instantiated
+// per geometry in a translation unit of its own, so that the two build side by side: Wide in
+// grouped_gemm_fp8_tma_act.cu, Narrow in grouped_gemm_fp8_tma_small_act.cu (narrow_act_kernel).
+template <class Geo, Activation kAct>
+KernelFn act_kernel(bool bias) {
+  return bias ? fp8_tma_kernel<Geo, Out::kAct, kAct, true> : fp8_tma_kernel<Geo, Out::kAct, kAct, false>;
+}
+template <class Geo>
+KernelFn act_kernel(Activation act, bool bias) {
+  switch (act) {
+    case Activation::kSwiGLU: return act_kernel<Geo, Activation::kSwiGLU>(bias);
+    case Activation::kSwiGLUOAI: return act_kernel<Geo, Activation::kSwiGLUOAI>(bias);
+    case Activation::kGeGLU: return act_kernel<Geo, Activation::kGeGLU>(bias);
+    case Activation::kReLU2: return act_kernel<Geo, Activation::kReLU2>(bias);
+  }
+  return nullptr;  // unreachable: every Activation is listed
+}
+KernelFn narrow_act_kernel(Activation act, bool bias);  // act_kernel<Narrow>
 
 }  // namespace megamoe::sm90::fp8_tma

@@ -10,14 +10,6 @@
 
 namespace megamoe::sm90 {
 
-namespace {
-template <Activation kAct>
-fp8_tma::KernelFn act_kernel(bool bias) {
-  using namespace fp8_tma;
-  return bias ? fp8_tma_kernel<Wide, Out::kAct, kAct, true> : fp8_tma_kernel<Wide, Out::kAct, kAct, false>;
-}
-}  // namespace
-
 // grouped_gemm_fp8_blockwise.cu checked the arguments.
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
                         float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, bool narrow,
@@ -31,19 +23,9 @@ void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs
   p.limit = act.limit;
   p.alpha = act.alpha;
   const bool bias = act.b13 != nullptr;
-  if (narrow) {
-    launch(narrow_act_kernel(act.activation, bias), launch_shape<Narrow>(), a.A, a.W, p, rows_bound,
-           int(cu::ceil_div<int64_t>(I, kBN)), stream);
-    return;
-  }
-  KernelFn kernel = nullptr;
-  switch (act.activation) {
-    case Activation::kSwiGLU: kernel = act_kernel<Activation::kSwiGLU>(bias); break;
-    case Activation::kSwiGLUOAI: kernel = act_kernel<Activation::kSwiGLUOAI>(bias); break;
-    case Activation::kGeGLU: kernel = act_kernel<Activation::kGeGLU>(bias); break;
-    case Activation::kReLU2: kernel = act_kernel<Activation::kReLU2>(bias); break;
-  }
-  launch(kernel, launch_shape<Wide>(), a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(I, kBN)), stream);
+  launch(narrow ? narrow_act_kernel(act.activation, bias) : act_kernel<Wide>(act.activation, bias),
+         narrow ? launch_shape<Narrow>() : launch_shape<Wide>(), a.A, a.W, p, rows_bound,
+         int(cu::ceil_div<int64_t>(I, kBN)), stream);
 }
 
 }  // namespace megamoe::sm90

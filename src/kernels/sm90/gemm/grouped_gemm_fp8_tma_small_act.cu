@@ -6,21 +6,6 @@
 
 namespace megamoe::sm90::fp8_tma {
 
-namespace {
-template <Activation kAct>
-KernelFn kernel_for(bool bias) {
-  return bias ? fp8_tma_kernel<Narrow, Out::kAct, kAct, true> : fp8_tma_kernel<Narrow, Out::kAct, kAct, false>;
-}
-}  // namespace
-
-KernelFn narrow_act_kernel(Activation act, bool bias) {
-  switch (act) {
-    case Activation::kSwiGLU: return kernel_for<Activation::kSwiGLU>(bias);
-    case Activation::kSwiGLUOAI: return kernel_for<Activation::kSwiGLUOAI>(bias);
-    case Activation::kGeGLU: return kernel_for<Activation::kGeGLU>(bias);
-    case Activation::kReLU2: return kernel_for<Activation::kReLU2>(bias);
-  }
-  return kernel_for<Activation::kSwiGLU>(bias);  // unreachable: every Activation is listed
-}
+KernelFn narrow_act_kernel(Activation act, bool bias) { return act_kernel<Narrow>(act, bias); }
 
 }  // namespace megamoe::sm90::fp8_tma
