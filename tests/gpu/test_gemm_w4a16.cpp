@@ -324,6 +324,24 @@ TEST(W4A16, RefusesBadOutputs) {
   sm90::W4A16GemmArgs two = gemm.args(sm90::W4A16Tactic::kLargeTma);
   two.act_out = d16.p;
   expect_refused(two, "D and act_out");
+  // Operands every tactic reads by TMA or 16-byte copies must be 16-byte aligned: a clear error
+  // naming the operand, for each tactic.
+  for (const sm90::W4A16Tactic t : kTactics) {
+    for (int which = 0; which < 3; ++which) {
+      sm90::W4A16GemmArgs ga = gemm.args(t);
+      const char* name = which == 0 ? "A" : which == 1 ? "W" : "scales";
+      if (which == 0) ga.A = static_cast<const uint8_t*>(ga.A) + 4;
+      else if (which == 1) ga.W += 8;
+      else ga.scales += 4;
+      try {
+        sm90::launch_grouped_gemm_w4a16(ga, sm90::Fp4Scale::kMxfp4, 4, nullptr);
+        ADD_FAILURE() << tactic_name(t) << " with a misaligned " << name << ": accepted";
+      } catch (const InvalidArgument& e) {
+        EXPECT_EQ(e.argument(), name) << e.what();
+        EXPECT_NE(e.expected().find("16-byte aligned"), std::string::npos) << e.what();
+      }
+    }
+  }
   sm90::W4A16GemmArgs odd = gemm.args(sm90::W4A16Tactic::kLargeTma);  // gated needs N = 2I, I % 64 == 0
   odd.D = nullptr;
   odd.act_out = d16.p;

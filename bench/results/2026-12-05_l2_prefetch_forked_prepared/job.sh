@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepared in session 37 (device time spent), not yet run. The L2 prefetch of FC1's weights on a forked
-# stream (l2_prefetch_forked.patch, on 7e7ac68): each split backend's run_stages starts
+# stream (l2_prefetch_forked.patch; session 38 ran it on 466e0d2): each split backend's run_stages starts
 # sm90::launch_weight_prefetch (16 blocks x 32 lanes x 64 KiB bulk prefetches, ~2.9 TB/s: session 37's
 # run2 rate, at which FC1 got 8.6 us faster) on the layer's own stream after an event on the caller's
 # stream, and joins it back after the combine, so the route plan no longer waits on it (session 37's
@@ -23,6 +23,11 @@ t0=$(date +%s)
 mkdir -p /tmp/new && tar xzf .carry/v3.tgz -C /tmp/new || exit 1
 timeout 240 /tmp/new/megamoe_gpu_tests --gtest_brief=1 > "$R/gpu_suite.log" 2>&1
 echo "suite rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/gpu_suite.log" | head -20
+# 466e0d2's act_kernel refactor had not run on a GPU: the fp8 tests once more with the prefetch off
+# (so this checks 466e0d2's own code paths) and the fused-epilogue test under racecheck below.
+MEGAMOE_L2_PREFETCH_MB=0 timeout 120 /tmp/new/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='*Fp8*:*fp8*' \
+  > "$R/fp8_mb0.log" 2>&1
+echo "fp8 tests mb0 rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/fp8_mb0.log" | head -20
 CUDA=/usr/local/cuda
 CUPTI_PIP=$(python3 -c 'import nvidia.cuda_cupti, os; print(os.path.join(nvidia.cuda_cupti.__path__[0], "lib"))' 2>/dev/null || true)
 gcc -O2 -shared -fPIC -o /tmp/libktrace.so scripts/ktrace/ktrace.c -I$CUDA/include -I$CUDA/extras/CUPTI/include \
@@ -41,14 +46,14 @@ PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 mkdir -p "$R/ab"
 M=/tmp/new/megamoe@MEGAMOE_L2_PREFETCH_MB
 AB_VARIANTS="mb0=$M=0 mb16=$M=16 mb32=$M=32" RUN_TIMEOUT=60 \
-  scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 420 \
+  scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 400 \
   "bf16=--recipe bf16 --presets $PR --tokens 128,256,512,1024,2048 --iters 50" \
   "fp8=--recipe fp8_block --presets $PR --tokens 128,256,512,1024,2048 --iters 50" \
   "w4=--recipe w4a16_mxfp4 --presets $PR --tokens 128,256,512,1024 --iters 50" > "$R/ab/ab_compare.txt" 2>&1
 grep -E "T=  128|== |geomean|ALL|deadline" "$R/ab/ab_compare.txt"
 for tool in racecheck memcheck; do
-  timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/new/megamoe_gpu_tests --gtest_brief=1 \
-    --gtest_filter='SplitKernels.WeightPrefetch*:Fp8Block.L2PrefetchEqualsNoneBitwise' > "$R/san_$tool.log" 2>&1
+  timeout 75 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/new/megamoe_gpu_tests --gtest_brief=1 \
+    --gtest_filter='SplitKernels.WeightPrefetch*:Fp8Block.L2PrefetchEqualsNoneBitwise:Fp8Gemm.FusedActivationEqualsSeparateKernelSmall' > "$R/san_$tool.log" 2>&1
   echo "$tool rc=$? $(( $(date +%s) - t0 ))s"; grep -E "SUMMARY|PASSED|FAILED" "$R/san_$tool.log" | head -3
 done
 echo "end $(( $(date +%s) - t0 ))s"

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
@@ -104,6 +105,12 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (a.N % 64 != 0 || a.N <= 0) throw_invalid("N", "a positive multiple of 64 (w4a16 GEMM)", std::to_string(a.N));
   if (a.K > (int64_t(1) << 30) || a.N > (int64_t(1) << 30))
     throw_invalid("N, K", "below 2^30 (w4a16 GEMM, 32-bit indices)", std::to_string(a.N) + ", " + std::to_string(a.K));
+  // Every tactic reads A, W and the scale tiles by TMA or 16-byte copies.
+  const std::pair<const void*, const char*> operands[] = {{a.A, "A"}, {a.W, "W"}, {a.scales, "scales"}};
+  for (const auto& [ptr, name] : operands)
+    if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
+      throw_invalid(name, "a 16-byte aligned device pointer (w4a16 GEMM: TMA and 16-byte copies)",
+                    "an address 16k + " + std::to_string(reinterpret_cast<uintptr_t>(ptr) % 16));
   // Only experts with rows get CTAs: at most min(G, rows) of them (grid.y <= 65535).
   const int64_t grid_y = std::min<int64_t>(a.num_groups, total_rows_upper_bound);
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));

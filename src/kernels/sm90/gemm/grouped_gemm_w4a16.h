@@ -5,11 +5,14 @@
 // carries the 2^j).
 // A is the expert-ordered activation matrix [total_rows, K] bf16 (row stride K); rows of expert
 // g are [offsets[g], offsets[g+1]) (device, G+1 int32; never read on the host). Asynchronous,
-// allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0.
+// allocation-free, graph-capturable. K % 64 == 0, N % 64 == 0; A, W and the scale tiles 16-byte
+// aligned (TMA and 16-byte copies).
 //
 // Three tactics, one weight layout (swap-AB in all: weight rows are the MMA's M, tokens its N):
-//   kSmall  mma.sync m16n8k16, 16 or 32 tokens per pass, a 4-stage x 8 KB cp.async weight
-//           stream, K split in two when the grid is small or `small_splits` says: decode-like T.
+//   kSmall  mma.sync m16n8k16, 16 or 32 tokens per pass, the packed codes, activations and scale
+//           tiles of four K steps a stage by TMA (one copy each; two CTAs per SM; a cp.async form
+//           with MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is small or
+//           `small_splits` says: decode-like T.
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
 //           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and

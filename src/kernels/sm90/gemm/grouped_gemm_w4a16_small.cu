@@ -1,5 +1,9 @@
 // W4A16 grouped GEMM, small tactic (grouped_gemm_w4a16.h): swap-AB mma.sync, built to stream
-// packed weights at HBM speed when experts have a handful of rows.
+// packed weights at HBM speed when experts have a handful of rows. Two forms of one CTA: the TMA
+// form (w4a16_small_tma_kernel, the default since session 38: one thread's TMA copies of four K
+// steps a stage, two CTAs per SM; below) and the cp.async form (w4a16_small_kernel, every thread
+// copies; MEGAMOE_W4A16_SMALL_TMA=0). What follows describes the cp.async form; both share the
+// grid, the warps' rows, the sub-step (small_substep) and the epilogue (small_store).
 //
 // Grid (ceil(N/128), min(G, rows bound)): blockIdx.y is the rank of an expert among those with
 // rows (nth_active_expert), so no CTA is launched for the ~97% of experts idle at decode sizes.
@@ -30,7 +34,11 @@
 #include <string>
 #include <type_traits>
 
+#include <cuda.h>
+
 #include "core/env_int.h"
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "megamoe/errors.h"
 
@@ -65,6 +73,93 @@ struct SmallCfg {
 static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
 static_assert(kWBytes == kBN * kPackedRowBytes, "stage sizes");
 
+// A thread's shared-memory offsets inside one 64-wide sub-step's tiles (constant over the K loop):
+// its two weight rows' fragment bytes (gq and gq + 8 of the warp's 16 rows) in the weight tile
+// [128 rows x 32 B], their factor bytes in the scale tile [128 rows x kPerRow B], and the
+// ldmatrix rows of the activation B fragments in the 128-byte-swizzled activation tile [rows x
+// 128 B]: lane l gives row l % 8 of matrix l / 8, i.e. token row l % 8 of an n8 tile and chunk
+// 4 h + l / 8 of the row (k16 blocks 2 h and 2 h + 1: b0, b1, b0, b1), its 16-byte chunks XOR-ed
+// with (row & 7) -- TMA's 128-byte swizzle, which the cp.async form writes by hand.
+struct SmallFrag {
+  uint32_t wa, wb, sa, sb, xl[2];
+};
+template <Fp4Scale F>
+__device__ __forceinline__ SmallFrag small_frag(int warp, int lane) {
+  constexpr int kPerRow = ScaleCfg<F>::kPerRow;
+  const int gq = lane >> 2, tig = lane & 3, wr = warp * 16;
+  SmallFrag f;
+  f.wa = uint32_t((wr + gq) * kPackedRowBytes + tig * 8);
+  f.wb = f.wa + 8 * kPackedRowBytes;
+  f.sa = uint32_t((wr + gq) * kPerRow);
+  f.sb = f.sa + 8 * kPerRow;
+  const int lrow = lane & 7, lmat = lane >> 3;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    f.xl[h] = uint32_t(lrow * kSmemRowBytes + (((4 * h + lmat) ^ lrow) * kChunkBytes));
+    asm volatile("mov.b32 %0, %0;" : "+r"(f.xl[h]));  // kept, not recomputed per use
+  }
+  return f;
+}
+
+// One 64-wide K sub-step of a warp: decode its 16 weight rows (w: the sub-step's weight tile, s:
+// its scale tile) and run the MMAs of the NTA active n8 token tiles (x: shared address of the
+// activation tile). Each tile's MMAs form a dependent chain on its accumulator; with one tile
+// the k16 blocks 2h and 2h + 1 go to two accumulators (acc and acc_hi, summed after the K loop)
+// so two chains interleave.
+template <Fp4Scale F, int NTA, int NT>
+__device__ __forceinline__ void small_substep(const uint8_t* w, const uint8_t* s, uint32_t x, const SmallFrag& f,
+                                              float (&acc)[NT][4], float (&acc_hi)[4]) {
+  constexpr int kPerRow = ScaleCfg<F>::kPerRow;
+  const uint2 wa = *reinterpret_cast<const uint2*>(w + f.wa);
+  const uint2 wb = *reinterpret_cast<const uint2*>(w + f.wb);
+  uint32_t ca, cb;
+  if constexpr (kPerRow == 2) {
+    ca = *reinterpret_cast<const uint16_t*>(s + f.sa);
+    cb = *reinterpret_cast<const uint16_t*>(s + f.sb);
+  } else {
+    ca = *reinterpret_cast<const uint32_t*>(s + f.sa);
+    cb = *reinterpret_cast<const uint32_t*>(s + f.sb);
+  }
+  uint32_t af[4][4];
+  decode_step<F>(wa, wb, ca, cb, af);
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    uint32_t b[NTA][4];  // per tile: b0, b1 of k16 block 2 h, then of block 2 h + 1
+#pragma unroll
+    for (int j = 0; j < NTA; ++j)
+      ptx::ldmatrix_x4(x + uint32_t(j * 8 * kSmemRowBytes) + f.xl[h], b[j][0], b[j][1], b[j][2], b[j][3]);
+#pragma unroll
+    for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[2 * h], b[j][0], b[j][1]);
+    if constexpr (NTA == 1) {
+      ptx::mma_m16n8k16_bf16(acc_hi, af[2 * h + 1], b[0][2], b[0][3]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[2 * h + 1], b[j][2], b[j][3]);
+    }
+  }
+}
+
+// Epilogue of a pass: D[t0 + col, n] = alpha * acc for the pass's token columns and the warp's 16
+// weight rows from n_warp (bounds-checked), added atomically onto the zeroed D when K is split.
+template <int NT>
+__device__ __forceinline__ void small_store(float* __restrict__ D, const float (&acc)[NT][4], float al, bool split,
+                                            int t0, int rows_here, int n_warp, int N, int lane) {
+  const int gq = lane >> 2, tig = lane & 3;
+#pragma unroll
+  for (int j = 0; j < NT; ++j) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int col = j * 8 + 2 * tig + (q & 1);
+      const int n = n_warp + gq + (q >> 1) * 8;
+      if (col < rows_here && n < N) {
+        float* d = D + size_t(t0 + col) * size_t(N) + n;
+        if (split) atomicAdd(d, al * acc[j][q]);
+        else *d = al * acc[j][q];
+      }
+    }
+  }
+}
+
 template <Fp4Scale F, int BT>
 __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfloat16* __restrict__ A,
                                                                const uint8_t* __restrict__ W,
@@ -91,7 +186,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
   const bool split = gridDim.z > 1;
   const int ks0 = split ? int(blockIdx.z) * ((KS_all + 1) / 2) : 0;
   const int KS = split ? min(KS_all - ks0, (KS_all + 1) / 2) : KS_all;
-  const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tig = lane & 3;
+  const int warp = tid >> 5, lane = tid & 31;
   const int wr = warp * 16;
   const size_t wrow = size_t(K) / 2;
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
@@ -116,19 +211,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
   const uint32_t x_dst = uint32_t(C::kXOff + x_row * kSmemRowBytes + ((x_c ^ (x_row & 7)) * kChunkBytes));
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
 
-  // Per-thread shared offsets inside a stage (constant over the loop): the two weight rows'
-  // fragment bytes, the two rows' scale codes, and the ldmatrix row of the activation B
-  // fragments: lane l gives row l % 8 of matrix l / 8, i.e. token row l % 8 of an n8 tile and
-  // chunk 4 h + l / 8 of the swizzled row (k16 blocks 2 h and 2 h + 1: b0, b1, b0, b1).
-  const uint32_t wa_off = uint32_t(C::kWOff + (wr + gq) * kPackedRowBytes + tig * 8), wb_off = wa_off + 8 * kPackedRowBytes;
-  const uint32_t sa_off = uint32_t(C::kSOff + (wr + gq) * kPerRow), sb_off = sa_off + 8 * kPerRow;
-  const int lrow = lane & 7, lmat = lane >> 3;
-  uint32_t xl_off[2];
-#pragma unroll
-  for (int h = 0; h < 2; ++h) xl_off[h] = uint32_t(C::kXOff + lrow * kSmemRowBytes + (((4 * h + lmat) ^ lrow) * kChunkBytes));
-#pragma unroll
-  for (int h = 0; h < 2; ++h) asm volatile("mov.b32 %0, %0;" : "+r"(xl_off[h]));  // kept, not recomputed per use
-
+  const SmallFrag frag = small_frag<F>(warp, lane);
   for (int t0 = lo; t0 < hi; t0 += kBT) {
     const int rows_here = min(kBT, hi - t0);
     const bool x_ok = x_thr && x_row < rows_here;
@@ -198,39 +281,11 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
           cp_async_commit();
         }
         const uint8_t* st = smem + (ks % kStages) * C::kStage;
+        const uint32_t xst = sbase + uint32_t((ks % kStages) * C::kStage + C::kXOff);
 #pragma unroll
-        for (int u = 0; u < kSub; ++u) {
-          const uint8_t* su = st + u * kWBytes;  // weights of sub-step u
-          const uint2 wa = *reinterpret_cast<const uint2*>(su + wa_off);
-          const uint2 wb = *reinterpret_cast<const uint2*>(su + wb_off);
-          const uint8_t* ss = st + u * C::kSBytes;
-          uint32_t ca, cb;
-          if constexpr (kPerRow == 2) {
-            ca = *reinterpret_cast<const uint16_t*>(ss + sa_off);
-            cb = *reinterpret_cast<const uint16_t*>(ss + sb_off);
-          } else {
-            ca = *reinterpret_cast<const uint32_t*>(ss + sa_off);
-            cb = *reinterpret_cast<const uint32_t*>(ss + sb_off);
-          }
-          uint32_t af[4][4];
-          decode_step<F>(wa, wb, ca, cb, af);
-          const uint32_t xu = sbase + uint32_t((ks % kStages) * C::kStage + u * kXBytes);
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            uint32_t b[NTA][4];  // per tile: b0, b1 of k16 block 2 h, then of block 2 h + 1
-#pragma unroll
-            for (int j = 0; j < NTA; ++j)
-              ptx::ldmatrix_x4(xu + uint32_t(j * 8 * kSmemRowBytes) + xl_off[h], b[j][0], b[j][1], b[j][2], b[j][3]);
-#pragma unroll
-            for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[2 * h], b[j][0], b[j][1]);
-            if constexpr (kSplitAcc) {
-              ptx::mma_m16n8k16_bf16(acc_hi, af[2 * h + 1], b[0][2], b[0][3]);
-            } else {
-#pragma unroll
-              for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[2 * h + 1], b[j][2], b[j][3]);
-            }
-          }
-        }
+        for (int u = 0; u < kSub; ++u)
+          small_substep<F, NTA>(st + C::kWOff + u * kWBytes, st + C::kSOff + u * C::kSBytes, xst + uint32_t(u * kXBytes),
+                                frag, acc, acc_hi);
       }
       if constexpr (kSplitAcc) {
 #pragma unroll
@@ -253,19 +308,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
     cp_async_wait<0>();
     __syncthreads();  // every warp is done with the stages before the next pass refills them
 
-#pragma unroll
-    for (int j = 0; j < kNT; ++j) {
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int col = j * 8 + 2 * tig + (q & 1);
-        const int n = n0 + wr + gq + (q >> 1) * 8;
-        if (col < rows_here && n < N) {
-          float* d = D + size_t(t0 + col) * size_t(N) + n;
-          if (split) atomicAdd(d, al * acc[j][q]);
-          else *d = al * acc[j][q];
-        }
-      }
-    }
+    small_store(D, acc, al, split, t0, rows_here, n0 + wr, N, lane);
   }
 }
 
@@ -282,6 +325,179 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
   return cudaGetLastError();
 }
 
+// ---- The TMA form (MEGAMOE_W4A16_SMALL_TMA=1) ------------------------------------------------
+// The same CTA (128 weight rows of one expert, 8 warps of 16 rows, passes of BT tokens, K split in
+// gridDim.z parts) and the same per-warp sub-step, fed by the copy engine instead of every thread's
+// cp.async. One issuing thread's stream rate follows its TMA instructions, not its bytes
+// (docs/BENCHMARKS.md, 2026-12-03 stream micro-benchmarks), so a stage is few, large copies: four
+// 64-wide K steps (256 K) as one box per operand, through tensor maps that walk the existing
+// layouts in the order shared memory wants them:
+//   codes       {32 B, 128 rows, 4 K steps, 1 expert} of [G][N][K/2]: [step][row][32 B], 16 KB, 128
+//               bytes of each row from DRAM (rows past N, steps past K arrive as zeros);
+//   activations {64 K, BT rows, 4 K steps} of [rows][K], 128-byte swizzle: [step][row][128 B];
+//   scales      {128 rows' factor bytes, 4 K steps} of the scale tiles [G * K/64][N * kPerRow].
+// No CTA-wide barrier in the K loop: each thread waits for its stage's `full` barrier and, when
+// done with it, arrives on the stage's `empty` barrier (every thread: racecheck does not carry
+// __syncwarp's ordering over to another lane's arrival). Thread 0 refills a slot kAhead stages
+// ahead of its own warp. Two CTAs per SM (a stage is 25-34 KB), each its own issuer.
+template <Fp4Scale F, int BT>
+struct SmallTmaCfg {
+  static constexpr int kSteps = 4;  // 64-wide K steps per stage
+  static constexpr int kXBytes = BT * kSmemRowBytes;         // one step's activation tile
+  static constexpr int kSBytes = ScaleCfg<F>::kTileBytes;     // one step's scale tile
+  static constexpr int kXOff = 0, kWOff = kSteps * kXBytes, kSOff = kWOff + kSteps * kWBytes;
+  static constexpr int kStage = (kSOff + kSteps * kSBytes + 1023) / 1024 * 1024;
+  // Two CTAs per SM: 228 KB per SM, 1 KB reserved per CTA, 1 KB of alignment slack each.
+  static constexpr int kStages = (228 * 1024 / 2 - 2048) / kStage;  // BT 16: 4 of 25-26 KB, BT 32: 3 of 33-34 KB
+  static constexpr int kAhead = kStages - 1;
+  static constexpr int kSmem = kStages * kStage + 1024;
+  static_assert(kStages >= 3, "small TMA tactic: at least three stages");
+};
+constexpr unsigned long long kSmallTmaTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s: a lost copy traps
+
+template <Fp4Scale F, int BT>
+__global__ void __launch_bounds__(kThreads, 2)
+    w4a16_small_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
+                           const __grid_constant__ CUtensorMap tm_s, const float* __restrict__ alpha,
+                           const int32_t* __restrict__ offsets, float* __restrict__ D, int N, int K, int G) {
+  using C = SmallTmaCfg<F, BT>;
+  constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ __align__(8) uint64_t full_bar[kStages], empty_bar[kStages];
+  __shared__ int scratch[9];
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  const uint32_t raw = ptx::smem_u32(smem_raw);
+  const uint32_t sbase = (raw + 1023u) & ~1023u;
+  const uint8_t* smem = smem_raw + (sbase - raw);
+  if (tid == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      ptx::mbar_init(ptx::smem_u32(&full_bar[i]), 1);
+      ptx::mbar_init(ptx::smem_u32(&empty_bar[i]), kThreads);
+    }
+    ptx::mbar_fence_init();
+    ptx::prefetch_tensormap(&tm_x);
+    ptx::prefetch_tensormap(&tm_w);
+    ptx::prefetch_tensormap(&tm_s);
+  }
+  pdl_wait_then_release();
+  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its barriers publish the inits
+  if (g < 0) return;
+  const int n0 = blockIdx.x * kBN;
+  const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
+  const int KT = K / kBK;
+  const int KS_all = (KT + kSteps - 1) / kSteps;  // stages of 256 K
+  const bool split = gridDim.z > 1;
+  const int ks0 = split ? int(blockIdx.z) * ((KS_all + 1) / 2) : 0;
+  const int KS = split ? min(KS_all - ks0, (KS_all + 1) / 2) : KS_all;
+  const float al = alpha ? __ldg(alpha + g) : 1.0f;
+  const SmallFrag frag = small_frag<F>(warp, lane);
+  constexpr uint32_t kTx = uint32_t(kSteps * (C::kXBytes + kWBytes + C::kSBytes));  // full boxes, zero fill included
+
+  // Thread 0's copies of stage ks of the pass at token t0 into the next slot (`issued` counts every
+  // stage this CTA has loaded; its slot's previous use must have been released by every thread).
+  uint32_t issued = 0;
+  auto load_stage = [&](int ks, int t0) {
+    const int slot = int(issued % kStages);
+    if (issued >= uint32_t(kStages))
+      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, kSmallTmaTimeoutNs);
+    const int kt = (ks0 + ks) * kSteps;
+    const uint32_t bar = ptx::smem_u32(&full_bar[slot]);
+    const uint32_t st = sbase + uint32_t(slot * C::kStage);
+    ptx::mbar_arrive_expect_tx(bar, kTx);
+    ptx::tma_load_3d(st + C::kXOff, &tm_x, bar, 0, t0, kt);
+    ptx::tma_load_4d(st + C::kWOff, &tm_w, bar, 0, n0, kt, g);
+    ptx::tma_load_2d(st + C::kSOff, &tm_s, bar, n0 * ScaleCfg<F>::kPerRow / 4, g * KT + kt);
+    ++issued;
+  };
+
+  uint32_t used = 0;  // stages this CTA's threads have consumed (the same count in every thread)
+  for (int t0 = lo; t0 < hi; t0 += BT) {
+    const int rows_here = min(BT, hi - t0);
+    if (tid == 0)
+      for (int ks = 0; ks < min(kAhead, KS); ++ks) load_stage(ks, t0);
+    float acc[kNT][4];
+#pragma unroll
+    for (int j = 0; j < kNT; ++j)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) acc[j][q] = 0.0f;
+    auto k_loop = [&](auto nta_c) {
+      constexpr int NTA = decltype(nta_c)::value;
+      float acc_hi[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int ks = 0; ks < KS; ++ks, ++used) {
+        if (tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
+        const int slot = int(used % kStages);
+        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, kSmallTmaTimeoutNs);
+        const uint8_t* st = smem + slot * C::kStage;
+        const uint32_t xst = sbase + uint32_t(slot * C::kStage + C::kXOff);
+        const int steps_here = min(kSteps, KT - (ks0 + ks) * kSteps);  // the last stage may hold fewer
+        if (steps_here == kSteps) {
+#pragma unroll
+          for (int u = 0; u < kSteps; ++u)
+            small_substep<F, NTA>(st + C::kWOff + u * kWBytes, st + C::kSOff + u * C::kSBytes,
+                                  xst + uint32_t(u * C::kXBytes), frag, acc, acc_hi);
+        } else {
+          for (int u = 0; u < steps_here; ++u)
+            small_substep<F, NTA>(st + C::kWOff + u * kWBytes, st + C::kSOff + u * C::kSBytes,
+                                  xst + uint32_t(u * C::kXBytes), frag, acc, acc_hi);
+        }
+        ptx::mbar_arrive(ptx::smem_u32(&empty_bar[slot]));
+      }
+      if constexpr (NTA == 1) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[0][q] += acc_hi[q];
+      }
+    };
+    const int nta = (rows_here + 7) / 8;
+    if constexpr (kNT == 2) {
+      if (nta == 1) k_loop(std::integral_constant<int, 1>{});
+      else k_loop(std::integral_constant<int, 2>{});
+    } else {
+      static_assert(kNT == 4, "BT = 16 or 32");
+      switch (nta) {
+        case 1: k_loop(std::integral_constant<int, 1>{}); break;
+        case 2: k_loop(std::integral_constant<int, 2>{}); break;
+        case 3: k_loop(std::integral_constant<int, 3>{}); break;
+        default: k_loop(std::integral_constant<int, 4>{}); break;
+      }
+    }
+    small_store(D, acc, al, split, t0, rows_here, n0 + warp * 16, N, lane);
+  }
+}
+
+template <Fp4Scale F, int BT>
+cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, int splits, cudaStream_t stream) {
+  using C = SmallTmaCfg<F, BT>;
+  constexpr int kPerRow = ScaleCfg<F>::kPerRow;
+  auto kernel = w4a16_small_tma_kernel<F, BT>;
+  const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmem);
+  if (attr != cudaSuccess) return attr;
+  const int64_t KT = a.K / kBK;
+  // Activations [rows][K] bf16 as {64 K, rows, K / 64}: a box is kSteps K steps of BT rows, each step
+  // a [BT x 128 B] tile (128-byte swizzle).
+  const cuuint64_t xd[3] = {cuuint64_t(kBK), cuuint64_t(rows_bound), cuuint64_t(KT)};
+  const cuuint64_t xs[2] = {cuuint64_t(a.K * 2), cuuint64_t(kBK * 2)};
+  const cuuint32_t xb[3] = {cuuint32_t(kBK), cuuint32_t(BT), cuuint32_t(C::kSteps)};
+  const CUtensorMap tx = cu::encode_tensor_map(a.A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, xd, xs, xb,
+                                               CU_TENSOR_MAP_SWIZZLE_128B, "w4a16 small", "A");
+  // Codes [G][N][K/2] bytes as {32 B, N, K / 64, G}: a box is kSteps steps of 128 rows, each a [128 x 32 B] tile.
+  const cuuint64_t wd[4] = {cuuint64_t(kPackedRowBytes), cuuint64_t(a.N), cuuint64_t(KT), cuuint64_t(a.num_groups)};
+  const cuuint64_t ws[3] = {cuuint64_t(a.K / 2), cuuint64_t(kPackedRowBytes), cuuint64_t(a.N * a.K / 2)};
+  const cuuint32_t wb[4] = {cuuint32_t(kPackedRowBytes), cuuint32_t(kBN), cuuint32_t(C::kSteps), 1u};
+  const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, wd, ws, wb,
+                                               CU_TENSOR_MAP_SWIZZLE_NONE, "w4a16 small", "W");
+  // Scale tiles [G * K/64][N * kPerRow] bytes as 32-bit words: a box is 128 rows' factor bytes of
+  // kSteps steps (rows past N arrive as zeros).
+  const cuuint64_t sd[2] = {cuuint64_t(a.N * kPerRow / 4), cuuint64_t(int64_t(a.num_groups) * KT)};
+  const cuuint64_t ss[1] = {cuuint64_t(a.N * kPerRow)};
+  const cuuint32_t sb[2] = {cuuint32_t(kBN * kPerRow / 4), cuuint32_t(C::kSteps)};
+  const CUtensorMap ts = cu::encode_tensor_map(a.scales, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, sd, ss, sb,
+                                               CU_TENSOR_MAP_SWIZZLE_NONE, "w4a16 small", "scales");
+  // K split over stages of kSteps steps: two parts only when each has at least one stage.
+  const int parts = KT > C::kSteps ? splits : 1;
+  const dim3 grid(unsigned((a.N + kBN - 1) / kBN), unsigned(grid_y), unsigned(parts));
+  kernel<<<grid, kThreads, C::kSmem, stream>>>(tx, tw, ts, a.alpha, a.offsets, a.D, int(a.N), int(a.K), a.num_groups);
+  return cudaGetLastError();
+}
 }  // namespace
 
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
@@ -294,6 +510,19 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   static const int forced = int(env_int("MEGAMOE_W4A16_SMALL_TOKENS", 0));
   const int64_t mean = rows_bound / std::max<int64_t>(1, a.num_groups);
   const bool wide = forced == 32 || (forced != 16 && mean > 8);
+  // The TMA form unless MEGAMOE_W4A16_SMALL_TMA=0 (an A/B knob, read once; then the cp.async
+  // form). Measured on the H200
+  // (forced split_small, T = 1..128, four presets, mxfp4 and nvfp4, best of two,
+  // bench/results/2026-12-04_w4a16_small_tma/run3/): geomean 1.027x over the cp.async form,
+  // mixtral-8x7b 1.02-1.16x, gpt-oss-120b T = 1 / 2 0.95-0.97x (there the re-tuned table picks k1).
+  static const int tma = int(env_int("MEGAMOE_W4A16_SMALL_TMA", 1));
+  if (tma != 0) {
+    if (fmt == Fp4Scale::kMxfp4)
+      return wide ? launch_small_tma<Fp4Scale::kMxfp4, 32>(a, rows_bound, grid_y, splits, stream)
+                  : launch_small_tma<Fp4Scale::kMxfp4, 16>(a, rows_bound, grid_y, splits, stream);
+    return wide ? launch_small_tma<Fp4Scale::kNvfp4, 32>(a, rows_bound, grid_y, splits, stream)
+                : launch_small_tma<Fp4Scale::kNvfp4, 16>(a, rows_bound, grid_y, splits, stream);
+  }
   if (fmt == Fp4Scale::kMxfp4)
     return wide ? launch_small<Fp4Scale::kMxfp4, 32>(a, grid_y, splits, stream)
                 : launch_small<Fp4Scale::kMxfp4, 16>(a, grid_y, splits, stream);

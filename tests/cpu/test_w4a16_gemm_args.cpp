@@ -1,0 +1,53 @@
+// launch_grouped_gemm_w4a16 checks its operands on the host before any CUDA call, so the refusals
+// are testable on a machine without a GPU (the GPU side: W4A16.RefusesBadOutputs). Every tactic
+// reads A, W and the scale tiles by TMA or 16-byte copies: an operand off a 16-byte boundary is an
+// InvalidArgument naming it, never a faulting copy.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "megamoe/errors.h"
+
+#if MEGAMOE_WITH_CUDA
+#include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
+
+namespace megamoe {
+namespace {
+
+TEST(W4A16Args, MisalignedOperandsAreRefusedByName) {
+  alignas(16) static uint8_t buf[1024];
+  for (const sm90::W4A16Tactic t :
+       {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge, sm90::W4A16Tactic::kLargeTma, sm90::W4A16Tactic::kAuto}) {
+    for (const char* name : {"A", "W", "scales"}) {
+      for (const int off : {1, 4, 8}) {
+        sm90::W4A16GemmArgs a;
+        a.A = buf;
+        a.W = buf;
+        a.scales = buf;
+        a.offsets = reinterpret_cast<const int32_t*>(buf);
+        a.D = reinterpret_cast<float*>(buf);
+        a.N = 128;
+        a.K = 128;
+        a.num_groups = 1;
+        a.tactic = t;
+        const std::string n = name;
+        if (n == "A") a.A = buf + off;
+        else if (n == "W") a.W = buf + off;
+        else a.scales = buf + off;
+        try {
+          sm90::launch_grouped_gemm_w4a16(a, sm90::Fp4Scale::kMxfp4, 4, nullptr);
+          ADD_FAILURE() << name << " at +" << off << ": accepted";
+        } catch (const InvalidArgument& e) {
+          EXPECT_EQ(e.argument(), n) << e.what();
+          EXPECT_NE(e.expected().find("16-byte aligned"), std::string::npos) << e.what();
+          EXPECT_EQ(e.actual(), "an address 16k + " + std::to_string(off)) << e.what();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace megamoe
+#endif  // MEGAMOE_WITH_CUDA
