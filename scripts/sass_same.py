@@ -3,15 +3,15 @@
 
 A refactor of kernel code that leaves every kernel's SASS byte for byte the same needs no GPU run
 to be trusted. This compiles the unit twice with the build's own nvcc command (from `ninja -t
-commands`), as cubins without line info: the working tree's file and the file at REV (default
-HEAD), both from /tmp copies of the same name so anonymous namespaces mangle alike. It then
-compares every kernel's .text section and prints one line per kernel; exit status 0 only when
-every kernel of both sides is present and identical.
+commands`), as cubins without line info: from the working tree, and from REV's `src` and
+`include` (default HEAD; `git archive` into a temporary folder, so changed headers count too).
+It then compares every kernel's .text section (anonymous namespaces' per-file hashes set aside)
+and prints one line per kernel; exit status 0 only when every kernel of both sides is present
+and identical.
 
     python3 scripts/sass_same.py src/kernels/sm90/gemm/grouped_gemm_w4a16_small.cu [--rev REV] [--build DIR]
 
-Needs readelf (binutils). Headers come from the working tree on both sides: a change inside an
-included header is compared only through the units listed.
+Needs readelf (binutils).
 """
 import argparse
 import hashlib
@@ -71,17 +71,15 @@ def main():
     stem = os.path.splitext(os.path.basename(args.tu))[0]
     sides = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for side in ("rev", "tree"):
-            d = os.path.join(tmp, side)
-            os.makedirs(d)
-            src = os.path.join(d, os.path.basename(args.tu))
-            if side == "rev":
-                text = subprocess.run(["git", "show", f"{args.rev}:{args.tu}"], cwd=root, capture_output=True, check=True).stdout
-                open(src, "wb").write(text)
-            else:
-                open(src, "wb").write(open(os.path.join(root, args.tu), "rb").read())
-            cubin = os.path.join(d, "out.cubin")
-            r = subprocess.run(cmd + ["-cubin", "-o", cubin, "-c", src], cwd=args.build, capture_output=True, text=True)
+        archive = subprocess.run(["git", "archive", args.rev, "src", "include"], cwd=root, capture_output=True, check=True)
+        subprocess.run(["tar", "x", "-C", tmp], input=archive.stdout, check=True)
+        for side, base in (("rev", tmp), ("tree", root)):
+            # the build's include paths point into the checkout; the rev side reads its own tree
+            c = [a.replace(f"-I{root}/src", f"-I{base}/src").replace(f"-I{root}/include", f"-I{base}/include")
+                 for a in cmd]
+            cubin = os.path.join(tmp, side + ".cubin")
+            r = subprocess.run(c + ["-cubin", "-o", cubin, "-c", os.path.join(base, args.tu)], cwd=args.build,
+                               capture_output=True, text=True)
             if r.returncode != 0:
                 sys.stderr.write(r.stderr)
                 return 2

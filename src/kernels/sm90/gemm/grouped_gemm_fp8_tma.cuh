@@ -96,7 +96,7 @@ constexpr int kWScaleBox = 4;  // floats
 constexpr int kStashWords = 16;
 constexpr int kAlignSlack = 1024;
 constexpr int kMaxStages = 8;
-constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
+constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
 static_assert(kWBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0, "SW128 tiles start on 1024-byte boundaries");
 static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's input");
 

@@ -105,7 +105,7 @@ constexpr int kABytes = 2 * kAWgBytes;                                // 16384: 
 constexpr int kAlignSlack = 1024;  // SW128 tiles start on 1024-byte boundaries
 constexpr int kXOff = 0, kAOff = kXStages * kXBytes, kWOff = kAOff + kABufs * kABytes;
 constexpr int kSmemTma = kAlignSlack + kWOff + kWStages * kWStageBytes;  // 222.5 KB
-constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s per wait
+constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
 constexpr int kProducerRegs = 56, kConsumerRegs = 224;
 static_assert(kXBytes % 1024 == 0 && kABytes % 1024 == 0, "SW128 tiles stay 1024-byte aligned");
 static_assert(2 * kSplitN == kMaxTok && (kSplitN * kSmemRowBytes) % 1024 == 0,

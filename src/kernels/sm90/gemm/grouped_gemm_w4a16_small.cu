@@ -361,7 +361,6 @@ struct SmallTmaCfg {
   static constexpr int kSmem = kStages * kStage + 1024;
   static_assert(kStages >= 3, "small TMA tactic: at least three stages");
 };
-constexpr unsigned long long kSmallTmaTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s: a lost copy traps
 
 template <Fp4Scale F, int BT>
 __global__ void __launch_bounds__(kThreads, 2)
@@ -407,7 +406,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   auto load_stage = [&](int ks, int t0) {
     const int slot = int(issued % kStages);
     if (issued >= uint32_t(kStages))
-      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, kSmallTmaTimeoutNs);
+      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, ptx::kGemmWaitTimeoutNs);
     const int kt = (ks0 + ks) * kSteps;
     const uint32_t bar = ptx::smem_u32(&full_bar[slot]);
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
@@ -434,7 +433,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       for (int ks = 0; ks < KS; ++ks, ++used) {
         if (tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
         const int slot = int(used % kStages);
-        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, kSmallTmaTimeoutNs);
+        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, ptx::kGemmWaitTimeoutNs);
         const uint8_t* st = smem + slot * C::kStage;
         const uint32_t xst = sbase + uint32_t(slot * C::kStage + C::kXOff);
         const int steps_here = min(kSteps, KT - (ks0 + ks) * kSteps);  // the last stage may hold fewer
