@@ -55,7 +55,7 @@ def kernels(cubin, stem):
             continue
         name, off, size = m.group(1), int(m.group(2), 16), int(m.group(3), 16)
         # the anonymous namespace's mangled name embeds a per-compilation hash
-        name = re.sub(r"\d+_GLOBAL__N__[0-9a-f]+_\d+_" + re.escape(stem) + r"_cu_[0-9a-f]+", "<anon>", name)
+        name = re.sub(r"\d+_GLOBAL__N__[0-9a-f]+_\d+_" + re.escape(stem) + r"_cu_[0-9a-f]+(?:_\d+)?", "<anon>", name)
         found[name[len(".text."):]] = (hashlib.sha1(data[off:off + size]).hexdigest(), size)
     return found
 
