@@ -3,13 +3,15 @@
 // W13 layout (src/kernels/sm90/common/gate_up_layout.h) it needs.
 //
 // For every activation, with and without b13, and for every kernel of the dispatcher (swap-AB
-// 32- and 64-wide token tiles, the 128x256 large tile):
+// 32- and 64-wide token tiles, the 128x256 large tile) and our TMA-fed small kernel
+// (grouped_gemm_bf16_small_tma.cu, 32- and 64-token passes, one and two K steps a stage):
 //   - bitwise: a from run_act equals FC1 to fp32 h (the plain epilogue, run()) followed by the
 //     activation kernel reading interleaved h -- the pipeline before the fusion;
 //   - against a float64 CPU loop over the canonical W13 (the interleave undone by construction)
 //     with the CPU reference's activation (reference::activation_value): within bf16 rounding;
 //   - rows outside the groups and the padding columns of a's row stride stay untouched (poison);
-//   - I = 200 and K = 200: ragged tiles along both GEMM dimensions; zero-row groups.
+//   - I = 200 and K = 200: ragged tiles along both GEMM dimensions (K = 320 for our kernel's
+//     two-step stages); zero-row groups.
 // Bad input: kAct before set_activation() and a row stride under I are refused.
 #include <gtest/gtest.h>
 
@@ -24,6 +26,7 @@
 
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
 #include "reference/reference.h"
@@ -43,13 +46,16 @@ struct ActProblem {
   Activation act;
   bool bias;
   GroupedGemmTactic tactic;
+  bool small_tma;         // our TMA-fed small kernel (grouped_gemm_bf16_small_tma.cu) instead of the dispatcher's
+  int64_t K;              // 200: a partial last K step; 320: five 64-wide parts (our small kernel's two-step stages)
   std::vector<int> rows;  // per group
   int64_t bound;          // host upper bound on the rows (picks the kernel)
 };
 
 void run_case(const ActProblem& pc, const std::string& name) {
   SCOPED_TRACE(name);
-  constexpr int64_t I = 200, K = 200, kPad = 8;  // ragged tiles along N / M and K
+  constexpr int64_t I = 200, kPad = 8;  // ragged tiles along N / M (and K at K = 200)
+  const int64_t K = pc.K;
   const bool gated = pc.act != Activation::kReLU2;
   const int G = int(pc.rows.size());
   const int64_t N13 = gated ? 2 * I : I, lda_out = I + kPad;
@@ -92,7 +98,22 @@ void run_case(const ActProblem& pc, const std::string& name) {
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   // The pipeline before the fusion: fp32 h, then the activation kernel (interleaved h).
-  gemm.run(dA.p, K, dW.p, dh.p, N13, doff.p, pc.bound, s, pc.tactic);
+  sm90::bf16_small::Bf16SmallTmaArgs sa;
+  sa.A = dA.p;
+  sa.lda = K;
+  sa.W = dW.p;
+  sa.offsets = doff.p;
+  sa.num_groups = G;
+  sa.N = N13;
+  sa.K = K;
+  sa.act = args;
+  if (pc.small_tma) {
+    sa.D = dh.p;
+    sa.ldd = N13;
+    sm90::bf16_small::launch_bf16_small_tma(sa, pc.bound, s);
+  } else {
+    gemm.run(dA.p, K, dW.p, dh.p, N13, doff.p, pc.bound, s, pc.tactic);
+  }
   sm90::ActivationParams ap;
   ap.activation = pc.act;
   ap.limit = limit;
@@ -100,7 +121,14 @@ void run_case(const ActProblem& pc, const std::string& name) {
   ap.gate_up_interleaved = gated;
   sm90::launch_activation(dh.p, pc.bias ? db13.p : nullptr, drow_expert.p, doff.p + G, std::max<int64_t>(rows, 1), I,
                           ap, da_ref.p, s);
-  gemm.run_act(dA.p, K, dW.p, da.p, lda_out, doff.p, pc.bound, s, pc.tactic);
+  if (pc.small_tma) {
+    sa.D = da.p;
+    sa.ldd = lda_out;
+    sa.act_out = true;
+    sm90::bf16_small::launch_bf16_small_tma(sa, pc.bound, s);
+  } else {
+    gemm.run_act(dA.p, K, dW.p, da.p, lda_out, doff.p, pc.bound, s, pc.tactic);
+  }
   CUDA_CHECK(cudaStreamSynchronize(s));
   CUDA_CHECK(cudaStreamDestroy(s));
   const std::vector<uint16_t> ref = da_ref.download(), got = da.download();
@@ -162,17 +190,27 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
   struct Shape {
     const char* kernel;
     GroupedGemmTactic tactic;
+    bool small_tma;
     int G, total;
+    int64_t K;
   };
-  // Average rows per group: 3 (swap-AB 32-wide), 20 (64-wide), 90 (large tile).
-  const Shape shapes[] = {{"swap32", GroupedGemmTactic::kSwapAB, 8, 24},
-                          {"swap64", GroupedGemmTactic::kSwapAB, 8, 160},
-                          {"large", GroupedGemmTactic::kLargeTile, 6, 540}};
+  // Average rows per group: 3 (swap-AB 32-wide), 20 (64-wide), 90 (large tile); our small TMA
+  // kernel at 3 (32-token passes) and 37 (64-token passes, groups of more than 64 rows: two).
+  // Our small kernel at K = 200 (one K step a stage, a partial last step) and K = 320 (two steps a
+  // stage: five 64-wide parts, a last stage half past K).
+  const Shape shapes[] = {{"swap32", GroupedGemmTactic::kSwapAB, false, 8, 24, 200},
+                          {"swap64", GroupedGemmTactic::kSwapAB, false, 8, 160, 200},
+                          {"large", GroupedGemmTactic::kLargeTile, false, 6, 540, 200},
+                          {"small_tma32", GroupedGemmTactic::kSwapAB, true, 8, 24, 200},
+                          {"small_tma64", GroupedGemmTactic::kSwapAB, true, 8, 300, 200},
+                          {"small_tma32_2steps", GroupedGemmTactic::kSwapAB, true, 8, 24, 320},
+                          {"small_tma64_2steps", GroupedGemmTactic::kSwapAB, true, 8, 300, 320}};
   for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
     for (bool bias : {false, true})
       for (const Shape& sh : shapes) {
         const std::string name = std::string(act_name(act)) + (bias ? " bias " : " ") + sh.kernel;
-        run_case({act, bias, sh.tactic, random_rows(sh.G, sh.total, case_seed(name)), sh.total}, name);
+        run_case({act, bias, sh.tactic, sh.small_tma, sh.K, random_rows(sh.G, sh.total, case_seed(name)), sh.total},
+                 name);
       }
 }
 

@@ -54,6 +54,7 @@
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "routing/route_plan.h"
 
@@ -112,8 +113,10 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   const int64_t T = f.T, ldx = f.ldx, rows_bound = f.rows_bound;
   const cudaStream_t stream = f.stream;
   const sm90::GroupedGemmTactic tactic = split_gemm_tactic(T);
+  // split_tma_small: both GEMMs on our small kernel (fp32 y; no per-expert CUTLASS arguments).
+  const bool ours = tma_small(T);
   // y as bf16 straight from the FC2 epilogue when no bias must be added first.
-  const bool y_bf16 = fc2_bf16_y(tactic == sm90::GroupedGemmTactic::kLargeTile);
+  const bool y_bf16 = fc2_bf16_y(!ours && tactic == sm90::GroupedGemmTactic::kLargeTile);
   const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
   // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
   const bool pdl = knobs_.pdl && f.created_stream;
@@ -133,14 +136,32 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
     pp.x_perm = sw_.x_perm;
     if (routing::plan_permute_supported(pp)) ex.permute = pp;
   }
-  if (knobs_.fused_setup) {
+  if (knobs_.fused_setup && !ours) {
     ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, d1, ld1, rows_bound, tactic, out1);
     ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
   }
   routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
   if (ex.permute.x == nullptr)
     sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
-  if (knobs_.fused_setup)
+  // Our small kernel: D [rows, ldd] = A [rows, K] . W[e]^T per expert (a with the activation).
+  const auto small_gemm = [&](const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K, bool act) {
+    sm90::bf16_small::Bf16SmallTmaArgs g;
+    g.A = A;
+    g.lda = K;
+    g.W = W;
+    g.D = D;
+    g.ldd = ldd;
+    g.offsets = sw_.plan.offsets;
+    g.num_groups = int(EL_);
+    g.N = N;
+    g.K = K;
+    g.act_out = act;
+    if (act) g.act = {act_.activation, act_.limit, act_.alpha, b13()};
+    sm90::bf16_small::launch_bf16_small_tma(g, rows_bound, stream);
+  };
+  if (ours)
+    small_gemm(sw_.x_perm, w13_.ptr, d1, ld1, N13_, H_, fused_act);
+  else if (knobs_.fused_setup)
     fc1_->launch_prepared(rows_bound, tactic, out1, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (fused_act)
     fc1_->run_act(sw_.x_perm, H_, w13_.ptr, sw_.a, I_, sw_.plan.offsets, rows_bound, stream, tactic);
@@ -149,7 +170,9 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   if (!fused_act)
     sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
                             stream, pdl);
-  if (knobs_.fused_setup)
+  if (ours)
+    small_gemm(sw_.a, w2_.ptr, sw_.y, H_, H_, I_, false);
+  else if (knobs_.fused_setup)
     fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (y_bf16)
     fc2_->run_bf16_out(sw_.a, I_, w2_.ptr, sw_.y, H_, sw_.plan.offsets, rows_bound, stream);
