@@ -69,15 +69,15 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega",
     "2": "mega_rounds",
-    "4": "mega_rounds",
-    "8": "mega_min16",
-    "16": "mega",
-    "32": "mega_min16",
-    "64": "mega",
+    "4": "mega_min16",
+    "8": "mega",
+    "16": "split_swap_ab",
+    "32": "split_swap_ab",
+    "64": "split_swap_ab",
     "128": "split_swap_ab",
-    "256": "split_swap_ab",
-    "512": "split_large_tile",
-    "1024": "split_large_tile",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
+    "1024": "split_tma_small",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
     "8192": "split_large_tile"
@@ -98,60 +98,69 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.381312
     },
     "4": {
-     "mega": 0.671104,
-     "mega_rounds": 0.66992,
-     "mega_min8": 0.67072,
-     "mega_min16": 0.670624,
-     "split_swap_ab": 0.689216,
-     "split_large_tile": 0.720704
+     "mega": 0.659872,
+     "mega_rounds": 0.660736,
+     "mega_min8": 0.660384,
+     "mega_min16": 0.659712,
+     "split_swap_ab": 0.674528,
+     "split_large_tile": 0.703232,
+     "split_tma_small": 0.682144
     },
     "8": {
-     "mega": 1.17258,
-     "mega_rounds": 1.17338,
-     "mega_min8": 1.17238,
-     "mega_min16": 1.17206,
-     "split_swap_ab": 1.1879,
-     "split_large_tile": 1.2343
+     "mega": 1.15626,
+     "mega_rounds": 1.15706,
+     "mega_min8": 1.15722,
+     "mega_min16": 1.15654,
+     "split_swap_ab": 1.15866,
+     "split_large_tile": 1.19808,
+     "split_tma_small": 1.18506
     },
     "16": {
-     "mega": 2.05555,
-     "mega_rounds": 2.056,
-     "mega_min8": 2.05856,
-     "mega_min16": 2.05642,
-     "split_swap_ab": 2.07229,
-     "split_large_tile": 2.18534
+     "mega": 2.02931,
+     "mega_rounds": 2.02918,
+     "mega_min8": 2.02854,
+     "mega_min16": 2.0272,
+     "split_swap_ab": 2.01155,
+     "split_large_tile": 2.07904,
+     "split_tma_small": 2.0592
     },
     "32": {
-     "mega": 3.4073,
-     "mega_rounds": 3.38422,
-     "mega_min8": 3.36109,
-     "mega_min16": 3.3456,
-     "split_swap_ab": 3.34998,
-     "split_large_tile": 3.45107
+     "mega": 3.29069,
+     "mega_rounds": 3.29155,
+     "mega_min8": 3.29126,
+     "mega_min16": 3.29152,
+     "split_swap_ab": 3.2671,
+     "split_large_tile": 3.31347,
+     "split_tma_small": 3.33251
     },
     "64": {
-     "mega": 4.45939,
-     "mega_rounds": 4.5152,
-     "mega_min8": 4.50803,
-     "mega_min16": 4.4832,
-     "split_swap_ab": 4.47786,
-     "split_large_tile": 4.62461
+     "mega": 4.38464,
+     "mega_rounds": 4.38541,
+     "mega_min8": 4.38458,
+     "mega_min16": 4.38432,
+     "split_swap_ab": 4.35616,
+     "split_large_tile": 4.42224,
+     "split_tma_small": 4.41398
     },
     "128": {
-     "split_swap_ab": 5.01133,
-     "split_large_tile": 5.0512
+     "split_swap_ab": 4.99574,
+     "split_large_tile": 5.0496,
+     "split_tma_small": 5.04269
     },
     "256": {
-     "split_swap_ab": 5.18307,
-     "split_large_tile": 5.2103
+     "split_swap_ab": 5.17488,
+     "split_large_tile": 5.20214,
+     "split_tma_small": 5.17094
     },
     "512": {
-     "split_swap_ab": 5.34896,
-     "split_large_tile": 5.32054
+     "split_swap_ab": 5.33776,
+     "split_large_tile": 5.30259,
+     "split_tma_small": 5.24742
     },
     "1024": {
-     "split_swap_ab": 5.54573,
-     "split_large_tile": 5.4841
+     "split_swap_ab": 5.5287,
+     "split_large_tile": 5.4735,
+     "split_tma_small": 5.41459
     },
     "2048": {
      "split_swap_ab": 6.28269,
@@ -183,13 +192,13 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_min16",
     "2": "mega_min8",
-    "4": "mega_min16",
-    "8": "mega_min16",
-    "16": "mega_min8",
-    "32": "mega_min8",
-    "64": "split_swap_ab",
-    "128": "split_swap_ab",
-    "256": "split_large_tile",
+    "4": "split_tma_small",
+    "8": "mega",
+    "16": "split_tma_small",
+    "32": "split_tma_small",
+    "64": "split_tma_small",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
     "512": "split_large_tile",
     "1024": "split_large_tile",
     "2048": "split_large_tile",
@@ -214,60 +223,69 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.079392
     },
     "4": {
-     "mega": 0.107808,
-     "mega_rounds": 0.101728,
-     "mega_min8": 0.100288,
-     "mega_min16": 0.100192,
-     "split_swap_ab": 0.108096,
-     "split_large_tile": 0.119008
+     "mega": 0.105248,
+     "mega_rounds": 0.100224,
+     "mega_min8": 0.098752,
+     "mega_min16": 0.099392,
+     "split_swap_ab": 0.107008,
+     "split_large_tile": 0.114368,
+     "split_tma_small": 0.096544
     },
     "8": {
-     "mega": 0.144768,
-     "mega_rounds": 0.145536,
-     "mega_min8": 0.144416,
-     "mega_min16": 0.143712,
-     "split_swap_ab": 0.153568,
-     "split_large_tile": 0.166688
+     "mega": 0.141632,
+     "mega_rounds": 0.142816,
+     "mega_min8": 0.141984,
+     "mega_min16": 0.141952,
+     "split_swap_ab": 0.151648,
+     "split_large_tile": 0.160832,
+     "split_tma_small": 0.142176
     },
     "16": {
-     "mega": 0.218272,
-     "mega_rounds": 0.219328,
-     "mega_min8": 0.218016,
-     "mega_min16": 0.218624,
-     "split_swap_ab": 0.22096,
-     "split_large_tile": 0.2272
+     "mega": 0.21184,
+     "mega_rounds": 0.213568,
+     "mega_min8": 0.212736,
+     "mega_min16": 0.212416,
+     "split_swap_ab": 0.21696,
+     "split_large_tile": 0.2192,
+     "split_tma_small": 0.204896
     },
     "32": {
-     "mega": 0.29232,
-     "mega_rounds": 0.29312,
-     "mega_min8": 0.292096,
-     "mega_min16": 0.292736,
-     "split_swap_ab": 0.292256,
-     "split_large_tile": 0.303552
+     "mega": 0.286912,
+     "mega_rounds": 0.28848,
+     "mega_min8": 0.288224,
+     "mega_min16": 0.287584,
+     "split_swap_ab": 0.286432,
+     "split_large_tile": 0.293312,
+     "split_tma_small": 0.27648
     },
     "64": {
-     "mega": 0.324384,
-     "mega_rounds": 0.325888,
-     "mega_min8": 0.325088,
-     "mega_min16": 0.325248,
-     "split_swap_ab": 0.320928,
-     "split_large_tile": 0.3288
+     "mega": 0.316736,
+     "mega_rounds": 0.318048,
+     "mega_min8": 0.316992,
+     "mega_min16": 0.316416,
+     "split_swap_ab": 0.31488,
+     "split_large_tile": 0.317856,
+     "split_tma_small": 0.30416
     },
     "128": {
-     "split_swap_ab": 0.36016,
-     "split_large_tile": 0.362464
+     "split_swap_ab": 0.326176,
+     "split_large_tile": 0.327168,
+     "split_tma_small": 0.314208
     },
     "256": {
-     "split_swap_ab": 0.359424,
-     "split_large_tile": 0.337824
+     "split_swap_ab": 0.336032,
+     "split_large_tile": 0.333952,
+     "split_tma_small": 0.322368
     },
     "512": {
-     "split_swap_ab": 0.351456,
-     "split_large_tile": 0.347424
+     "split_swap_ab": 0.349504,
+     "split_large_tile": 0.342816,
+     "split_tma_small": 0.349696
     },
     "1024": {
-     "split_swap_ab": 0.402912,
-     "split_large_tile": 0.379392
+     "split_swap_ab": 0.399072,
+     "split_large_tile": 0.37632,
+     "split_tma_small": 0.517088
     },
     "2048": {
      "split_swap_ab": 0.592064,
@@ -303,8 +321,8 @@ const char* shipped_tactics_json() {
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "32": "split_swap_ab",
-    "64": "split_swap_ab",
-    "128": "split_swap_ab",
+    "64": "split_tma_small",
+    "128": "split_tma_small",
     "256": "split_large_tile",
     "512": "split_large_tile",
     "1024": "split_large_tile",
@@ -330,60 +348,69 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.377248
     },
     "4": {
-     "mega": 0.62144,
-     "mega_rounds": 0.69776,
-     "mega_min8": 0.621216,
-     "mega_min16": 0.620096,
-     "split_swap_ab": 0.597152,
-     "split_large_tile": 0.634752
+     "mega": 0.614784,
+     "mega_rounds": 0.6664,
+     "mega_min8": 0.615296,
+     "mega_min16": 0.615456,
+     "split_swap_ab": 0.584448,
+     "split_large_tile": 0.623328,
+     "split_tma_small": 0.609632
     },
     "8": {
-     "mega": 0.693088,
-     "mega_rounds": 0.78016,
-     "mega_min8": 0.691424,
-     "mega_min16": 0.69216,
-     "split_swap_ab": 0.688096,
-     "split_large_tile": 0.727008
+     "mega": 0.685312,
+     "mega_rounds": 0.68432,
+     "mega_min8": 0.686112,
+     "mega_min16": 0.685664,
+     "split_swap_ab": 0.671264,
+     "split_large_tile": 0.696768,
+     "split_tma_small": 0.687552
     },
     "16": {
-     "mega": 0.692288,
-     "mega_rounds": 0.781312,
-     "mega_min8": 0.6928,
-     "mega_min16": 0.6928,
-     "split_swap_ab": 0.682784,
-     "split_large_tile": 0.722176
+     "mega": 0.685888,
+     "mega_rounds": 0.729376,
+     "mega_min8": 0.68656,
+     "mega_min16": 0.686816,
+     "split_swap_ab": 0.67792,
+     "split_large_tile": 0.696,
+     "split_tma_small": 0.683904
     },
     "32": {
-     "mega": 0.702176,
-     "mega_rounds": 0.798208,
-     "mega_min8": 0.703584,
-     "mega_min16": 0.702592,
-     "split_swap_ab": 0.688448,
-     "split_large_tile": 0.723008
+     "mega": 0.697184,
+     "mega_rounds": 0.766048,
+     "mega_min8": 0.697024,
+     "mega_min16": 0.697056,
+     "split_swap_ab": 0.67152,
+     "split_large_tile": 0.70448,
+     "split_tma_small": 0.67968
     },
     "64": {
-     "mega": 0.920416,
-     "mega_rounds": 0.920672,
-     "mega_min8": 0.920768,
-     "mega_min16": 0.919104,
-     "split_swap_ab": 0.716992,
-     "split_large_tile": 0.726016
+     "mega": 0.912288,
+     "mega_rounds": 0.91472,
+     "mega_min8": 0.9136,
+     "mega_min16": 0.910976,
+     "split_swap_ab": 0.710752,
+     "split_large_tile": 0.705344,
+     "split_tma_small": 0.680288
     },
     "128": {
-     "split_swap_ab": 0.706752,
-     "split_large_tile": 0.709024
+     "split_swap_ab": 0.701664,
+     "split_large_tile": 0.704672,
+     "split_tma_small": 0.693536
     },
     "256": {
-     "split_swap_ab": 0.893376,
-     "split_large_tile": 0.732288
+     "split_swap_ab": 0.913888,
+     "split_large_tile": 0.735456,
+     "split_tma_small": 1.17613
     },
     "512": {
-     "split_swap_ab": 1.15059,
-     "split_large_tile": 0.896416
+     "split_swap_ab": 1.09686,
+     "split_large_tile": 0.89808,
+     "split_tma_small": 1.69059
     },
     "1024": {
-     "split_swap_ab": 2.00051,
-     "split_large_tile": 1.43965
+     "split_swap_ab": 2.00182,
+     "split_large_tile": 1.44349,
+     "split_tma_small": 3.23725
     },
     "2048": {
      "split_swap_ab": 4.48138,
@@ -415,14 +442,14 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_min8",
     "2": "mega_min8",
-    "4": "mega_min8",
+    "4": "split_tma_small",
     "8": "mega",
     "16": "split_swap_ab",
-    "32": "split_swap_ab",
-    "64": "split_swap_ab",
-    "128": "split_swap_ab",
-    "256": "split_swap_ab",
-    "512": "split_swap_ab",
+    "32": "split_tma_small",
+    "64": "split_tma_small",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
     "1024": "split_swap_ab",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
@@ -446,60 +473,69 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.149376
     },
     "4": {
-     "mega": 0.224608,
-     "mega_rounds": 0.225248,
-     "mega_min8": 0.224064,
-     "mega_min16": 0.224256,
-     "split_swap_ab": 0.22432,
-     "split_large_tile": 0.25264
+     "mega": 0.219552,
+     "mega_rounds": 0.220704,
+     "mega_min8": 0.219776,
+     "mega_min16": 0.219456,
+     "split_swap_ab": 0.220032,
+     "split_large_tile": 0.244608,
+     "split_tma_small": 0.21856
     },
     "8": {
-     "mega": 0.388448,
-     "mega_rounds": 0.388896,
-     "mega_min8": 0.388704,
-     "mega_min16": 0.389088,
-     "split_swap_ab": 0.395584,
-     "split_large_tile": 0.424224
+     "mega": 0.38224,
+     "mega_rounds": 0.383168,
+     "mega_min8": 0.382272,
+     "mega_min16": 0.382496,
+     "split_swap_ab": 0.38928,
+     "split_large_tile": 0.410176,
+     "split_tma_small": 0.38928
     },
     "16": {
-     "mega": 0.622752,
-     "mega_rounds": 0.6232,
-     "mega_min8": 0.62304,
-     "mega_min16": 0.62304,
-     "split_swap_ab": 0.621056,
-     "split_large_tile": 0.652736
+     "mega": 0.610112,
+     "mega_rounds": 0.610624,
+     "mega_min8": 0.610112,
+     "mega_min16": 0.609888,
+     "split_swap_ab": 0.609088,
+     "split_large_tile": 0.634336,
+     "split_tma_small": 0.6104
     },
     "32": {
-     "mega": 0.944768,
-     "mega_rounds": 0.94544,
-     "mega_min8": 0.944128,
-     "mega_min16": 0.94368,
-     "split_swap_ab": 0.918976,
-     "split_large_tile": 0.956
+     "mega": 0.917984,
+     "mega_rounds": 0.917728,
+     "mega_min8": 0.915264,
+     "mega_min16": 0.916448,
+     "split_swap_ab": 0.905824,
+     "split_large_tile": 0.924512,
+     "split_tma_small": 0.898208
     },
     "64": {
-     "mega": 1.32931,
-     "mega_rounds": 1.33069,
-     "mega_min8": 1.32912,
-     "mega_min16": 1.3279,
-     "split_swap_ab": 1.30653,
-     "split_large_tile": 1.3728
+     "mega": 1.29229,
+     "mega_rounds": 1.29462,
+     "mega_min8": 1.29472,
+     "mega_min16": 1.29366,
+     "split_swap_ab": 1.2936,
+     "split_large_tile": 1.31936,
+     "split_tma_small": 1.28291
     },
     "128": {
-     "split_swap_ab": 1.45264,
-     "split_large_tile": 1.48128
+     "split_swap_ab": 1.44723,
+     "split_large_tile": 1.47354,
+     "split_tma_small": 1.43258
     },
     "256": {
-     "split_swap_ab": 1.50826,
-     "split_large_tile": 1.53248
+     "split_swap_ab": 1.50925,
+     "split_large_tile": 1.52618,
+     "split_tma_small": 1.49123
     },
     "512": {
-     "split_swap_ab": 1.54045,
-     "split_large_tile": 1.55754
+     "split_swap_ab": 1.53933,
+     "split_large_tile": 1.55622,
+     "split_tma_small": 1.51683
     },
     "1024": {
-     "split_swap_ab": 1.58851,
-     "split_large_tile": 1.59885
+     "split_swap_ab": 1.58838,
+     "split_large_tile": 1.60541,
+     "split_tma_small": 1.59274
     },
     "2048": {
      "split_swap_ab": 1.99552,
