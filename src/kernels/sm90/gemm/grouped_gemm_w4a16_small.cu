@@ -1,7 +1,7 @@
 // W4A16 grouped GEMM, small tactic (grouped_gemm_w4a16.h): swap-AB mma.sync, built to stream
 // packed weights at HBM speed when experts have a handful of rows. Two forms of one CTA: the TMA
-// form (w4a16_small_tma_kernel, the default since session 38: one thread's TMA copies of four K
-// steps a stage, two CTAs per SM; below) and the cp.async form (w4a16_small_kernel, every thread
+// form (w4a16_small_tma_kernel, the default since session 38: one thread's TMA copies of four or
+// eight K steps a stage, two CTAs per SM; below) and the cp.async form (w4a16_small_kernel, every thread
 // copies; MEGAMOE_W4A16_SMALL_TMA=0). What follows describes the cp.async form; both share the
 // grid, the warps' rows, the sub-step (small_substep) and the epilogue (small_store).
 //
@@ -337,37 +337,40 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
 // The same CTA (128 weight rows of one expert, 8 warps of 16 rows, passes of BT tokens, K split in
 // gridDim.z parts) and the same per-warp sub-step, fed by the copy engine instead of every thread's
 // cp.async. One issuing thread's stream rate follows its TMA instructions, not its bytes
-// (docs/BENCHMARKS.md, 2026-12-03 stream micro-benchmarks), so a stage is few, large copies: four
-// 64-wide K steps (256 K) as one box per operand, through tensor maps that walk the existing
-// layouts in the order shared memory wants them:
-//   codes       {32 B, 128 rows, 4 K steps, 1 expert} of [G][N][K/2]: [step][row][32 B], 16 KB, 128
-//               bytes of each row from DRAM (rows past N, steps past K arrive as zeros);
-//   activations {64 K, BT rows, 4 K steps} of [rows][K], 128-byte swizzle: [step][row][128 B];
-//   scales      {128 rows' factor bytes, 4 K steps} of the scale tiles [G * K/64][N * kPerRow].
+// (docs/BENCHMARKS.md, 2026-12-03 stream micro-benchmarks), so a stage is few, large copies: S = 4
+// or 8 64-wide K steps (256 / 512 K) as one box per operand, through tensor maps that walk the
+// existing layouts in the order shared memory wants them:
+//   codes       {32 B, 128 rows, S K steps, 1 expert} of [G][N][K/2]: [step][row][32 B], 16 / 32 KB,
+//               128 / 256 bytes of each row from DRAM (rows past N, steps past K arrive as zeros);
+//   activations {64 K, BT rows, S K steps} of [rows][K], 128-byte swizzle: [step][row][128 B];
+//   scales      {128 rows' factor bytes, S K steps} of the scale tiles [G * K/64][N * kPerRow].
+// S = 8 for 16-token passes whose K part holds at least 32 steps (launch_w4a16_small), else 4.
 // No CTA-wide barrier in the K loop: each thread waits for its stage's `full` barrier and, when
 // done with it, arrives on the stage's `empty` barrier (every thread: racecheck does not carry
 // __syncwarp's ordering over to another lane's arrival). Thread 0 refills a slot kAhead stages
-// ahead of its own warp. Two CTAs per SM (a stage is 25-34 KB), each its own issuer.
-template <Fp4Scale F, int BT>
+// ahead of its own warp. Two CTAs per SM (a stage is 25-34 KB at S = 4, ~50 KB at S = 8), each its
+// own issuer.
+template <Fp4Scale F, int BT, int S>
 struct SmallTmaCfg {
-  static constexpr int kSteps = 4;  // 64-wide K steps per stage
+  static constexpr int kSteps = S;  // 64-wide K steps per stage
   static constexpr int kXBytes = BT * kSmemRowBytes;         // one step's activation tile
   static constexpr int kSBytes = ScaleCfg<F>::kTileBytes;     // one step's scale tile
   static constexpr int kXOff = 0, kWOff = kSteps * kXBytes, kSOff = kWOff + kSteps * kWBytes;
   static constexpr int kStage = (kSOff + kSteps * kSBytes + 1023) / 1024 * 1024;
   // Two CTAs per SM: 228 KB per SM, 1 KB reserved per CTA, 1 KB of alignment slack each.
-  static constexpr int kStages = (228 * 1024 / 2 - 2048) / kStage;  // BT 16: 4 of 25-26 KB, BT 32: 3 of 33-34 KB
+  // S = 4: BT 16: 4 stages of 25-26 KB, BT 32: 3 of 33-34 KB; S = 8, BT 16: 2 of ~50 KB.
+  static constexpr int kStages = (228 * 1024 / 2 - 2048) / kStage;
   static constexpr int kAhead = kStages - 1;
   static constexpr int kSmem = kStages * kStage + 1024;
-  static_assert(kStages >= 3, "small TMA tactic: at least three stages");
+  static_assert(kStages >= 2, "small TMA tactic: one stage in flight while one is read");
 };
 
-template <Fp4Scale F, int BT>
+template <Fp4Scale F, int BT, int S>
 __global__ void __launch_bounds__(kThreads, 2)
     w4a16_small_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                            const __grid_constant__ CUtensorMap tm_s, const float* __restrict__ alpha,
                            const int32_t* __restrict__ offsets, float* __restrict__ D, int N, int K, int G) {
-  using C = SmallTmaCfg<F, BT>;
+  using C = SmallTmaCfg<F, BT, S>;
   constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages], empty_bar[kStages];
@@ -460,11 +463,11 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-template <Fp4Scale F, int BT>
+template <Fp4Scale F, int BT, int S = 4>
 cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, int splits, cudaStream_t stream) {
-  using C = SmallTmaCfg<F, BT>;
+  using C = SmallTmaCfg<F, BT, S>;
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
-  auto kernel = w4a16_small_tma_kernel<F, BT>;
+  auto kernel = w4a16_small_tma_kernel<F, BT, S>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmem);
   if (attr != cudaSuccess) return attr;
   const int64_t KT = a.K / kBK;
@@ -512,6 +515,18 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   // bench/results/2026-12-04_w4a16_small_tma/run3/): geomean 1.027x over the cp.async form,
   // mixtral-8x7b 1.02-1.16x, gpt-oss-120b T = 1 / 2 0.95-0.97x (there the re-tuned table picks k1).
   static const int tma = int(env_int("MEGAMOE_W4A16_SMALL_TMA", 1));
+  // 16-token passes copy 8 K steps at a time (256 bytes of each code row, two stages of ~50 KB)
+  // where each K part holds at least 32 steps (four stages of 8), else 4. Measured on the H200
+  // (bench/results/2026-12-04_w4a16_small_8steps_and_bf16_row/run2/, T = 1..16, four presets, forced
+  // split_small mxfp4 and `auto` mxfp4 / nvfp4, best of two): 1.015x over 4 steps everywhere
+  // (deepseek-v3 / mixtral-8x7b / gpt-oss-120b T = 1 1.02-1.05x); 8 steps everywhere lost
+  // qwen3-30b-a3b T = 1 / 2 (FC2's K = 768: 12 steps) by 2-3%. MEGAMOE_W4A16_SMALL_TMA=2: 4 steps
+  // always (session 38's form; an A/B knob).
+  const int64_t kt_part = (a.K / kBK) / (a.K / kBK > 8 ? splits : 1);
+  if (tma == 1 && !wide && kt_part >= 32) {
+    if (fmt == Fp4Scale::kMxfp4) return launch_small_tma<Fp4Scale::kMxfp4, 16, 8>(a, rows_bound, grid_y, splits, stream);
+    return launch_small_tma<Fp4Scale::kNvfp4, 16, 8>(a, rows_bound, grid_y, splits, stream);
+  }
   if (tma != 0) {
     if (fmt == Fp4Scale::kMxfp4)
       return wide ? launch_small_tma<Fp4Scale::kMxfp4, 32>(a, rows_bound, grid_y, splits, stream)
