@@ -5,6 +5,8 @@
 //   FC1 grouped GEMM (grouped_gemm_bf16.h)    x_perm . W13[e]^T + b13 -> act -> a [rows, I] bf16,
 //                                             the activation in the GEMM's epilogue (act_epilogue.cuh)
 //   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32 (bf16, see below)
+//   (tactic split_tma_small: both GEMMs on our own small kernel, grouped_gemm_bf16_small_tma.h,
+//   with the same epilogues; fp32 y)
 //   combine (kernels/sm90/moe/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
 // W13 is stored gate/up interleaved in groups of 8 rows (kernels/sm90/common/gate_up_layout.h; the

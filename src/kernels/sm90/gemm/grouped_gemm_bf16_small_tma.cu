@@ -35,7 +35,7 @@
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/tensor_map.h"
-#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"  // nth_active_expert
+#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"  // nth_active_expert, with_active_tiles
 #include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
 
@@ -48,7 +48,6 @@ constexpr int kBK = 64;          // K per stage: one 128-byte row part of bf16
 constexpr int kRowBytes = 128;
 constexpr int kChunk = 16;       // one swizzle chunk
 constexpr int kWBytes = kBN * kRowBytes;  // 16384: one weight box
-constexpr unsigned long long kTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s: a lost copy traps
 
 // KSPS 64-wide K steps a stage: one TMA box per operand spans KSPS 128-byte parts of every row
 // (KSPS = 2 when K % 64 == 0, else 1). Two CTAs per SM; the stages fill what they leave of an SM's
@@ -174,7 +173,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   auto load_stage = [&](int ks, int t0) {
     const int slot = int(issued % kStages);
     if (issued >= uint32_t(kStages))
-      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, kTimeoutNs);
+      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, ptx::kGemmWaitTimeoutNs);
     const uint32_t bar = ptx::smem_u32(&full_bar[slot]);
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
     ptx::mbar_arrive_expect_tx(bar, uint32_t(C::kStage));
@@ -203,7 +202,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       for (int ks = 0; ks < KS; ++ks, ++used) {
         if (tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
         const int slot = int(used % kStages);
-        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, kTimeoutNs);
+        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, ptx::kGemmWaitTimeoutNs);
         const uint32_t stage = sbase + uint32_t(slot * C::kStage);
 #pragma unroll
         for (int sub = 0; sub < KSPS; ++sub) {
@@ -227,23 +226,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         ptx::mbar_arrive(ptx::smem_u32(&empty_bar[slot]));  // every thread: racecheck's ordering
       }
     };
-    const int nta = (rows_here + 7) / 8;
-    if constexpr (kNT == 4) {
-      switch (nta) {
-        case 1: k_loop(std::integral_constant<int, 1>{}); break;
-        case 2: k_loop(std::integral_constant<int, 2>{}); break;
-        case 3: k_loop(std::integral_constant<int, 3>{}); break;
-        default: k_loop(std::integral_constant<int, 4>{}); break;
-      }
-    } else {
-      static_assert(kNT == 8, "BT = 32 or 64");
-      switch ((nta + 1) / 2) {  // 2, 4, 6 or 8 tiles
-        case 1: k_loop(std::integral_constant<int, 2>{}); break;
-        case 2: k_loop(std::integral_constant<int, 4>{}); break;
-        case 3: k_loop(std::integral_constant<int, 6>{}); break;
-        default: k_loop(std::integral_constant<int, 8>{}); break;
-      }
-    }
+    w4a16::with_active_tiles<kNT>((rows_here + 7) / 8, k_loop);
     if constexpr (!kAct) {
       store<kNT, false, Activation::kSwiGLU>(ep, acc, g, t0, rows_here, n0 + wr, N, lane);
     } else {

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
@@ -150,6 +151,33 @@ __device__ __forceinline__ int nth_active_expert(const int32_t* __restrict__ off
     if (scratch[8] >= 0 || before > j) break;
   }
   return scratch[8];
+}
+
+// Runs k_loop(std::integral_constant<int, NTA>) for a pass with nta active n8 token tiles (1 .. NT):
+// each K loop gets its tile count at compile time, so it has no per-tile branch and the MMAs of a
+// k16 block go to the NTA accumulators back to back. NT = 2 or 4: every count; NT = 8 (the bf16
+// small kernel's 64-token passes): even counts (2, 4, 6, 8), the odd tile's MMAs on zero rows.
+template <int NT, class F>
+__device__ __forceinline__ void with_active_tiles(int nta, F&& k_loop) {
+  if constexpr (NT == 2) {
+    if (nta == 1) k_loop(std::integral_constant<int, 1>{});
+    else k_loop(std::integral_constant<int, 2>{});
+  } else if constexpr (NT == 4) {
+    switch (nta) {
+      case 1: k_loop(std::integral_constant<int, 1>{}); break;
+      case 2: k_loop(std::integral_constant<int, 2>{}); break;
+      case 3: k_loop(std::integral_constant<int, 3>{}); break;
+      default: k_loop(std::integral_constant<int, 4>{}); break;
+    }
+  } else {
+    static_assert(NT == 8, "passes of 16, 32 or 64 tokens");
+    switch ((nta + 1) / 2) {
+      case 1: k_loop(std::integral_constant<int, 2>{}); break;
+      case 2: k_loop(std::integral_constant<int, 4>{}); break;
+      case 3: k_loop(std::integral_constant<int, 6>{}); break;
+      default: k_loop(std::integral_constant<int, 8>{}); break;
+    }
+  }
 }
 
 }  // namespace megamoe::sm90::w4a16

@@ -139,25 +139,6 @@ __device__ __forceinline__ void small_substep(const uint8_t* w, const uint8_t* s
   }
 }
 
-// Runs k_loop(std::integral_constant<int, NTA>) for a pass with nta active n8 token tiles (1 .. NT,
-// NT = 2 or 4): each K loop gets its tile count at compile time, so it has no per-tile branch and
-// the MMAs of a k16 block go to the NTA accumulators back to back.
-template <int NT, class F>
-__device__ __forceinline__ void with_active_tiles(int nta, F&& k_loop) {
-  if constexpr (NT == 2) {
-    if (nta == 1) k_loop(std::integral_constant<int, 1>{});
-    else k_loop(std::integral_constant<int, 2>{});
-  } else {
-    static_assert(NT == 4, "BT = 16 or 32");
-    switch (nta) {
-      case 1: k_loop(std::integral_constant<int, 1>{}); break;
-      case 2: k_loop(std::integral_constant<int, 2>{}); break;
-      case 3: k_loop(std::integral_constant<int, 3>{}); break;
-      default: k_loop(std::integral_constant<int, 4>{}); break;
-    }
-  }
-}
-
 // Epilogue of a pass: D[t0 + col, n] = alpha * acc for the pass's token columns and the warp's 16
 // weight rows from n_warp (bounds-checked), added atomically onto the zeroed D when K is split.
 template <int NT>
