@@ -15,7 +15,9 @@
 # 1. tests: GemmBf16Act (all cases), the bf16 GEMM / split / conformance tests with knob 0 and 1;
 #    racecheck / memcheck / synccheck on GemmBf16Act.FusedEquals* with knob 1;
 # 2. timelines: bf16 qwen3-30b-a3b / mixtral-8x7b T = 128, forced split_tma_small, base / knob 0 / knob 1;
-# 3. A/B: base, new@0, new@1; forced split_tma_small T = 8..512 and `auto` T = 4..1024, four presets.
+# 3. A/B: base, new@0, new@1; forced split_tma_small T = 8..512 and `auto` T = 4..1024, four presets;
+# 4. the pass width's untuned rule (32 tokens up to a mean of 24 rows per expert, 64 above):
+#    MEGAMOE_BF16_SMALL_TOKENS=32 against 64, forced split_tma_small, T = 32..1024 (the patch adds the knob).
 # Ship only beyond the spread (and re-tune the bf16 table if split_tma_small wins more cells).
 set -u
 source scripts/device_env.sh
@@ -55,9 +57,15 @@ gzip -f $R/*.csv
 PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 mkdir -p "$R/ab"
 M=$B/megamoe@MEGAMOE_BF16_SMALL_PERSISTENT
-AB_VARIANTS="base=/tmp/ship/megamoe k0=$M=0 k1=$M=1" RUN_TIMEOUT=60 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 540 \
+AB_VARIANTS="base=/tmp/ship/megamoe k0=$M=0 k1=$M=1" RUN_TIMEOUT=60 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 480 \
   "forced=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_tma_small --presets $PR --tokens 8,32,128,256,512 --iters 50" \
   "auto=--recipe bf16 --presets $PR --tokens 4,8,16,32,64,128,256,512,1024 --iters 50" \
   > "$R/ab/ab_compare.txt" 2>&1
 grep -E "== |geomean|ALL|deadline" "$R/ab/ab_compare.txt"
+mkdir -p "$R/ab_tokens"
+M=$B/megamoe@MEGAMOE_BF16_SMALL_TOKENS
+AB_VARIANTS="t32=$M=32 t64=$M=64" RUN_TIMEOUT=60 scripts/ab_bench.sh "$R/ab_tokens" x x 2 "$t0" 580 \
+  "forced=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_tma_small --presets $PR --tokens 32,64,128,256,512,1024 --iters 50" \
+  > "$R/ab_tokens/ab_compare.txt" 2>&1
+grep -E "== |T=|geomean|ALL|deadline" "$R/ab_tokens/ab_compare.txt"
 echo "end $(( $(date +%s) - t0 ))s"
