@@ -37,6 +37,14 @@ constexpr size_t kWorkspaceAlign = megamoe::kWorkspaceAlign;
 MEGAMOE_HOST_DEVICE constexpr size_t align_up(size_t n, size_t a = kWorkspaceAlign) { return ceil_div(n, a) * a; }
 
 inline bool aligned(const void* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
+// Throws InvalidArgument naming `name` unless p is 16-byte aligned (what TMA and 16-byte copies
+// need); `use` says who reads it that way, the actual value where p falls ("an address 16k + 4").
+inline void require_aligned16(const void* p, const char* name, const char* use) {
+  const uintptr_t r = reinterpret_cast<uintptr_t>(p) % 16;
+  if (r != 0)
+    throw_invalid(name, std::string("a 16-byte aligned device pointer (") + use + ")",
+                  "an address 16k + " + std::to_string(r));
+}
 
 // Throws OutOfMemory for a failed allocation, CudaError otherwise: "<who>: <what>: <CUDA's text>".
 // `who` names the component (a backend, "grouped_gemm_bf16", "permute", ...).

@@ -107,10 +107,7 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
     throw_invalid("N, K", "below 2^30 (w4a16 GEMM, 32-bit indices)", std::to_string(a.N) + ", " + std::to_string(a.K));
   // Every tactic reads A, W and the scale tiles by TMA or 16-byte copies.
   const std::pair<const void*, const char*> operands[] = {{a.A, "A"}, {a.W, "W"}, {a.scales, "scales"}};
-  for (const auto& [ptr, name] : operands)
-    if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
-      throw_invalid(name, "a 16-byte aligned device pointer (w4a16 GEMM: TMA and 16-byte copies)",
-                    "an address 16k + " + std::to_string(reinterpret_cast<uintptr_t>(ptr) % 16));
+  for (const auto& [ptr, name] : operands) cu::require_aligned16(ptr, name, "w4a16 GEMM: TMA and 16-byte copies");
   // Only experts with rows get CTAs: at most min(G, rows) of them (grid.y <= 65535).
   const int64_t grid_y = std::min<int64_t>(a.num_groups, total_rows_upper_bound);
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
