@@ -15,9 +15,9 @@
 # spills); nothing ran on a GPU.
 # Binaries built on the CPU machine: .carry/fp.tgz (megamoe + megamoe_gpu_tests of 9589fc5 + the patch),
 # .carry/ship.tgz (megamoe of 51a19be: the same fp8 code as 9589fc5). Carry [".carry"] (those two only).
-# 1. fp8 tests with knob 0 and 1 (Fp8Gemm.*: kTmaSmall's D equals kTma's bit for bit, run_act narrow
-#    equals the separate kernels bit for bit; K = 256 / 384 take pairs, 208 / 2880 do not), the fp8
-#    backend and conformance tests; racecheck / memcheck / synccheck with knob 1;
+# 1. fp8 tests (Fp8Gemm.*: kTmaSmall's D equals kTma's bit for bit, run_act narrow equals the separate
+#    kernels bit for bit; K = 256 / 384 take pairs, 208 / 2880 do not): with knob 1 also the fp8 backend
+#    and conformance tests; racecheck / synccheck (BothTactics) and memcheck (+ FusedActivation), knob 1;
 # 2. timelines: fp8_block qwen3-30b-a3b / mixtral-8x7b T = 128, forced split_tma_small_act, base / k0 / k1;
 # 3. A/B base / k0 / k1: forced split_tma_small_act T = 8..1024, forced split_tma T = 128..2048 (the Wide
 #    kernel's extra parameter), `auto` T = 1..1024; four presets.
@@ -28,15 +28,17 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 B=/tmp/fp
 mkdir -p $B /tmp/ship && tar xzf .carry/fp.tgz -C $B && tar xzf .carry/ship.tgz -C /tmp/ship || exit 1
+# knob 1: the fp8 GEMM, backend and conformance tests; knob 0 (the new layout, one copy a step): the GEMM tests.
 for k in 1 0; do
-  MEGAMOE_FP8_TMA_PAIR_W=$k timeout 120 $B/megamoe_gpu_tests --gtest_brief=1 \
-    --gtest_filter='Fp8Gemm*:Fp8Block*:*fp8_fp8*' > "$R/tests_k$k.log" 2>&1
+  f='Fp8Gemm*:Fp8Block*:*fp8_fp8*'; [ $k = 0 ] && f='Fp8Gemm*'
+  MEGAMOE_FP8_TMA_PAIR_W=$k timeout 150 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter="$f" > "$R/tests_k$k.log" 2>&1
   echo "fp8 tests knob $k rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_k$k.log" | head -8
 done
-for t in racecheck memcheck synccheck; do
-  MEGAMOE_FP8_TMA_PAIR_W=1 timeout 150 compute-sanitizer --tool $t $B/megamoe_gpu_tests --gtest_brief=1 \
-    --gtest_filter='Fp8Gemm.BothTacticsMatchFloat64Product:Fp8Gemm.FusedActivationEqualsSeparateKernelSmall' \
-    > "$R/san_$t.log" 2>&1
+for t in racecheck synccheck memcheck; do
+  f=Fp8Gemm.BothTacticsMatchFloat64Product
+  [ $t = memcheck ] && f=$f:Fp8Gemm.FusedActivationEqualsSeparateKernelSmall
+  MEGAMOE_FP8_TMA_PAIR_W=1 timeout 120 compute-sanitizer --tool $t $B/megamoe_gpu_tests --gtest_brief=1 \
+    --gtest_filter="$f" > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(( $(date +%s) - t0 ))s"; grep -E "SUMMARY|^\[  PASSED|FAILED" "$R/san_$t.log" | head -3
 done
 CUDA=/usr/local/cuda
