@@ -41,23 +41,14 @@ for t in racecheck synccheck memcheck; do
     --gtest_filter="$f" > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(( $(date +%s) - t0 ))s"; grep -E "SUMMARY|^\[  PASSED|FAILED" "$R/san_$t.log" | head -3
 done
-CUDA=/usr/local/cuda
-CUPTI_PIP=$(python3 -c 'import nvidia.cuda_cupti, os; print(os.path.join(nvidia.cuda_cupti.__path__[0], "lib"))' 2>/dev/null || true)
-gcc -O2 -shared -fPIC -o /tmp/libktrace.so scripts/ktrace/ktrace.c -I$CUDA/include -I$CUDA/extras/CUPTI/include \
-  -L$CUDA/lib64 -L$CUDA/extras/CUPTI/lib64 ${CUPTI_PIP:+-L$CUPTI_PIP} -lcupti || exit 1
 for p in qwen3-30b-a3b mixtral-8x7b; do
   for v in base k0 k1; do
     bin=$B/megamoe; k=${v#k}; [ "$v" = base ] && { bin=/tmp/ship/megamoe; k=0; }
-    MEGAMOE_FP8_TMA_PAIR_W=$k CUDA_INJECTION64_PATH=/tmp/libktrace.so KTRACE_OUT=$R/tl_${p}_$v.csv \
-      LD_LIBRARY_PATH=$CUDA/lib64:$CUDA/extras/CUPTI/lib64${CUPTI_PIP:+:$CUPTI_PIP}:${LD_LIBRARY_PATH:-} timeout 90 \
-      $bin bench --recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_small_act --presets $p \
-      --tokens 128 --iters 50 > "$R/tl_${p}_$v.log" 2>&1
-    echo "timeline $p $v rc=$? $(( $(date +%s) - t0 ))s"
-    python3 scripts/ktrace/timeline.py $R/tl_${p}_$v.csv > $R/tl_${p}_$v.timeline.txt
-    grep -E "fp8_tma|span" $R/tl_${p}_$v.timeline.txt | head -4
+    scripts/ktrace/trace.sh $R/tl_${p}_$v MEGAMOE_FP8_TMA_PAIR_W=$k -- $bin bench --recipe fp8_block --backend sm90_fp8_fp8_bf16_split \
+      --tactic split_tma_small_act --presets $p --tokens 128 --iters 50 > /tmp/tl.txt
+    echo "timeline $p $v rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^ +[0-9] |span" /tmp/tl.txt
   done
 done
-gzip -f $R/*.csv
 PR=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 mkdir -p "$R/ab"
 M=$B/megamoe@MEGAMOE_FP8_TMA_PAIR_W
