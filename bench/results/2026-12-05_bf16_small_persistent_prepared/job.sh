@@ -4,14 +4,16 @@
 # pipeline from empty and drains it at its end. The 2026-12-03 stream micro-benchmark (rows2.cu) streamed
 # a continuous sequence across items (grid-stride) at 4.24 TB/s for qwen3-30b-a3b's FC1 with two
 # issuers per SM and 128-byte row parts; the kernel reaches 3.95 (one step a copy) / 4.07 TB/s (two).
-# bf16_small_persistent.patch (on bd173bb): one loop for both ways -- items (expert rank, 128-row block)
+# bf16_small_persistent.patch (on a34ed65): one loop for both ways -- items (expert rank, 128-row block)
 # walked blockIdx.x + i gridDim.x; thread 0's copies follow a cursor over (item, pass, K stage) that
 # runs on into the next item while the consumers finish the current one.
 # MEGAMOE_BF16_SMALL_PERSISTENT=1: min(items, 2 x SMs) CTAs; 0: one CTA per item (the shipped grid, new
 # loop). Bf16SmallTmaArgs::max_ctas caps the grid for tests (GemmBf16Act: two cases with three CTAs
 # walking 16-32 items; 91-128 registers, no spills). It compiles; nothing of it ran on a GPU.
-# Binaries built on the CPU machine: .carry/bp.tgz (megamoe + megamoe_gpu_tests of bd173bb + the patch),
-# .carry/ship.tgz (megamoe of 51a19be, the shipped kernel; same bf16 code as bd173bb). Carry [".carry"].
+# Binaries built on the CPU machine: .carry/pp.tgz (megamoe + megamoe_gpu_tests of a34ed65 + this patch +
+# ../2026-12-05_w4a16_small_persistent_prepared/w4a16_small_persistent.patch, whose knob stays 0 here),
+# .carry/ship.tgz (megamoe of 51a19be, the shipped kernel; same bf16 kernel code as a34ed65). Carry [".carry"]
+# holding those two.
 # 1. tests: GemmBf16Act (all cases), the bf16 GEMM / split / conformance tests with knob 0 and 1;
 #    racecheck / memcheck / synccheck on GemmBf16Act.FusedEquals* with knob 1;
 # 2. timelines: bf16 qwen3-30b-a3b / mixtral-8x7b T = 128, forced split_tma_small, base / knob 0 / knob 1;
@@ -23,8 +25,8 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-B=/tmp/bp
-mkdir -p $B /tmp/ship && tar xzf .carry/bp.tgz -C $B && tar xzf .carry/ship.tgz -C /tmp/ship || exit 1
+B=/tmp/pp
+mkdir -p $B /tmp/ship && tar xzf .carry/pp.tgz -C $B && tar xzf .carry/ship.tgz -C /tmp/ship || exit 1
 timeout 60 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='GemmBf16Act.*' > "$R/tests_act.log" 2>&1
 echo "GemmBf16Act rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|differs|written" "$R/tests_act.log" | head -12
 for k in 0 1; do
