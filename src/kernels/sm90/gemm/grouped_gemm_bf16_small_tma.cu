@@ -75,11 +75,6 @@ struct EpiParams {
 // Swizzled byte offset of 16-byte chunk c of row r in a [rows x 128 B] SW128 tile.
 __device__ __forceinline__ uint32_t sw128(int r, int c) { return uint32_t(r * kRowBytes + ((c ^ (r & 7)) * kChunk)); }
 
-template <Activation A>
-__device__ __forceinline__ float act_value(float g, float u, const ActEpilogueArgs& act) {
-  return act::act_fn<A>(g, u, act.limit, act.alpha);
-}
-
 // The pass's outputs: acc[j][q] is row n_warp + gq + 8 (q >> 1), token column 8 j + 2 tig + (q & 1).
 template <int NT, bool kAct, Activation A>
 __device__ __forceinline__ void store(const EpiParams& ep, const float (&acc)[NT][4], int g, int t0, int rows_here,
@@ -104,7 +99,7 @@ __device__ __forceinline__ void store(const EpiParams& ep, const float (&acc)[NT
         const int col = j * 8 + 2 * tig + (q & 1), n = n_warp + gq + (q >> 1) * 8;
         if (col < rows_here && n < N) {
           const float h = acc[j][q] + (b ? __ldg(b + n) : 0.0f);
-          a[size_t(t0 + col) * size_t(ep.ldd) + n] = __float2bfloat16_rn(act_value<A>(h, 0.0f, ep.act));
+          a[size_t(t0 + col) * size_t(ep.ldd) + n] = __float2bfloat16_rn(act::act_fn<A>(h, 0.0f, ep.act.limit, ep.act.alpha));
         }
       }
   } else {
@@ -122,7 +117,7 @@ __device__ __forceinline__ void store(const EpiParams& ep, const float (&acc)[NT
         const int col = j * 8 + 2 * tig + q;
         if (col < rows_here)
           a[size_t(t0 + col) * size_t(ep.ldd) + jo] =
-              __float2bfloat16_rn(act_value<A>(acc[j][q] + bg, acc[j][q + 2] + bu, ep.act));
+              __float2bfloat16_rn(act::act_fn<A>(acc[j][q] + bg, acc[j][q + 2] + bu, ep.act.limit, ep.act.alpha));
       }
   }
 }

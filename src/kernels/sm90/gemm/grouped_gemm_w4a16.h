@@ -10,9 +10,10 @@
 //
 // Three tactics, one weight layout (swap-AB in all: weight rows are the MMA's M, tokens its N):
 //   kSmall  mma.sync m16n8k16, 16 or 32 tokens per pass, the packed codes, activations and scale
-//           tiles of four K steps a stage by TMA (one copy each; two CTAs per SM; a cp.async form
-//           with MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is small or
-//           `small_splits` says: decode-like T.
+//           tiles of four K steps a stage by TMA (eight for 16-token passes whose K part holds at
+//           least 32 steps; one copy each; two CTAs per SM; a cp.async form with
+//           MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is small or `small_splits`
+//           says: decode-like T.
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
 //           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and
