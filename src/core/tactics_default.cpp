@@ -40,7 +40,9 @@
 //   stage released right after their wait, the next stage tested before the promotion): the same
 //   tune, 2026-12-03 (bench/results/2026-12-03_fp8_tma_cutlass_order/W3/), 3 buckets changed.
 //   Later merges (2026-12-03 .. 2026-12-04, the last after `split_tma_small` became two CTAs per
-//   SM: bench/results/2026-12-04_fp8_tma_small_two_ctas/run2/, 4 buckets) are listed in docs/TUNING.md.
+//   SM: bench/results/2026-12-04_fp8_tma_small_two_ctas/run2/, 4 buckets; the last W4A16 one,
+//   T = 256..8192 after `split_large`'s activation epilogue: bench/results/2026-12-04_w4a16_large_act_epilogue/tune_run/,
+//   7 buckets) are listed in docs/TUNING.md.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -1354,11 +1356,11 @@ const char* shipped_tactics_json() {
      "split_large_tma": 6.19088
     },
     "256": {
-     "split_small": 2.16432,
-     "split_small_k1": 2.17142,
-     "split_small_k2": 2.37296,
-     "split_large": 2.31152,
-     "split_large_tma": 6.36941
+     "split_small": 2.01776,
+     "split_small_k1": 2.05053,
+     "split_small_k2": 2.27501,
+     "split_large": 2.33315,
+     "split_large_tma": 6.35014
     },
     "512": {
      "split_small": 2.65606,
@@ -1366,24 +1368,32 @@ const char* shipped_tactics_json() {
      "split_large_tma": 6.38627
     },
     "1024": {
-     "split_small": 4.20778,
-     "split_large": 3.03267,
-     "split_large_tma": 6.48851
+     "split_small": 3.93904,
+     "split_small_k1": 4.00467,
+     "split_small_k2": 4.26922,
+     "split_large": 3.1511,
+     "split_large_tma": 6.54131
     },
     "2048": {
-     "split_small": 7.50698,
-     "split_large": 4.87747,
-     "split_large_tma": 7.05069
+     "split_small": 7.27424,
+     "split_small_k1": 6.87306,
+     "split_small_k2": 7.52192,
+     "split_large": 4.74557,
+     "split_large_tma": 7.13437
     },
     "4096": {
-     "split_small": 14.2891,
-     "split_large": 7.75424,
-     "split_large_tma": 8.64074
+     "split_small": 12.8698,
+     "split_small_k1": 13.5969,
+     "split_small_k2": 14.3292,
+     "split_large": 7.3431,
+     "split_large_tma": 8.60899
     },
     "8192": {
-     "split_small": 30.5514,
-     "split_large": 15.0013,
-     "split_large_tma": 12.2985
+     "split_small": 25.3053,
+     "split_small_k1": 25.6842,
+     "split_small_k2": 27.5867,
+     "split_large": 13.8579,
+     "split_large_tma": 12.2782
     }
    }
   },
@@ -1409,12 +1419,12 @@ const char* shipped_tactics_json() {
     "32": "split_small_k1",
     "64": "split_small",
     "128": "split_small_k1",
-    "256": "split_small",
+    "256": "split_small_k1",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large_tma",
-    "8192": "split_large"
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -1502,36 +1512,46 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.421152
     },
     "256": {
-     "split_small": 0.171488,
-     "split_small_k1": 0.171648,
-     "split_small_k2": 0.215264,
-     "split_large": 0.172928,
-     "split_large_tma": 0.423712
+     "split_small": 0.170304,
+     "split_small_k1": 0.170048,
+     "split_small_k2": 0.214176,
+     "split_large": 0.170208,
+     "split_large_tma": 0.426688
     },
     "512": {
-     "split_small": 0.28544,
-     "split_large": 0.2112,
-     "split_large_tma": 0.444512
+     "split_small": 0.256928,
+     "split_small_k1": 0.256672,
+     "split_small_k2": 0.316704,
+     "split_large": 0.20912,
+     "split_large_tma": 0.446272
     },
     "1024": {
-     "split_small": 0.470272,
-     "split_large": 0.324448,
-     "split_large_tma": 0.500864
+     "split_small": 0.423328,
+     "split_small_k1": 0.424832,
+     "split_small_k2": 0.530496,
+     "split_large": 0.326624,
+     "split_large_tma": 0.500928
     },
     "2048": {
-     "split_small": 0.84096,
-     "split_large": 0.50128,
-     "split_large_tma": 0.636032
+     "split_small": 0.763936,
+     "split_small_k1": 0.798208,
+     "split_small_k2": 0.973088,
+     "split_large": 0.496288,
+     "split_large_tma": 0.622528
     },
     "4096": {
-     "split_small": 1.6303,
-     "split_large": 0.932288,
-     "split_large_tma": 0.911392
+     "split_small": 1.52774,
+     "split_small_k1": 1.55248,
+     "split_small_k2": 1.8863,
+     "split_large": 0.893184,
+     "split_large_tma": 0.863296
     },
     "8192": {
-     "split_small": 3.50659,
-     "split_large": 1.76403,
-     "split_large_tma": 1.79715
+     "split_small": 2.99347,
+     "split_small_k1": 2.97158,
+     "split_small_k2": 3.74723,
+     "split_large": 1.70077,
+     "split_large_tma": 1.66861
     }
    }
   },
@@ -1650,36 +1670,46 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.83216
     },
     "256": {
-     "split_small": 0.932032,
-     "split_small_k1": 0.934784,
-     "split_small_k2": 0.960192,
-     "split_large": 0.613664,
-     "split_large_tma": 0.928832
+     "split_small": 0.915872,
+     "split_small_k1": 0.906976,
+     "split_small_k2": 0.943904,
+     "split_large": 0.606016,
+     "split_large_tma": 0.933216
     },
     "512": {
-     "split_small": 1.71936,
-     "split_large": 0.876064,
-     "split_large_tma": 1.0993
+     "split_small": 1.5449,
+     "split_small_k1": 1.63728,
+     "split_small_k2": 1.74282,
+     "split_large": 0.887456,
+     "split_large_tma": 1.06218
     },
     "1024": {
-     "split_small": 3.4296,
-     "split_large": 1.64224,
-     "split_large_tma": 1.48022
+     "split_small": 3.11722,
+     "split_small_k1": 3.15318,
+     "split_small_k2": 3.20243,
+     "split_large": 1.6575,
+     "split_large_tma": 1.44163
     },
     "2048": {
-     "split_small": 7.26797,
-     "split_large": 3.42246,
-     "split_large_tma": 3.02682
+     "split_small": 6.33654,
+     "split_small_k1": 6.50013,
+     "split_small_k2": 6.20102,
+     "split_large": 3.22224,
+     "split_large_tma": 2.83408
     },
     "4096": {
-     "split_small": 13.5064,
-     "split_large": 6.61734,
-     "split_large_tma": 5.76253
+     "split_small": 12.55,
+     "split_small_k1": 12.5495,
+     "split_small_k2": 12.5585,
+     "split_large": 6.21946,
+     "split_large_tma": 5.40819
     },
     "8192": {
-     "split_small": 30.4942,
-     "split_large": 12.9636,
-     "split_large_tma": 10.5137
+     "split_small": 25.4043,
+     "split_small_k1": 25.2782,
+     "split_small_k2": 24.5745,
+     "split_large": 12.3959,
+     "split_large_tma": 10.1067
     }
    }
   },
@@ -1705,7 +1735,7 @@ const char* shipped_tactics_json() {
     "32": "split_small",
     "64": "split_small",
     "128": "split_small_k1",
-    "256": "split_small",
+    "256": "split_small_k1",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
@@ -1798,36 +1828,46 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.81459
     },
     "256": {
-     "split_small": 0.661952,
-     "split_small_k1": 0.676768,
-     "split_small_k2": 0.761536,
-     "split_large": 0.665344,
-     "split_large_tma": 1.87699
+     "split_small": 0.621024,
+     "split_small_k1": 0.619328,
+     "split_small_k2": 0.745408,
+     "split_large": 0.67264,
+     "split_large_tma": 1.87722
     },
     "512": {
-     "split_small": 0.723136,
-     "split_large": 0.690592,
-     "split_large_tma": 1.89696
+     "split_small": 0.745984,
+     "split_small_k1": 0.758336,
+     "split_small_k2": 0.853216,
+     "split_large": 0.731168,
+     "split_large_tma": 1.88832
     },
     "1024": {
-     "split_small": 1.20045,
-     "split_large": 0.898976,
-     "split_large_tma": 1.94573
+     "split_small": 1.2823,
+     "split_small_k1": 1.2151,
+     "split_small_k2": 1.34842,
+     "split_large": 0.913632,
+     "split_large_tma": 1.94483
     },
     "2048": {
-     "split_small": 2.18275,
-     "split_large": 1.444,
-     "split_large_tma": 2.1368
+     "split_small": 2.14554,
+     "split_small_k1": 2.10464,
+     "split_small_k2": 2.21629,
+     "split_large": 1.36416,
+     "split_large_tma": 2.10525
     },
     "4096": {
-     "split_small": 4.16064,
-     "split_large": 2.20851,
-     "split_large_tma": 2.68077
+     "split_small": 3.94723,
+     "split_small_k1": 3.95635,
+     "split_small_k2": 4.10112,
+     "split_large": 2.15958,
+     "split_large_tma": 2.56301
     },
     "8192": {
-     "split_small": 9.48486,
-     "split_large": 4.52675,
-     "split_large_tma": 3.64186
+     "split_small": 7.79827,
+     "split_small_k1": 7.58832,
+     "split_small_k2": 7.82966,
+     "split_large": 4.04035,
+     "split_large_tma": 3.61078
     }
    }
   },
@@ -1946,11 +1986,11 @@ const char* shipped_tactics_json() {
      "split_large_tma": 6.55869
     },
     "256": {
-     "split_small": 2.33382,
-     "split_small_k1": 2.41606,
-     "split_small_k2": 2.4976,
-     "split_large": 2.47363,
-     "split_large_tma": 6.74432
+     "split_small": 2.2041,
+     "split_small_k1": 2.2184,
+     "split_small_k2": 2.41187,
+     "split_large": 2.52166,
+     "split_large_tma": 6.78682
     },
     "512": {
      "split_small": 2.7591,
@@ -1958,24 +1998,32 @@ const char* shipped_tactics_json() {
      "split_large_tma": 6.79638
     },
     "1024": {
-     "split_small": 4.41216,
-     "split_large": 3.2432,
-     "split_large_tma": 6.87558
+     "split_small": 4.15997,
+     "split_small_k1": 4.15462,
+     "split_small_k2": 4.44883,
+     "split_large": 3.42243,
+     "split_large_tma": 6.87178
     },
     "2048": {
-     "split_small": 7.85299,
-     "split_large": 4.91389,
-     "split_large_tma": 7.45123
+     "split_small": 7.40992,
+     "split_small_k1": 7.24224,
+     "split_small_k2": 7.90672,
+     "split_large": 5.08931,
+     "split_large_tma": 7.4392
     },
     "4096": {
-     "split_small": 14.9442,
-     "split_large": 7.96781,
-     "split_large_tma": 9.28266
+     "split_small": 13.5718,
+     "split_small_k1": 14.1144,
+     "split_small_k2": 14.8234,
+     "split_large": 7.70928,
+     "split_large_tma": 9.20762
     },
     "8192": {
-     "split_small": 32.2892,
-     "split_large": 15.7964,
-     "split_large_tma": 12.6599
+     "split_small": 26.8809,
+     "split_small_k1": 26.9873,
+     "split_small_k2": 28.8538,
+     "split_large": 14.3091,
+     "split_large_tma": 12.9535
     }
    }
   },
@@ -2001,12 +2049,12 @@ const char* shipped_tactics_json() {
     "32": "split_small_k1",
     "64": "split_small_k1",
     "128": "split_small",
-    "256": "split_small_k1",
+    "256": "split_small",
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large",
-    "8192": "split_large"
+    "4096": "split_large_tma",
+    "8192": "split_large_tma"
    },
    "measured_ms": {
     "1": {
@@ -2094,36 +2142,46 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.437088
     },
     "256": {
-     "split_small": 0.181824,
-     "split_small_k1": 0.181536,
-     "split_small_k2": 0.227584,
-     "split_large": 0.182176,
-     "split_large_tma": 0.442816
+     "split_small": 0.180512,
+     "split_small_k1": 0.180608,
+     "split_small_k2": 0.225888,
+     "split_large": 0.182144,
+     "split_large_tma": 0.442336
     },
     "512": {
-     "split_small": 0.299264,
-     "split_large": 0.221856,
-     "split_large_tma": 0.4648
+     "split_small": 0.268672,
+     "split_small_k1": 0.268832,
+     "split_small_k2": 0.326912,
+     "split_large": 0.222528,
+     "split_large_tma": 0.464256
     },
     "1024": {
-     "split_small": 0.490048,
-     "split_large": 0.33248,
-     "split_large_tma": 0.516416
+     "split_small": 0.443648,
+     "split_small_k1": 0.446464,
+     "split_small_k2": 0.54736,
+     "split_large": 0.330272,
+     "split_large_tma": 0.512288
     },
     "2048": {
-     "split_small": 0.870208,
-     "split_large": 0.516288,
-     "split_large_tma": 0.662912
+     "split_small": 0.815168,
+     "split_small_k1": 0.800992,
+     "split_small_k2": 1.0232,
+     "split_large": 0.520896,
+     "split_large_tma": 0.640128
     },
     "4096": {
-     "split_small": 1.65539,
-     "split_large": 0.948256,
-     "split_large_tma": 0.956352
+     "split_small": 1.56666,
+     "split_small_k1": 1.61002,
+     "split_small_k2": 1.94515,
+     "split_large": 0.924128,
+     "split_large_tma": 0.900864
     },
     "8192": {
-     "split_small": 3.67875,
-     "split_large": 1.83606,
-     "split_large_tma": 1.8697
+     "split_small": 3.08976,
+     "split_small_k1": 3.08829,
+     "split_small_k2": 3.80352,
+     "split_large": 1.79222,
+     "split_large_tma": 1.72301
     }
    }
   },
@@ -2242,36 +2300,46 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.88176
     },
     "256": {
-     "split_small": 0.9968,
-     "split_small_k1": 0.998464,
-     "split_small_k2": 0.997504,
-     "split_large": 0.636544,
-     "split_large_tma": 0.975328
+     "split_small": 0.959552,
+     "split_small_k1": 0.97728,
+     "split_small_k2": 0.99024,
+     "split_large": 0.624704,
+     "split_large_tma": 0.982016
     },
     "512": {
-     "split_small": 1.83466,
-     "split_large": 0.91056,
-     "split_large_tma": 1.16627
+     "split_small": 1.69453,
+     "split_small_k1": 1.708,
+     "split_small_k2": 1.69264,
+     "split_large": 0.915968,
+     "split_large_tma": 1.11168
     },
     "1024": {
-     "split_small": 3.32784,
-     "split_large": 1.69184,
-     "split_large_tma": 1.57744
+     "split_small": 3.27568,
+     "split_small_k1": 3.28806,
+     "split_small_k2": 3.296,
+     "split_large": 1.7208,
+     "split_large_tma": 1.48557
     },
     "2048": {
-     "split_small": 7.67754,
-     "split_large": 3.64051,
-     "split_large_tma": 3.12618
+     "split_small": 6.72115,
+     "split_small_k1": 6.58819,
+     "split_small_k2": 6.57213,
+     "split_large": 3.33958,
+     "split_large_tma": 2.97549
     },
     "4096": {
-     "split_small": 14.0485,
-     "split_large": 6.90454,
-     "split_large_tma": 5.88278
+     "split_small": 13.169,
+     "split_small_k1": 12.9759,
+     "split_small_k2": 13.2559,
+     "split_large": 6.4175,
+     "split_large_tma": 5.72957
     },
     "8192": {
-     "split_small": 32.2924,
-     "split_large": 13.4085,
-     "split_large_tma": 10.9513
+     "split_small": 26.5108,
+     "split_small_k1": 26.5514,
+     "split_small_k2": 25.923,
+     "split_large": 12.9847,
+     "split_large_tma": 10.6816
     }
    }
   },
@@ -2297,7 +2365,7 @@ const char* shipped_tactics_json() {
     "32": "split_small",
     "64": "split_small",
     "128": "split_small",
-    "256": "split_small_k1",
+    "256": "split_small",
     "512": "split_small",
     "1024": "split_large",
     "2048": "split_large",
@@ -2390,36 +2458,46 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.90877
     },
     "256": {
-     "split_small": 0.712928,
-     "split_small_k1": 0.69824,
-     "split_small_k2": 0.758848,
-     "split_large": 0.709408,
-     "split_large_tma": 1.97011
+     "split_small": 0.649056,
+     "split_small_k1": 0.665696,
+     "split_small_k2": 0.78864,
+     "split_large": 0.742592,
+     "split_large_tma": 1.98794
     },
     "512": {
-     "split_small": 0.765792,
-     "split_large": 0.785344,
-     "split_large_tma": 2.00563
+     "split_small": 0.734592,
+     "split_small_k1": 0.810048,
+     "split_small_k2": 0.91248,
+     "split_large": 0.807136,
+     "split_large_tma": 2.00202
     },
     "1024": {
-     "split_small": 1.3289,
-     "split_large": 0.967872,
-     "split_large_tma": 2.06074
+     "split_small": 1.37523,
+     "split_small_k1": 1.30301,
+     "split_small_k2": 1.4065,
+     "split_large": 0.99136,
+     "split_large_tma": 2.05206
     },
     "2048": {
-     "split_small": 2.27235,
-     "split_large": 1.49597,
-     "split_large_tma": 2.28339
+     "split_small": 2.2272,
+     "split_small_k1": 2.20461,
+     "split_small_k2": 2.29645,
+     "split_large": 1.42256,
+     "split_large_tma": 2.23693
     },
     "4096": {
-     "split_small": 4.30288,
-     "split_large": 2.35242,
-     "split_large_tma": 2.73306
+     "split_small": 4.16346,
+     "split_small_k1": 4.16259,
+     "split_small_k2": 4.23523,
+     "split_large": 2.26166,
+     "split_large_tma": 2.68605
     },
     "8192": {
-     "split_small": 9.8697,
-     "split_large": 4.7417,
-     "split_large_tma": 3.79638
+     "split_small": 8.15741,
+     "split_small_k1": 8.23232,
+     "split_small_k2": 8.12867,
+     "split_large": 4.13344,
+     "split_large_tma": 3.76211
     }
    }
   }

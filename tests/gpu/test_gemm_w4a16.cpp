@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "formats/codecs.h"
@@ -200,16 +201,22 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);
 }
 
-// FC1 with the activation in the TMA tactic's epilogue (act_out) equals, bit for bit, the same
+// FC1 with the activation in a large tactic's epilogue (act_out) equals, bit for bit, the same
 // tactic's fp32 D followed by the activation kernel (launch_activation: + b13, act, round), for
-// every activation, with and without biases, both scale formats, ragged experts (256-token passes
-// and their remainders, empty experts) and two 128-row blocks (I = 128). Canonical W13: gate rows
-// [0, I), up rows [I, 2I). Large-magnitude activations so that swiglu's clamp and geglu's tanh
-// both see their saturated ranges.
-TEST(W4A16, ActivationEpilogueMatchesActivationKernel) {
+// every activation, with and without biases, both scale formats, ragged experts (the TMA tactic's
+// 320-token passes and the wgmma tactic's 64- / 128-token passes with their remainders, empty
+// experts) and two 128-row blocks (I = 128). Canonical W13: gate rows [0, I), up rows [I, 2I).
+// Large-magnitude activations so that swiglu's clamp and geglu's tanh both see their saturated
+// ranges. Two row sets: the wgmma tactic takes 128-token passes for the first (a mean of 118 rows
+// an expert), 64-token passes for the second (22).
+class W4A16ActEpilogue : public ::testing::TestWithParam<std::tuple<sm90::W4A16Tactic, int>> {};
+TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  const std::vector<int32_t> rows = {0, 300, 3, 64, 0, 129, 330};  // 330: passes of 320 (2 x 160) and 10
+  const sm90::W4A16Tactic tactic = std::get<0>(GetParam());
+  const std::vector<int32_t> rows = std::get<1>(GetParam()) == 0
+                                        ? std::vector<int32_t>{0, 300, 3, 64, 0, 129, 330}  // 330: 2 x 160 + 10
+                                        : std::vector<int32_t>{0, 3, 17, 40, 0, 33, 64};
   const int64_t I = 128, K = 192, G = int64_t(rows.size());
   std::vector<int32_t> offs(size_t(G + 1), 0), row_expert;
   for (int64_t g = 0; g < G; ++g) {
@@ -241,7 +248,7 @@ TEST(W4A16, ActivationEpilogueMatchesActivationKernel) {
       std::vector<float> alpha(static_cast<size_t>(G));
       for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
       PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
-      const std::vector<float> h = gemm.run(sm90::W4A16Tactic::kLargeTma);
+      const std::vector<float> h = gemm.run(tactic);
       for (const bool with_bias : {false, true}) {
         SCOPED_TRACE(with_bias ? "with b13" : "no b13");
         sm90::ActivationParams p;
@@ -256,7 +263,7 @@ TEST(W4A16, ActivationEpilogueMatchesActivationKernel) {
         CUDA_CHECK(cudaMemset(got.p, 0xFF, got.n * 2));
         sm90::launch_activation(dh.p, with_bias ? d_bias.p : nullptr, d_row_expert.p, gemm.doff.p + G, M, I, p,
                                 want.p, nullptr);
-        sm90::W4A16GemmArgs ga = gemm.args(sm90::W4A16Tactic::kLargeTma);
+        sm90::W4A16GemmArgs ga = gemm.args(tactic);
         ga.D = nullptr;
         ga.act_out = got.p;
         ga.act.activation = act;
@@ -279,6 +286,9 @@ TEST(W4A16, ActivationEpilogueMatchesActivationKernel) {
     }
   }
 }
+INSTANTIATE_TEST_SUITE_P(LargeTactics, W4A16ActEpilogue,
+                         ::testing::Combine(::testing::Values(sm90::W4A16Tactic::kLargeTma, sm90::W4A16Tactic::kLarge),
+                                            ::testing::Values(0, 1)));
 
 // Bad output arguments are refused by name: bf16 D16 with the small tactic (which may add split-K
 // partials into fp32 D), two outputs, or none; the activation epilogue (act_out) with a tactic
@@ -308,15 +318,15 @@ TEST(W4A16, RefusesBadOutputs) {
   sm90::W4A16GemmArgs none = gemm.args(sm90::W4A16Tactic::kLarge);
   none.D = nullptr;
   expect_refused(none, "no output");
-  // The activation epilogue: only the TMA tactic has it, and it is an output of its own.
-  for (const sm90::W4A16Tactic t : {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge}) {
-    sm90::W4A16GemmArgs ga = gemm.args(t);
+  // The activation epilogue: the small tactic has none, and it is an output of its own.
+  {
+    sm90::W4A16GemmArgs ga = gemm.args(sm90::W4A16Tactic::kSmall);
     ga.D = nullptr;
     ga.act_out = d16.p;
     ga.act.activation = Activation::kReLU2;
     try {
       sm90::launch_grouped_gemm_w4a16(ga, sm90::Fp4Scale::kMxfp4, 4, nullptr);
-      ADD_FAILURE() << tactic_name(t) << " with act_out: accepted";
+      ADD_FAILURE() << "the small tactic with act_out: accepted";
     } catch (const InvalidArgument& e) {
       EXPECT_NE(std::string(e.what()).find("act_out"), std::string::npos) << e.what();
     }

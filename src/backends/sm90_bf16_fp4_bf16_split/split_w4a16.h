@@ -9,8 +9,9 @@
 //   permute (kernels/sm90/moe/permute.cu)          x -> x_perm [rows, H] bf16, expert order
 //   FC1 W4A16 GEMM (grouped_gemm_w4a16.h)      alpha13 * (x_perm . dq(W13[e])^T) -> h [rows, N13] fp32
 //   activation (kernels/sm90/moe/activation.cu)    h + b13 -> act -> a [rows, I] bf16
-//                                              (the TMA tactic applies it in FC1's epilogue instead,
-//                                              the same float operations, and writes no h)
+//                                              (the large tactics apply it in FC1's epilogue instead,
+//                                              the same float operations, and write no h; only the
+//                                              small tactic writes h)
 //   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32 (bf16
 //                                              from the large tactic when there is no b2; the
 //                                              combine rounds y first anyway; MEGAMOE_SPLIT_BF16_Y=0
@@ -35,6 +36,7 @@
 
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
+#include "core/env_int.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16.h"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "routing/route_plan.h"
@@ -156,7 +158,11 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g1.num_groups = int(EL_);
     g1.tactic = gemm_tactic(T);
     g1.small_splits = small_splits(T);
-    const bool fused_act = g1.tactic == sm90::W4A16Tactic::kLargeTma;  // activation in FC1's epilogue: no h
+    // The activation in FC1's epilogue (the large tactics): no fp32 h. MEGAMOE_W4A16_LARGE_ACT=0
+    // keeps the large tactic's fp32 h and the activation kernel (an A/B knob, read once).
+    static const bool large_act = env_int("MEGAMOE_W4A16_LARGE_ACT", 1) != 0;
+    const bool fused_act = g1.tactic == sm90::W4A16Tactic::kLargeTma ||
+                           (large_act && g1.tactic == sm90::W4A16Tactic::kLarge);
     if (fused_act) {
       g1.D = nullptr;
       g1.act_out = sw_.a;

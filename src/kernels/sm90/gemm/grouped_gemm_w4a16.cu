@@ -122,9 +122,8 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (a.D16 && t == W4A16Tactic::kSmall)
     throw_invalid("D16", "the large tactics (bf16 output; the small tactic may add split-K partials into fp32 D)",
                   "the small tactic");
-  if (a.act_out && t != W4A16Tactic::kLargeTma)
-    throw_invalid("act_out", "the TMA tactic (the only one with the activation epilogue)",
-                  t == W4A16Tactic::kSmall ? "the small tactic" : "the large tactic");
+  if (a.act_out && t == W4A16Tactic::kSmall)
+    throw_invalid("act_out", "a large tactic (the small one has no activation epilogue)", "the small tactic");
   if (a.act_out && a.act.activation != Activation::kReLU2 && a.N % 128 != 0)
     throw_invalid("N", "2 * I with I a multiple of 64 (gated activation epilogue)", std::to_string(a.N));
   cudaError_t e;

@@ -15,11 +15,12 @@
 //           MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is small or `small_splits`
 //           says: decode-like T.
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
-//           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows.
+//           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows;
+//           FC1's activation in its epilogue (act_out) as kLargeTma.
 //   kLargeTma  the same MMA shape family warp-specialised: a producer warpgroup loads by TMA and
 //           decodes into shared memory, two consumer warpgroups run wgmma m64nNk16 (N <= 256;
-//           up to 320 tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cuh). The only tactic
-//           that can apply FC1's activation in its epilogue (act_out).
+//           up to 320 tokens a pass), persistent tiles (grouped_gemm_w4a16_large_tma.cuh); FC1's activation
+//           in its epilogue (act_out).
 // kAuto picks by the mean rows per expert (w4a16_pick_tactic).
 //
 // Weight layouts (prepared once by the backend):
@@ -61,7 +62,7 @@ struct W4A16GemmArgs {
   // Instead of D: [rows, N] bf16, each element the fp32 result rounded to nearest (bit for bit
   // bf16(D)). kLarge / kLargeTma only (the small tactic may split K and add partial sums into fp32 D).
   void* D16 = nullptr;
-  // Instead of D / D16, FC1 with the activation in the epilogue (kLargeTma only): W is canonical
+  // Instead of D / D16, FC1 with the activation in the epilogue (kLarge, kLargeTma): W is canonical
   // W13 ([gate | up] rows, N = 2I; relu2: N = I) and act_out [rows, I] bf16 receives
   // bf16(act(h[gate i] + b13[gate i], h[up i] + b13[up i])) with h = alpha * acc, the float
   // operations of fp32 D followed by launch_activation, bit for bit (act.b13 may be null).

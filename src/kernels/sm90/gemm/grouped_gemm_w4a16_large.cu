@@ -29,7 +29,12 @@
 // split_large, four presets, T = 16..4096, docs/BENCHMARKS.md 2026-12-02): this loop with 5 stages
 // 1.01-1.17x faster than the 4-stage loop that recomputed them (geomean 1.055x); 5 stages alone 0.99x.
 // Epilogue: D = alpha[g] * acc (fp32, or rounded to bf16 for FC2's y), rows and columns
-// bounds-checked.
+// bounds-checked; or FC1's activation (LargeOut::kAct, act_out): the CTA's 128 weight rows are two
+// halves of 64 (gated: gate rows j0.. of canonical W13 and the matching up rows I + j0..; relu2:
+// rows n0.. and n0 + 64..), loaded so that warp w's A rows 16w + gq and 16w + gq + 8 are row 8w + gq
+// of half 0 and of half 1: a thread's accumulators q < 2 and q >= 2 are h[gate j] and h[up j] of the
+// same tokens, and a = bf16(act(alpha * acc + b13)) is written from registers -- the float operations
+// of fp32 D followed by launch_activation, bit for bit, without h's fp32 round trip through HBM.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -37,6 +42,7 @@
 #include "core/env_int.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
+#include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -79,14 +85,28 @@ struct LargeCfg {
 };
 static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one is read");
 
-// kBf16Out: D is bf16 (the fp32 value alpha * acc rounded to nearest), else fp32.
-template <Fp4Scale F, bool kBf16Out, int BT>
+// What the epilogue writes: fp32 D, bf16 D (the fp32 value alpha * acc rounded to nearest), or
+// FC1's activation a (bf16 [rows, I]; the CTA's rows as two halves, see the top of the file).
+enum class LargeOut : uint8_t { kF32, kBf16, kAct };
+
+// A gated activation chosen at run time (one switch per output: the epilogue is a small part of a
+// pass, and one instantiation serves every activation).
+__device__ __forceinline__ float gated_act(Activation k, float g, float u, float limit, float alpha) {
+  switch (k) {
+    case Activation::kSwiGLUOAI: return act::act_fn<Activation::kSwiGLUOAI>(g, u, limit, alpha);
+    case Activation::kGeGLU: return act::act_fn<Activation::kGeGLU>(g, u, limit, alpha);
+    default: return act::act_fn<Activation::kSwiGLU>(g, u, limit, alpha);
+  }
+}
+
+template <Fp4Scale F, LargeOut O, int BT>
 __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_large_kernel(const __nv_bfloat16* __restrict__ A,
                                                                   const uint8_t* __restrict__ W,
                                                                   const uint8_t* __restrict__ S,
                                                                   const float* __restrict__ alpha,
                                                                   const int32_t* __restrict__ offsets,
-                                                                  void* __restrict__ D, int N, int K, int G) {
+                                                                  void* __restrict__ D, int N, int K, int G,
+                                                                  const ActEpilogueArgs act) {
   using C = LargeCfg<BT>;
   constexpr int kBT = C::kBT, kXBytes = C::kXBytes, kStageBytes = C::kStageBytes;
   constexpr int kSBytes = ScaleCfg<F>::kTileBytes;
@@ -104,6 +124,13 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
   if (g < 0) return;
   const int n0 = blockIdx.x * kBN;
   const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
+  // The weight rows of the CTA's two 64-row halves: rows n0.., n0 + 64.. (outputs D, and relu2's
+  // a), or gate rows j0.. and up rows I + j0.. of canonical W13 (gated a, j0 = 64 blockIdx.x).
+  constexpr bool kAct = O == LargeOut::kAct;
+  const bool gated = kAct && act.activation != Activation::kReLU2;
+  const int half0 = gated ? blockIdx.x * (kBN / 2) : n0;
+  const int half1 = gated ? N / 2 + half0 : n0 + kBN / 2;
+  auto weight_row = [&](int r) { return (r < kBN / 2 ? half0 : half1) + (r & (kBN / 2 - 1)); };
 
   const int KT = K / kBK;
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tig = lane & 3;
@@ -116,19 +143,24 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
   // Load roles: activations kXChunksPerThread chunks per thread (chunk c = tid + 256 i: row c/8,
   // column chunk c%8), weights one chunk (row tid/2, half tid%2), scales the first kSBytes/16 threads.
   const int w_row = tid >> 1, w_half = tid & 1;
-  const bool w_ok = n0 + w_row < N;
-  const uint8_t* w_src = Wg + size_t(w_ok ? n0 + w_row : 0) * wrow + w_half * kChunkBytes;
+  const bool w_ok = weight_row(w_row) < N;
+  const uint8_t* w_src = Wg + size_t(w_ok ? weight_row(w_row) : 0) * wrow + w_half * kChunkBytes;
   const uint32_t w_dst = uint32_t(kXBytes + w_row * kPackedRowBytes + w_half * kChunkBytes);
   constexpr int kSChunks = kSBytes / kChunkBytes;
   const bool s_thr = tid < kSChunks;
-  const bool s_ok = s_thr && (n0 + tid * (kChunkBytes / ScaleCfg<F>::kPerRow) < N);
-  const uint8_t* s_src = s_ok ? Sg + size_t(n0) * ScaleCfg<F>::kPerRow + tid * kChunkBytes : Sg;
+  // A chunk holds the codes of 8 (mxfp4) or 4 (nvfp4) consecutive rows of one half.
+  const int s_row = weight_row(tid * (kChunkBytes / ScaleCfg<F>::kPerRow));
+  static_assert((kBN / 2) % (kChunkBytes / ScaleCfg<F>::kPerRow) == 0, "a scale chunk stays inside a half");
+  const bool s_ok = s_thr && s_row < N;
+  const uint8_t* s_src = s_ok ? Sg + size_t(s_row) * ScaleCfg<F>::kPerRow : Sg;
   size_t s_step = s_ok ? size_t(N) * ScaleCfg<F>::kPerRow : 0;  // bytes per K step
   const uint32_t s_dst = uint32_t(kXBytes + kWBytes + tid * kChunkBytes);
   opaque(s_src);
   opaque(s_step);
   opaque(w_src);
   const int x_c = tid & 7, x_row0 = tid >> 3;  // rows x_row0 + 32 i
+  // The shared-memory weight rows of the warp's A fragment rows wr + gq and wr + gq + 8.
+  const int ra = kAct ? warp * 8 + gq : wr + gq, rb = kAct ? kBN / 2 + warp * 8 + gq : wr + gq + 8;
 
   for (int t0 = lo; t0 < hi; t0 += kBT) {
     const int rows_here = min(kBT, hi - t0);
@@ -179,11 +211,11 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
         cp_async_commit();
         load_slot = load_slot == kStages - 1 ? 0 : load_slot + 1;
         const uint8_t* st = smem + slot * kStageBytes;
-        const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq) * kPackedRowBytes + tig * 8);
-        const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + (wr + gq + 8) * kPackedRowBytes + tig * 8);
+        const uint2 wa = *reinterpret_cast<const uint2*>(st + kXBytes + ra * kPackedRowBytes + tig * 8);
+        const uint2 wb = *reinterpret_cast<const uint2*>(st + kXBytes + rb * kPackedRowBytes + tig * 8);
         const uint8_t* ss = st + kXBytes + kWBytes;
         uint32_t af[4][4];
-        decode_step<F>(wa, wb, row_scale_codes<F>(ss, wr + gq), row_scale_codes<F>(ss, wr + gq + 8), af);
+        decode_step<F>(wa, wb, row_scale_codes<F>(ss, ra), row_scale_codes<F>(ss, rb), af);
         const uint64_t desc = wgmma::sw128_desc(sbase + uint32_t(slot * kStageBytes));
         wgmma::fence();
         wgmma::fence_acc(acc);
@@ -197,18 +229,53 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
       cp_async_wait<0>();
       __syncthreads();  // every warp is done with the stages before the next pass refills them
 
+      if constexpr (kAct) {
+        // Accumulators q < 2: weight row na, q >= 2: nb (gated: h[gate j], h[up j]); tokens
+        // 8 j + 2 tig + q % 2. h = alpha * acc rounded once (__fmul_rn: never an FMA with the
+        // bias), + b13, the activation, one rounding to bf16.
+        const int na = half0 + warp * 8 + gq, nb = half1 + warp * 8 + gq;
+        const float ba = act.b13 && na < N ? __ldg(act.b13 + size_t(g) * N + na) : 0.0f;
+        const float bb = act.b13 && nb < N ? __ldg(act.b13 + size_t(g) * N + nb) : 0.0f;
+        const int I = gated ? N / 2 : N;  // a's columns
+        __nv_bfloat16* out = static_cast<__nv_bfloat16*>(D);
 #pragma unroll
-      for (int j = 0; j < kNTp; ++j) {
+        for (int j = 0; j < kNTp; ++j) {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          const int col = j * 8 + 2 * tig + (q & 1);
-          const int n = n0 + wr + gq + (q >> 1) * 8;
-          if (col >= rows_here || n >= N) continue;
-          const size_t i = size_t(t0 + col) * size_t(N) + n;
-          if constexpr (kBf16Out)
-            static_cast<__nv_bfloat16*>(D)[i] = __float2bfloat16_rn(al * acc[4 * j + q]);
-          else
-            static_cast<float*>(D)[i] = al * acc[4 * j + q];
+          for (int q = 0; q < 2; ++q) {
+            const int col = j * 8 + 2 * tig + q;
+            if (col >= rows_here) continue;
+            const size_t t = size_t(t0 + col);
+            float ha = __fmul_rn(al, acc[4 * j + q]), hb = __fmul_rn(al, acc[4 * j + q + 2]);
+            if (act.b13) {
+              ha = __fadd_rn(ha, ba);
+              hb = __fadd_rn(hb, bb);
+            }
+            if (gated) {
+              out[t * size_t(I) + size_t(na)] = __float2bfloat16_rn(gated_act(act.activation, ha, hb, act.limit, act.alpha));
+            } else {
+              if (na < N)
+                out[t * size_t(I) + size_t(na)] =
+                    __float2bfloat16_rn(act::act_fn<Activation::kReLU2>(ha, 0.0f, act.limit, act.alpha));
+              if (nb < N)
+                out[t * size_t(I) + size_t(nb)] =
+                    __float2bfloat16_rn(act::act_fn<Activation::kReLU2>(hb, 0.0f, act.limit, act.alpha));
+            }
+          }
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < kNTp; ++j) {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const int col = j * 8 + 2 * tig + (q & 1);
+            const int n = n0 + wr + gq + (q >> 1) * 8;
+            if (col >= rows_here || n >= N) continue;
+            const size_t i = size_t(t0 + col) * size_t(N) + n;
+            if constexpr (O == LargeOut::kBf16)
+              static_cast<__nv_bfloat16*>(D)[i] = __float2bfloat16_rn(al * acc[4 * j + q]);
+            else
+              static_cast<float*>(D)[i] = al * acc[4 * j + q];
+          }
         }
       }
     };
@@ -226,27 +293,34 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
   }
 }
 
-template <Fp4Scale F, bool kBf16Out, int BT>
+template <Fp4Scale F, LargeOut O, int BT>
 cudaError_t launch_large(const W4A16GemmArgs& a, int grid_y, cudaStream_t stream) {
-  auto kernel = w4a16_large_kernel<F, kBf16Out, BT>;
+  auto kernel = w4a16_large_kernel<F, O, BT>;
   constexpr int kSmem = LargeCfg<BT>::kSmem;
   // Per launch: the attribute belongs to the current device's context (cheap host call).
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
   const dim3 grid(unsigned((a.N + kBN - 1) / kBN), unsigned(grid_y));
   kernel<<<grid, kThreads, kSmem, stream>>>(static_cast<const __nv_bfloat16*>(a.A), a.W, a.scales, a.alpha,
-                                            a.offsets, kBf16Out ? a.D16 : static_cast<void*>(a.D), int(a.N),
-                                            int(a.K), a.num_groups);
+                                            a.offsets,
+                                            O == LargeOut::kAct    ? a.act_out
+                                            : O == LargeOut::kBf16 ? a.D16
+                                                                   : static_cast<void*>(a.D),
+                                            int(a.N), int(a.K), a.num_groups, a.act);
   return cudaGetLastError();
+}
+
+template <LargeOut O, int BT>
+cudaError_t launch_large_fmt(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream) {
+  return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, O, BT>(a, grid_y, stream)
+                                 : launch_large<Fp4Scale::kNvfp4, O, BT>(a, grid_y, stream);
 }
 
 template <int BT>
 cudaError_t launch_large_bt(const W4A16GemmArgs& a, Fp4Scale fmt, int grid_y, cudaStream_t stream) {
-  if (a.D16)
-    return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, true, BT>(a, grid_y, stream)
-                                   : launch_large<Fp4Scale::kNvfp4, true, BT>(a, grid_y, stream);
-  return fmt == Fp4Scale::kMxfp4 ? launch_large<Fp4Scale::kMxfp4, false, BT>(a, grid_y, stream)
-                                 : launch_large<Fp4Scale::kNvfp4, false, BT>(a, grid_y, stream);
+  if (a.act_out) return launch_large_fmt<LargeOut::kAct, BT>(a, fmt, grid_y, stream);
+  if (a.D16) return launch_large_fmt<LargeOut::kBf16, BT>(a, fmt, grid_y, stream);
+  return launch_large_fmt<LargeOut::kF32, BT>(a, fmt, grid_y, stream);
 }
 
 }  // namespace
