@@ -89,16 +89,6 @@ static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one
 // FC1's activation a (bf16 [rows, I]; the CTA's rows as two halves, see the top of the file).
 enum class LargeOut : uint8_t { kF32, kBf16, kAct };
 
-// A gated activation chosen at run time (one switch per output: the epilogue is a small part of a
-// pass, and one instantiation serves every activation).
-__device__ __forceinline__ float gated_act(Activation k, float g, float u, float limit, float alpha) {
-  switch (k) {
-    case Activation::kSwiGLUOAI: return act::act_fn<Activation::kSwiGLUOAI>(g, u, limit, alpha);
-    case Activation::kGeGLU: return act::act_fn<Activation::kGeGLU>(g, u, limit, alpha);
-    default: return act::act_fn<Activation::kSwiGLU>(g, u, limit, alpha);
-  }
-}
-
 template <Fp4Scale F, LargeOut O, int BT>
 __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_large_kernel(const __nv_bfloat16* __restrict__ A,
                                                                   const uint8_t* __restrict__ W,
@@ -250,8 +240,10 @@ __global__ void __launch_bounds__(kThreads, LargeCfg<BT>::kMinBlocks) w4a16_larg
               ha = __fadd_rn(ha, ba);
               hb = __fadd_rn(hb, bb);
             }
+            // Gated: act::act_apply switches on the activation at run time (one instantiation serves
+            // them all); relu2: both halves are outputs of their own.
             if (gated) {
-              out[t * size_t(I) + size_t(na)] = __float2bfloat16_rn(gated_act(act.activation, ha, hb, act.limit, act.alpha));
+              out[t * size_t(I) + size_t(na)] = __float2bfloat16_rn(act::act_apply(act.activation, ha, hb, act.limit, act.alpha));
             } else {
               if (na < N)
                 out[t * size_t(I) + size_t(na)] =

@@ -384,15 +384,6 @@ __device__ bool wait_geq(const int* p, int target, unsigned long long timeout_ns
   }
 }
 
-__device__ __forceinline__ float act_apply(Activation act, float g, float u, float limit, float alpha) {
-  switch (act) {
-    case Activation::kSwiGLU: return act::act_fn<Activation::kSwiGLU>(g, u, limit, alpha);
-    case Activation::kSwiGLUOAI: return act::act_fn<Activation::kSwiGLUOAI>(g, u, limit, alpha);
-    case Activation::kGeGLU: return act::act_fn<Activation::kGeGLU>(g, u, limit, alpha);
-    default: return act::act_fn<Activation::kReLU2>(g, u, limit, alpha);
-  }
-}
-
 // S splits of nk_total steps for `tiles` tiles (see "split-K" above); tiles * S <= slots.
 // rounds: of the S allowed, the one with the fewest step-times on the phase's critical path,
 // ceil(tiles S / grid) rounds x spl steps (ties: fewer splits), instead of the largest.
@@ -835,15 +826,15 @@ __device__ __forceinline__ void epilogue(const Item& d, const MegaArgs& a, const
             gv = __fadd_rn(gv, __ldg(a.b13 + d.e * N13 + j));
             uv = __fadd_rn(uv, __ldg(a.b13 + d.e * N13 + a.I + j));
           }
-          abuf[row * a.I + j] = __float2bfloat16_rn(act_apply(a.activation, gv, uv, a.limit, a.alpha));
+          abuf[row * a.I + j] = __float2bfloat16_rn(act::act_apply(a.activation, gv, uv, a.limit, a.alpha));
         } else {
           const int64_t j0 = int64_t(d.blk) * kTileM + mrow, j1 = j0 + kHalfM;
           float h0 = v0, h1 = v1;
           if (a.b13) h0 = __fadd_rn(h0, __ldg(a.b13 + d.e * N13 + j0));
-          abuf[row * a.I + j0] = __float2bfloat16_rn(act_apply(a.activation, h0, 0.0f, a.limit, a.alpha));
+          abuf[row * a.I + j0] = __float2bfloat16_rn(act::act_apply(a.activation, h0, 0.0f, a.limit, a.alpha));
           if (j1 < a.I) {
             if (a.b13) h1 = __fadd_rn(h1, __ldg(a.b13 + d.e * N13 + j1));
-            abuf[row * a.I + j1] = __float2bfloat16_rn(act_apply(a.activation, h1, 0.0f, a.limit, a.alpha));
+            abuf[row * a.I + j1] = __float2bfloat16_rn(act::act_apply(a.activation, h1, 0.0f, a.limit, a.alpha));
           }
         }
       } else {

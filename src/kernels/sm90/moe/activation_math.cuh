@@ -56,6 +56,17 @@ __device__ __forceinline__ float act_fn(float g, float u, float limit, float alp
   }
 }
 
+// act_fn with the activation chosen at run time (one switch per call: for kernels whose epilogue
+// is a small part of their work, so that one instantiation serves every activation).
+__device__ __forceinline__ float act_apply(Activation act, float g, float u, float limit, float alpha) {
+  switch (act) {
+    case Activation::kSwiGLU: return act_fn<Activation::kSwiGLU>(g, u, limit, alpha);
+    case Activation::kSwiGLUOAI: return act_fn<Activation::kSwiGLUOAI>(g, u, limit, alpha);
+    case Activation::kGeGLU: return act_fn<Activation::kGeGLU>(g, u, limit, alpha);
+    default: return act_fn<Activation::kReLU2>(g, u, limit, alpha);
+  }
+}
+
 // a = bf16(act(g, u)) as a float: FC2's input before the fp8_block quantization. One definition
 // for the activation-quantize kernel and the fp8 FC1 epilogue, whose codes must agree bit for bit.
 template <Activation kAct>
