@@ -35,6 +35,7 @@
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/tensor_map.h"
+#include "kernels/sm90/common/tma_ring.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"  // nth_active_expert, with_active_tiles
 #include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
@@ -130,16 +131,13 @@ __global__ void __launch_bounds__(kThreads, 2)
   constexpr int kNT = C::kNT, kStages = C::kStages, kAhead = kStages - 1;
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages], empty_bar[kStages];
+  TmaRing<kStages, kThreads> ring{full_bar, empty_bar};
   __shared__ int scratch[9];
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   const uint32_t raw = ptx::smem_u32(smem_raw);
   const uint32_t sbase = (raw + 1023u) & ~1023u;
   if (tid == 0) {
-    for (int i = 0; i < kStages; ++i) {
-      ptx::mbar_init(ptx::smem_u32(&full_bar[i]), 1);
-      ptx::mbar_init(ptx::smem_u32(&empty_bar[i]), kThreads);
-    }
-    ptx::mbar_fence_init();
+    ring.init();
     ptx::prefetch_tensormap(&tm_x);
     ptx::prefetch_tensormap(&tm_w);
   }
@@ -166,12 +164,9 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   uint32_t issued = 0;
   auto load_stage = [&](int ks, int t0) {
-    const int slot = int(issued % kStages);
-    if (issued >= uint32_t(kStages))
-      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, ptx::kGemmWaitTimeoutNs);
-    const uint32_t bar = ptx::smem_u32(&full_bar[slot]);
+    const int slot = ring.acquire(issued);
+    const uint32_t bar = ring.arm(slot, uint32_t(C::kStage));
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
-    ptx::mbar_arrive_expect_tx(bar, uint32_t(C::kStage));
     if constexpr (KSPS == 1) {
       ptx::tma_load_3d(st, &tm_w, bar, ks * kBK, n0, g);
       ptx::tma_load_2d(st + kWBytes, &tm_x, bar, ks * kBK, t0);
@@ -196,8 +191,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       constexpr int NTA = decltype(nta_c)::value;
       for (int ks = 0; ks < KS; ++ks, ++used) {
         if (tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
-        const int slot = int(used % kStages);
-        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, ptx::kGemmWaitTimeoutNs);
+        const int slot = ring.wait_full(used);
         const uint32_t stage = sbase + uint32_t(slot * C::kStage);
 #pragma unroll
         for (int sub = 0; sub < KSPS; ++sub) {
@@ -218,7 +212,7 @@ __global__ void __launch_bounds__(kThreads, 2)
             for (int j = 0; j < NTA; ++j) ptx::mma_m16n8k16_bf16(acc[j], af[1], b[j][2], b[j][3]);
           }
         }
-        ptx::mbar_arrive(ptx::smem_u32(&empty_bar[slot]));  // every thread: racecheck's ordering
+        ring.release(slot);
       }
     };
     w4a16::with_active_tiles<kNT>((rows_here + 7) / 8, k_loop);

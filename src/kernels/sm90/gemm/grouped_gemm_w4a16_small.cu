@@ -39,6 +39,7 @@
 #include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/tensor_map.h"
+#include "kernels/sm90/common/tma_ring.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
 #include "megamoe/errors.h"
 
@@ -355,17 +356,14 @@ __global__ void __launch_bounds__(kThreads, 2)
   constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages], empty_bar[kStages];
+  TmaRing<kStages, kThreads> ring{full_bar, empty_bar};
   __shared__ int scratch[9];
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   const uint32_t raw = ptx::smem_u32(smem_raw);
   const uint32_t sbase = (raw + 1023u) & ~1023u;
   const uint8_t* smem = smem_raw + (sbase - raw);
   if (tid == 0) {
-    for (int i = 0; i < kStages; ++i) {
-      ptx::mbar_init(ptx::smem_u32(&full_bar[i]), 1);
-      ptx::mbar_init(ptx::smem_u32(&empty_bar[i]), kThreads);
-    }
-    ptx::mbar_fence_init();
+    ring.init();
     ptx::prefetch_tensormap(&tm_x);
     ptx::prefetch_tensormap(&tm_w);
     ptx::prefetch_tensormap(&tm_s);
@@ -388,13 +386,10 @@ __global__ void __launch_bounds__(kThreads, 2)
   // stage this CTA has loaded; its slot's previous use must have been released by every thread).
   uint32_t issued = 0;
   auto load_stage = [&](int ks, int t0) {
-    const int slot = int(issued % kStages);
-    if (issued >= uint32_t(kStages))
-      ptx::mbar_wait(ptx::smem_u32(&empty_bar[slot]), ((issued / kStages) - 1) & 1u, ptx::kGemmWaitTimeoutNs);
+    const int slot = ring.acquire(issued);
     const int kt = (ks0 + ks) * kSteps;
-    const uint32_t bar = ptx::smem_u32(&full_bar[slot]);
+    const uint32_t bar = ring.arm(slot, kTx);
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
-    ptx::mbar_arrive_expect_tx(bar, kTx);
     ptx::tma_load_3d(st + C::kXOff, &tm_x, bar, 0, t0, kt);
     ptx::tma_load_4d(st + C::kWOff, &tm_w, bar, 0, n0, kt, g);
     ptx::tma_load_2d(st + C::kSOff, &tm_s, bar, n0 * ScaleCfg<F>::kPerRow / 4, g * KT + kt);
@@ -416,8 +411,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       float acc_hi[4] = {0.0f, 0.0f, 0.0f, 0.0f};
       for (int ks = 0; ks < KS; ++ks, ++used) {
         if (tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
-        const int slot = int(used % kStages);
-        ptx::mbar_wait(ptx::smem_u32(&full_bar[slot]), (used / kStages) & 1u, ptx::kGemmWaitTimeoutNs);
+        const int slot = ring.wait_full(used);
         const uint8_t* st = smem + slot * C::kStage;
         const uint32_t xst = sbase + uint32_t(slot * C::kStage + C::kXOff);
         const int steps_here = min(kSteps, KT - (ks0 + ks) * kSteps);  // the last stage may hold fewer
@@ -431,7 +425,7 @@ __global__ void __launch_bounds__(kThreads, 2)
             small_substep<F, NTA>(st + C::kWOff + u * kWBytes, st + C::kSOff + u * C::kSBytes,
                                   xst + uint32_t(u * C::kXBytes), frag, acc, acc_hi);
         }
-        ptx::mbar_arrive(ptx::smem_u32(&empty_bar[slot]));
+        ring.release(slot);
       }
       if constexpr (NTA == 1) {
 #pragma unroll
