@@ -93,12 +93,12 @@ __device__ __forceinline__ bool mbar_try_wait(uint32_t bar, uint32_t parity) {
       : "memory");
   return done != 0;
 }
-// Waits for the phase of parity `parity`; a phase that has not completed after `timeout_ns`
-// (%globaltimer) traps: a TMA that never lands (a faulting copy) becomes a launch error that
-// the host sees, never a hung GPU.
 // The grouped GEMMs' bound on one wait: far above any stage's latency, short enough that a lost copy
 // surfaces as an error within seconds (the Mega kernel has its own, configurable bound).
 constexpr unsigned long long kGemmWaitTimeoutNs = 4ull * 1000ull * 1000ull * 1000ull;  // 4 s
+// Waits for the phase of parity `parity`; a phase that has not completed after `timeout_ns`
+// (%globaltimer) traps: a TMA that never lands (a faulting copy) becomes a launch error that
+// the host sees, never a hung GPU.
 __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity, unsigned long long timeout_ns) {
   if (mbar_try_wait(bar, parity)) return;
   unsigned long long t0;

@@ -33,10 +33,10 @@
 
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
+#include "kernels/sm90/common/grouped_rows.cuh"
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/common/tma_ring.cuh"
-#include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"  // nth_active_expert, with_active_tiles
 #include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
 
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     ptx::prefetch_tensormap(&tm_w);
   }
   ptx::pdl_wait_then_release();
-  const int g = w4a16::nth_active_expert(offsets, G, blockIdx.y, scratch);  // its barriers publish the inits
+  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its barriers publish the inits
   if (g < 0) return;
   const int n0 = blockIdx.x * kBN;
   const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
@@ -215,7 +215,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         ring.release(slot);
       }
     };
-    w4a16::with_active_tiles<kNT>((rows_here + 7) / 8, k_loop);
+    with_active_tiles<kNT>((rows_here + 7) / 8, k_loop);
     if constexpr (!kAct) {
       store<kNT, false, Activation::kSwiGLU>(ep, acc, g, t0, rows_here, n0 + wr, N, lane);
     } else {
