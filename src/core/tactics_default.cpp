@@ -1368,32 +1368,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 6.38627
     },
     "1024": {
-     "split_small": 3.93904,
-     "split_small_k1": 4.00467,
-     "split_small_k2": 4.26922,
-     "split_large": 3.1511,
-     "split_large_tma": 6.54131
+     "split_small": 3.92467,
+     "split_small_k1": 3.92899,
+     "split_small_k2": 4.22128,
+     "split_large": 3.08554,
+     "split_large_tma": 6.52035,
+     "split_large_tma_fc1": 5.2248,
+     "split_large_tma_fc2": 4.08662
     },
     "2048": {
-     "split_small": 7.27424,
-     "split_small_k1": 6.87306,
-     "split_small_k2": 7.52192,
-     "split_large": 4.74557,
-     "split_large_tma": 7.13437
+     "split_small": 6.8591,
+     "split_small_k1": 7.39917,
+     "split_small_k2": 7.95763,
+     "split_large": 4.63901,
+     "split_large_tma": 7.06278,
+     "split_large_tma_fc1": 6.14595,
+     "split_large_tma_fc2": 5.4023
     },
     "4096": {
-     "split_small": 12.8698,
-     "split_small_k1": 13.5969,
-     "split_small_k2": 14.3292,
-     "split_large": 7.3431,
-     "split_large_tma": 8.60899
+     "split_small": 13.2861,
+     "split_small_k1": 12.7675,
+     "split_small_k2": 13.9084,
+     "split_large": 7.4049,
+     "split_large_tma": 8.60195,
+     "split_large_tma_fc1": 8.17939,
+     "split_large_tma_fc2": 7.86704
     },
     "8192": {
-     "split_small": 25.3053,
-     "split_small_k1": 25.6842,
-     "split_small_k2": 27.5867,
-     "split_large": 13.8579,
-     "split_large_tma": 12.2782
+     "split_small": 25.4068,
+     "split_small_k1": 25.5024,
+     "split_small_k2": 27.2042,
+     "split_large": 13.8786,
+     "split_large_tma": 12.1369,
+     "split_large_tma_fc1": 12.7144,
+     "split_large_tma_fc2": 13.5583
     }
    }
   },
@@ -1423,8 +1431,8 @@ const char* shipped_tactics_json() {
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large_tma",
-    "8192": "split_large_tma"
+    "4096": "split_large_tma_fc1",
+    "8192": "split_large_tma_fc1"
    },
    "measured_ms": {
     "1": {
@@ -1526,32 +1534,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.446272
     },
     "1024": {
-     "split_small": 0.423328,
-     "split_small_k1": 0.424832,
-     "split_small_k2": 0.530496,
-     "split_large": 0.326624,
-     "split_large_tma": 0.500928
+     "split_small": 0.421728,
+     "split_small_k1": 0.422208,
+     "split_small_k2": 0.527968,
+     "split_large": 0.325664,
+     "split_large_tma": 0.498336,
+     "split_large_tma_fc1": 0.425152,
+     "split_large_tma_fc2": 0.397344
     },
     "2048": {
-     "split_small": 0.763936,
-     "split_small_k1": 0.798208,
-     "split_small_k2": 0.973088,
-     "split_large": 0.496288,
-     "split_large_tma": 0.622528
+     "split_small": 0.785952,
+     "split_small_k1": 0.75056,
+     "split_small_k2": 0.967456,
+     "split_large": 0.494944,
+     "split_large_tma": 0.622464,
+     "split_large_tma_fc1": 0.56256,
+     "split_large_tma_fc2": 0.554912
     },
     "4096": {
-     "split_small": 1.52774,
-     "split_small_k1": 1.55248,
-     "split_small_k2": 1.8863,
-     "split_large": 0.893184,
-     "split_large_tma": 0.863296
+     "split_small": 1.46976,
+     "split_small_k1": 1.48566,
+     "split_small_k2": 1.89389,
+     "split_large": 0.913536,
+     "split_large_tma": 0.8728,
+     "split_large_tma_fc1": 0.855424,
+     "split_large_tma_fc2": 0.90368
     },
     "8192": {
-     "split_small": 2.99347,
-     "split_small_k1": 2.97158,
-     "split_small_k2": 3.74723,
-     "split_large": 1.70077,
-     "split_large_tma": 1.66861
+     "split_small": 2.94544,
+     "split_small_k1": 2.94688,
+     "split_small_k2": 3.70858,
+     "split_large": 1.71645,
+     "split_large_tma": 1.67798,
+     "split_large_tma_fc1": 1.62426,
+     "split_large_tma_fc2": 1.73469
     }
    }
   },
@@ -1684,32 +1700,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.06218
     },
     "1024": {
-     "split_small": 3.11722,
-     "split_small_k1": 3.15318,
-     "split_small_k2": 3.20243,
-     "split_large": 1.6575,
-     "split_large_tma": 1.44163
+     "split_small": 3.11482,
+     "split_small_k1": 3.09386,
+     "split_small_k2": 3.08931,
+     "split_large": 1.62563,
+     "split_large_tma": 1.40726,
+     "split_large_tma_fc1": 1.51126,
+     "split_large_tma_fc2": 1.5185
     },
     "2048": {
-     "split_small": 6.33654,
-     "split_small_k1": 6.50013,
-     "split_small_k2": 6.20102,
-     "split_large": 3.22224,
-     "split_large_tma": 2.83408
+     "split_small": 6.3104,
+     "split_small_k1": 6.36368,
+     "split_small_k2": 6.39626,
+     "split_large": 3.25962,
+     "split_large_tma": 2.78816,
+     "split_large_tma_fc1": 2.91946,
+     "split_large_tma_fc2": 3.09811
     },
     "4096": {
-     "split_small": 12.55,
-     "split_small_k1": 12.5495,
-     "split_small_k2": 12.5585,
-     "split_large": 6.21946,
-     "split_large_tma": 5.40819
+     "split_small": 13.0626,
+     "split_small_k1": 12.6059,
+     "split_small_k2": 12.154,
+     "split_large": 6.23888,
+     "split_large_tma": 5.42237,
+     "split_large_tma_fc1": 5.67754,
+     "split_large_tma_fc2": 6.0417
     },
     "8192": {
-     "split_small": 25.4043,
-     "split_small_k1": 25.2782,
-     "split_small_k2": 24.5745,
-     "split_large": 12.3959,
-     "split_large_tma": 10.1067
+     "split_small": 25.397,
+     "split_small_k1": 25.2976,
+     "split_small_k2": 25.0137,
+     "split_large": 12.3147,
+     "split_large_tma": 10.2181,
+     "split_large_tma_fc1": 10.8685,
+     "split_large_tma_fc2": 11.6784
     }
    }
   },
@@ -1842,32 +1866,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.88832
     },
     "1024": {
-     "split_small": 1.2823,
-     "split_small_k1": 1.2151,
-     "split_small_k2": 1.34842,
-     "split_large": 0.913632,
-     "split_large_tma": 1.94483
+     "split_small": 1.21981,
+     "split_small_k1": 1.2256,
+     "split_small_k2": 1.3273,
+     "split_large": 0.9024,
+     "split_large_tma": 1.91878,
+     "split_large_tma_fc1": 1.53549,
+     "split_large_tma_fc2": 1.22954
     },
     "2048": {
-     "split_small": 2.14554,
-     "split_small_k1": 2.10464,
-     "split_small_k2": 2.21629,
-     "split_large": 1.36416,
-     "split_large_tma": 2.10525
+     "split_small": 2.09178,
+     "split_small_k1": 2.25328,
+     "split_small_k2": 2.20122,
+     "split_large": 1.37923,
+     "split_large_tma": 2.09363,
+     "split_large_tma_fc1": 1.80109,
+     "split_large_tma_fc2": 1.60554
     },
     "4096": {
-     "split_small": 3.94723,
-     "split_small_k1": 3.95635,
-     "split_small_k2": 4.10112,
-     "split_large": 2.15958,
-     "split_large_tma": 2.56301
+     "split_small": 4.13261,
+     "split_small_k1": 4.0128,
+     "split_small_k2": 4.16432,
+     "split_large": 2.22445,
+     "split_large_tma": 2.54109,
+     "split_large_tma_fc1": 2.43309,
+     "split_large_tma_fc2": 2.31488
     },
     "8192": {
-     "split_small": 7.79827,
-     "split_small_k1": 7.58832,
-     "split_small_k2": 7.82966,
-     "split_large": 4.04035,
-     "split_large_tma": 3.61078
+     "split_small": 7.61933,
+     "split_small_k1": 7.96301,
+     "split_small_k2": 7.84682,
+     "split_large": 4.09994,
+     "split_large_tma": 3.5888,
+     "split_large_tma_fc1": 3.74349,
+     "split_large_tma_fc2": 3.94998
     }
    }
   },
@@ -1998,32 +2030,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 6.79638
     },
     "1024": {
-     "split_small": 4.15997,
-     "split_small_k1": 4.15462,
-     "split_small_k2": 4.44883,
-     "split_large": 3.42243,
-     "split_large_tma": 6.87178
+     "split_small": 3.96813,
+     "split_small_k1": 4.12,
+     "split_small_k2": 4.44768,
+     "split_large": 3.34928,
+     "split_large_tma": 6.88659,
+     "split_large_tma_fc1": 5.57763,
+     "split_large_tma_fc2": 4.3537
     },
     "2048": {
-     "split_small": 7.40992,
-     "split_small_k1": 7.24224,
-     "split_small_k2": 7.90672,
-     "split_large": 5.08931,
-     "split_large_tma": 7.4392
+     "split_small": 7.24365,
+     "split_small_k1": 7.92621,
+     "split_small_k2": 8.28784,
+     "split_large": 4.76198,
+     "split_large_tma": 7.46211,
+     "split_large_tma_fc1": 6.47043,
+     "split_large_tma_fc2": 5.71939
     },
     "4096": {
-     "split_small": 13.5718,
-     "split_small_k1": 14.1144,
-     "split_small_k2": 14.8234,
-     "split_large": 7.70928,
-     "split_large_tma": 9.20762
+     "split_small": 14.2903,
+     "split_small_k1": 13.4078,
+     "split_small_k2": 14.6602,
+     "split_large": 7.92221,
+     "split_large_tma": 9.2209,
+     "split_large_tma_fc1": 8.63338,
+     "split_large_tma_fc2": 8.28496
     },
     "8192": {
-     "split_small": 26.8809,
-     "split_small_k1": 26.9873,
-     "split_small_k2": 28.8538,
-     "split_large": 14.3091,
-     "split_large_tma": 12.9535
+     "split_small": 26.2966,
+     "split_small_k1": 26.9537,
+     "split_small_k2": 28.7814,
+     "split_large": 14.1766,
+     "split_large_tma": 12.9661,
+     "split_large_tma_fc1": 13.3943,
+     "split_large_tma_fc2": 13.9436
     }
    }
   },
@@ -2053,8 +2093,8 @@ const char* shipped_tactics_json() {
     "512": "split_large",
     "1024": "split_large",
     "2048": "split_large",
-    "4096": "split_large_tma",
-    "8192": "split_large_tma"
+    "4096": "split_large_tma_fc1",
+    "8192": "split_large_tma_fc1"
    },
    "measured_ms": {
     "1": {
@@ -2156,32 +2196,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 0.464256
     },
     "1024": {
-     "split_small": 0.443648,
-     "split_small_k1": 0.446464,
-     "split_small_k2": 0.54736,
-     "split_large": 0.330272,
-     "split_large_tma": 0.512288
+     "split_small": 0.434912,
+     "split_small_k1": 0.439072,
+     "split_small_k2": 0.547456,
+     "split_large": 0.330848,
+     "split_large_tma": 0.51216,
+     "split_large_tma_fc1": 0.440192,
+     "split_large_tma_fc2": 0.406336
     },
     "2048": {
-     "split_small": 0.815168,
-     "split_small_k1": 0.800992,
-     "split_small_k2": 1.0232,
-     "split_large": 0.520896,
-     "split_large_tma": 0.640128
+     "split_small": 0.82048,
+     "split_small_k1": 0.810656,
+     "split_small_k2": 1.00902,
+     "split_large": 0.51216,
+     "split_large_tma": 0.6408,
+     "split_large_tma_fc1": 0.584,
+     "split_large_tma_fc2": 0.568608
     },
     "4096": {
-     "split_small": 1.56666,
-     "split_small_k1": 1.61002,
-     "split_small_k2": 1.94515,
-     "split_large": 0.924128,
-     "split_large_tma": 0.900864
+     "split_small": 1.60128,
+     "split_small_k1": 1.5433,
+     "split_small_k2": 1.93926,
+     "split_large": 0.9456,
+     "split_large_tma": 0.910912,
+     "split_large_tma_fc1": 0.882112,
+     "split_large_tma_fc2": 0.93712
     },
     "8192": {
-     "split_small": 3.08976,
-     "split_small_k1": 3.08829,
-     "split_small_k2": 3.80352,
-     "split_large": 1.79222,
-     "split_large_tma": 1.72301
+     "split_small": 3.07245,
+     "split_small_k1": 3.09414,
+     "split_small_k2": 3.74941,
+     "split_large": 1.77987,
+     "split_large_tma": 1.7441,
+     "split_large_tma_fc1": 1.6935,
+     "split_large_tma_fc2": 1.76294
     }
    }
   },
@@ -2314,32 +2362,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.11168
     },
     "1024": {
-     "split_small": 3.27568,
-     "split_small_k1": 3.28806,
-     "split_small_k2": 3.296,
-     "split_large": 1.7208,
-     "split_large_tma": 1.48557
+     "split_small": 3.30282,
+     "split_small_k1": 3.23005,
+     "split_small_k2": 3.24534,
+     "split_large": 1.68522,
+     "split_large_tma": 1.49088,
+     "split_large_tma_fc1": 1.60483,
+     "split_large_tma_fc2": 1.59389
     },
     "2048": {
-     "split_small": 6.72115,
-     "split_small_k1": 6.58819,
-     "split_small_k2": 6.57213,
-     "split_large": 3.33958,
-     "split_large_tma": 2.97549
+     "split_small": 6.78202,
+     "split_small_k1": 6.78906,
+     "split_small_k2": 6.62826,
+     "split_large": 3.32,
+     "split_large_tma": 2.94483,
+     "split_large_tma_fc1": 3.05843,
+     "split_large_tma_fc2": 3.21238
     },
     "4096": {
-     "split_small": 13.169,
-     "split_small_k1": 12.9759,
-     "split_small_k2": 13.2559,
-     "split_large": 6.4175,
-     "split_large_tma": 5.72957
+     "split_small": 13.5661,
+     "split_small_k1": 13.3698,
+     "split_small_k2": 12.9123,
+     "split_large": 6.63638,
+     "split_large_tma": 5.7041,
+     "split_large_tma_fc1": 6.00707,
+     "split_large_tma_fc2": 6.25555
     },
     "8192": {
-     "split_small": 26.5108,
-     "split_small_k1": 26.5514,
-     "split_small_k2": 25.923,
-     "split_large": 12.9847,
-     "split_large_tma": 10.6816
+     "split_small": 26.6065,
+     "split_small_k1": 26.4746,
+     "split_small_k2": 26.08,
+     "split_large": 12.9219,
+     "split_large_tma": 10.806,
+     "split_large_tma_fc1": 11.3047,
+     "split_large_tma_fc2": 12.2153
     }
    }
   },
@@ -2472,32 +2528,40 @@ const char* shipped_tactics_json() {
      "split_large_tma": 2.00202
     },
     "1024": {
-     "split_small": 1.37523,
-     "split_small_k1": 1.30301,
-     "split_small_k2": 1.4065,
-     "split_large": 0.99136,
-     "split_large_tma": 2.05206
+     "split_small": 1.2832,
+     "split_small_k1": 1.29517,
+     "split_small_k2": 1.39648,
+     "split_large": 0.97744,
+     "split_large_tma": 2.02547,
+     "split_large_tma_fc1": 1.61949,
+     "split_large_tma_fc2": 1.30662
     },
     "2048": {
-     "split_small": 2.2272,
-     "split_small_k1": 2.20461,
-     "split_small_k2": 2.29645,
-     "split_large": 1.42256,
-     "split_large_tma": 2.23693
+     "split_small": 2.36803,
+     "split_small_k1": 2.24442,
+     "split_small_k2": 2.36893,
+     "split_large": 1.42413,
+     "split_large_tma": 2.20547,
+     "split_large_tma_fc1": 1.89254,
+     "split_large_tma_fc2": 1.69213
     },
     "4096": {
-     "split_small": 4.16346,
-     "split_small_k1": 4.16259,
-     "split_small_k2": 4.23523,
-     "split_large": 2.26166,
-     "split_large_tma": 2.68605
+     "split_small": 4.33219,
+     "split_small_k1": 4.12896,
+     "split_small_k2": 4.24387,
+     "split_large": 2.27405,
+     "split_large_tma": 2.69677,
+     "split_large_tma_fc1": 2.53542,
+     "split_large_tma_fc2": 2.46256
     },
     "8192": {
-     "split_small": 8.15741,
-     "split_small_k1": 8.23232,
-     "split_small_k2": 8.12867,
-     "split_large": 4.13344,
-     "split_large_tma": 3.76211
+     "split_small": 8.22982,
+     "split_small_k1": 8.25331,
+     "split_small_k2": 8.11366,
+     "split_large": 4.19827,
+     "split_large_tma": 3.7351,
+     "split_large_tma_fc1": 3.84026,
+     "split_large_tma_fc2": 4.08365
     }
    }
   }

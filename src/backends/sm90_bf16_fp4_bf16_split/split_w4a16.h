@@ -75,10 +75,15 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel; the mma.sync one also
   // with its K split fixed (k1: whole K per CTA, k2: two halves), which of the two is faster
   // depends on the shape more than on the grid's size (docs/BENCHMARKS.md).
-  std::vector<std::string> tactic_names() const override { return {kSmall, kSmallK1, kSmallK2, kLarge, kLargeTma}; }
+  // The two large tactics per GEMM: `split_large_tma_fc1` runs FC1 on the TMA tactic and FC2 on
+  // the wgmma one, `split_large_tma_fc2` the reverse (the GEMMs' shapes differ: FC1 N = 2I, K = H;
+  // FC2 N = H, K = I).
+  std::vector<std::string> tactic_names() const override {
+    return {kSmall, kSmallK1, kSmallK2, kLarge, kLargeTma, kLargeTmaFc1, kLargeTmaFc2};
+  }
   std::string tactic_for(int64_t T) const override {
     const std::string& r = requested_tactic(T);
-    if (r == kSmallK1 || r == kSmallK2) return r;
+    if (r == kSmallK1 || r == kSmallK2 || r == kLargeTmaFc1 || r == kLargeTmaFc2) return r;
     switch (gemm_tactic(T)) {
       case sm90::W4A16Tactic::kSmall: return kSmall;
       case sm90::W4A16Tactic::kLargeTma: return kLargeTma;
@@ -91,6 +96,8 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   static constexpr const char* kSmallK2 = "split_small_k2";
   static constexpr const char* kLarge = "split_large";
   static constexpr const char* kLargeTma = "split_large_tma";
+  static constexpr const char* kLargeTmaFc1 = "split_large_tma_fc1";
+  static constexpr const char* kLargeTmaFc2 = "split_large_tma_fc2";
 
  protected:
 
@@ -99,8 +106,16 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     const std::string& r = requested_tactic(T);
     if (r == kSmall || r == kSmallK1 || r == kSmallK2) return sm90::W4A16Tactic::kSmall;
     if (r == kLarge) return sm90::W4A16Tactic::kLarge;
-    if (r == kLargeTma) return sm90::W4A16Tactic::kLargeTma;
+    if (r == kLargeTma || r == kLargeTmaFc1) return sm90::W4A16Tactic::kLargeTma;
+    if (r == kLargeTmaFc2) return sm90::W4A16Tactic::kLarge;
     return sm90::w4a16_pick_tactic(T * K_, int(EL_));
+  }
+  // FC2's tactic: FC1's, except for the two mixed tactics.
+  sm90::W4A16Tactic fc2_tactic(int64_t T) const {
+    const std::string& r = requested_tactic(T);
+    if (r == kLargeTmaFc1) return sm90::W4A16Tactic::kLarge;
+    if (r == kLargeTmaFc2) return sm90::W4A16Tactic::kLargeTma;
+    return gemm_tactic(T);
   }
   // The small tactic's K split the requested tactic fixes (0: the kernel's rule).
   int small_splits(int64_t T) const {
@@ -181,6 +196,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g2.W = w2_.as<const uint8_t>();
     g2.scales = s2_.as<const uint8_t>();
     g2.alpha = g2_.as<const float>();
+    g2.tactic = fc2_tactic(T);
     const bool y_bf16 = fc2_bf16_y(g2.tactic != sm90::W4A16Tactic::kSmall);
     g2.D = y_bf16 ? nullptr : static_cast<float*>(sw_.y);
     g2.D16 = y_bf16 ? sw_.y : nullptr;
