@@ -3,7 +3,8 @@
 // form (w4a16_small_tma_kernel, the default since session 38: one thread's TMA copies of four or
 // eight K steps a stage, two CTAs per SM; below) and the cp.async form (w4a16_small_kernel, every thread
 // copies; MEGAMOE_W4A16_SMALL_TMA=0). What follows describes the cp.async form; both share the
-// grid, the warps' rows, the sub-step (small_substep) and the epilogue (small_store).
+// grid, the sub-step's decode and MMAs (small_substep_codes) and the epilogue (small_store); the
+// TMA form reads its warps' weight rows in another order (see there).
 //
 // Grid (ceil(N/128), min(G, rows bound)): blockIdx.y is the rank of an expert among those with
 // rows (nth_active_expert), so no CTA is launched for the ~97% of experts idle at decode sizes.
@@ -107,12 +108,12 @@ __device__ __forceinline__ SmallFrag small_frag(int warp, int lane) {
 // activation tile). Each tile's MMAs form a dependent chain on its accumulator; with one tile
 // the k16 blocks 2h and 2h + 1 go to two accumulators (acc and acc_hi, summed after the K loop)
 // so two chains interleave.
+// small_substep_codes: the same with the warp's two weight rows' fragment bytes already loaded (the
+// TMA form's weight tile has its own layout).
 template <Fp4Scale F, int NTA, int NT>
-__device__ __forceinline__ void small_substep(const uint8_t* w, const uint8_t* s, uint32_t x, const SmallFrag& f,
-                                              float (&acc)[NT][4], float (&acc_hi)[4]) {
+__device__ __forceinline__ void small_substep_codes(uint2 wa, uint2 wb, const uint8_t* s, uint32_t x, const SmallFrag& f,
+                                                    float (&acc)[NT][4], float (&acc_hi)[4]) {
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
-  const uint2 wa = *reinterpret_cast<const uint2*>(w + f.wa);
-  const uint2 wb = *reinterpret_cast<const uint2*>(w + f.wb);
   uint32_t ca, cb;
   if constexpr (kPerRow == 2) {
     ca = *reinterpret_cast<const uint16_t*>(s + f.sa);
@@ -140,18 +141,26 @@ __device__ __forceinline__ void small_substep(const uint8_t* w, const uint8_t* s
   }
 }
 
+template <Fp4Scale F, int NTA, int NT>
+__device__ __forceinline__ void small_substep(const uint8_t* w, const uint8_t* s, uint32_t x, const SmallFrag& f,
+                                              float (&acc)[NT][4], float (&acc_hi)[4]) {
+  small_substep_codes<F, NTA>(*reinterpret_cast<const uint2*>(w + f.wa), *reinterpret_cast<const uint2*>(w + f.wb), s,
+                              x, f, acc, acc_hi);
+}
+
 // Epilogue of a pass: D[t0 + col, n] = alpha * acc for the pass's token columns and the warp's 16
 // weight rows from n_warp (bounds-checked), added atomically onto the zeroed D when K is split.
+// The accumulator rows gq and gq + 8 hold weight rows n_warp + ra and n_warp + rb.
 template <int NT>
 __device__ __forceinline__ void small_store(float* __restrict__ D, const float (&acc)[NT][4], float al, bool split,
-                                            int t0, int rows_here, int n_warp, int N, int lane) {
-  const int gq = lane >> 2, tig = lane & 3;
+                                            int t0, int rows_here, int n_warp, int ra, int rb, int N, int lane) {
+  const int tig = lane & 3;
 #pragma unroll
   for (int j = 0; j < NT; ++j) {
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const int col = j * 8 + 2 * tig + (q & 1);
-      const int n = n_warp + gq + (q >> 1) * 8;
+      const int n = n_warp + ((q >> 1) ? rb : ra);
       if (col < rows_here && n < N) {
         float* d = D + size_t(t0 + col) * size_t(N) + n;
         if (split) atomicAdd(d, al * acc[j][q]);
@@ -298,7 +307,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
     cp_async_wait<0>();
     __syncthreads();  // every warp is done with the stages before the next pass refills them
 
-    small_store(D, acc, al, split, t0, rows_here, n0 + wr, N, lane);
+    small_store(D, acc, al, split, t0, rows_here, n0 + wr, lane >> 2, (lane >> 2) + 8, N, lane);
   }
 }
 
@@ -320,13 +329,19 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
 // gridDim.z parts) and the same per-warp sub-step, fed by the copy engine instead of every thread's
 // cp.async. One issuing thread's stream rate follows its TMA instructions, not its bytes
 // (docs/BENCHMARKS.md, 2026-12-03 stream micro-benchmarks), so a stage is few, large copies: S = 4
-// or 8 64-wide K steps (256 / 512 K) as one box per operand, through tensor maps that walk the
-// existing layouts in the order shared memory wants them:
-//   codes       {32 B, 128 rows, S K steps, 1 expert} of [G][N][K/2]: [step][row][32 B], 16 / 32 KB,
-//               128 / 256 bytes of each row from DRAM (rows past N, steps past K arrive as zeros);
+// or 8 64-wide K steps (256 / 512 K) in one or two boxes per operand, through tensor maps that walk
+// the existing layouts in the order shared memory wants them:
+//   codes       {128 B, 128 rows, 1 expert} of [G][N][K/2] per 4 K steps, 128-byte swizzle:
+//               [quad][row][128 B], 16 KB a box, S / 4 boxes (rows past N, bytes past K/2 arrive as
+//               zeros). A box row of 128 bytes, not 32 (one K step a box row): TMA streams short box
+//               rows slowly (at T = 1 the 32-byte form read 2.2-2.6 TB/s, ncu, session 41);
 //   activations {64 K, BT rows, S K steps} of [rows][K], 128-byte swizzle: [step][row][128 B];
 //   scales      {128 rows' factor bytes, S K steps} of the scale tiles [G * K/64][N * kPerRow].
 // S = 8 for 16-token passes whose K part holds at least 32 steps (launch_w4a16_small), else 4.
+// The swizzle XORs a row's 16-byte chunks with (row & 7), so a warp reads its 16 weight rows in an
+// order where the 8-byte loads of each half-warp fall on distinct banks: A row gq is tile row
+// 16 w + 2 gq and A row gq + 8 is 16 w + 2 gq + 1 (rows gq = 0..3 of a half-warp: XOR 0, 2, 4, 6,
+// which spreads a step's two chunks over all eight); the epilogue writes the rows back in that order.
 // No CTA-wide barrier in the K loop: each thread waits for its stage's `full` barrier and, when
 // done with it, arrives on the stage's `empty` barrier (every thread: racecheck does not carry
 // __syncwarp's ordering over to another lane's arrival). Thread 0 refills a slot kAhead stages
@@ -379,7 +394,17 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int ks0 = split ? int(blockIdx.z) * ((KS_all + 1) / 2) : 0;
   const int KS = split ? min(KS_all - ks0, (KS_all + 1) / 2) : KS_all;
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
-  const SmallFrag frag = small_frag<F>(warp, lane);
+  // Tile rows of the warp's A rows gq / gq + 8, their scale offsets, and their weight bytes of quad
+  // step 0: step u of a quad is at that offset XOR (u << 5) (chunk 2u + tig / 2, XOR (row & 7)).
+  const int gq = lane >> 2, tig = lane & 3;
+  const int ra = warp * 16 + 2 * gq, rb = ra + 1;
+  SmallFrag frag = small_frag<F>(warp, lane);
+  frag.sa = uint32_t(ra * ScaleCfg<F>::kPerRow);
+  frag.sb = uint32_t(rb * ScaleCfg<F>::kPerRow);
+  const uint32_t wq_a = uint32_t(ra * 128 + ((((tig >> 1) ^ (ra & 7))) << 4) + (tig & 1) * 8);
+  const uint32_t wq_b = uint32_t(rb * 128 + ((((tig >> 1) ^ (rb & 7))) << 4) + (tig & 1) * 8);
+  constexpr int kQuadBytes = kBN * 128;  // one codes box: 4 K steps of 128 rows
+  static_assert(kSteps % 4 == 0 && C::kWOff % 1024 == 0 && C::kStage % 1024 == 0, "swizzled codes boxes: 1 KB aligned");
   constexpr uint32_t kTx = uint32_t(kSteps * (C::kXBytes + kWBytes + C::kSBytes));  // full boxes, zero fill included
 
   // Thread 0's copies of stage ks of the pass at token t0 into the next slot (`issued` counts every
@@ -391,7 +416,9 @@ __global__ void __launch_bounds__(kThreads, 2)
     const uint32_t bar = ring.arm(slot, kTx);
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
     ptx::tma_load_3d(st + C::kXOff, &tm_x, bar, 0, t0, kt);
-    ptx::tma_load_4d(st + C::kWOff, &tm_w, bar, 0, n0, kt, g);
+#pragma unroll
+    for (int q = 0; q < kSteps / 4; ++q)
+      ptx::tma_load_3d(st + C::kWOff + uint32_t(q * kQuadBytes), &tm_w, bar, (kt + 4 * q) * kPackedRowBytes, n0, g);
     ptx::tma_load_2d(st + C::kSOff, &tm_s, bar, n0 * ScaleCfg<F>::kPerRow / 4, g * KT + kt);
     ++issued;
   };
@@ -415,15 +442,18 @@ __global__ void __launch_bounds__(kThreads, 2)
         const uint8_t* st = smem + slot * C::kStage;
         const uint32_t xst = sbase + uint32_t(slot * C::kStage + C::kXOff);
         const int steps_here = min(kSteps, KT - (ks0 + ks) * kSteps);  // the last stage may hold fewer
+        auto step = [&](int u) {
+          const uint8_t* wq = st + C::kWOff + (u >> 2) * kQuadBytes;
+          const uint32_t sw = uint32_t(u & 3) << 5;
+          small_substep_codes<F, NTA>(*reinterpret_cast<const uint2*>(wq + (wq_a ^ sw)),
+                                      *reinterpret_cast<const uint2*>(wq + (wq_b ^ sw)), st + C::kSOff + u * C::kSBytes,
+                                      xst + uint32_t(u * C::kXBytes), frag, acc, acc_hi);
+        };
         if (steps_here == kSteps) {
 #pragma unroll
-          for (int u = 0; u < kSteps; ++u)
-            small_substep<F, NTA>(st + C::kWOff + u * kWBytes, st + C::kSOff + u * C::kSBytes,
-                                  xst + uint32_t(u * C::kXBytes), frag, acc, acc_hi);
+          for (int u = 0; u < kSteps; ++u) step(u);
         } else {
-          for (int u = 0; u < steps_here; ++u)
-            small_substep<F, NTA>(st + C::kWOff + u * kWBytes, st + C::kSOff + u * C::kSBytes,
-                                  xst + uint32_t(u * C::kXBytes), frag, acc, acc_hi);
+          for (int u = 0; u < steps_here; ++u) step(u);
         }
         ring.release(slot);
       }
@@ -434,7 +464,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     };
     const int nta = (rows_here + 7) / 8;
     with_active_tiles<kNT>(nta, k_loop);
-    small_store(D, acc, al, split, t0, rows_here, n0 + warp * 16, N, lane);
+    small_store(D, acc, al, split, t0, rows_here, n0 + warp * 16, 2 * gq, 2 * gq + 1, N, lane);
   }
 }
 
@@ -453,12 +483,12 @@ cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int gri
   const cuuint32_t xb[3] = {cuuint32_t(kBK), cuuint32_t(BT), cuuint32_t(C::kSteps)};
   const CUtensorMap tx = cu::encode_tensor_map(a.A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, xd, xs, xb,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "w4a16 small", "A");
-  // Codes [G][N][K/2] bytes as {32 B, N, K / 64, G}: a box is kSteps steps of 128 rows, each a [128 x 32 B] tile.
-  const cuuint64_t wd[4] = {cuuint64_t(kPackedRowBytes), cuuint64_t(a.N), cuuint64_t(KT), cuuint64_t(a.num_groups)};
-  const cuuint64_t ws[3] = {cuuint64_t(a.K / 2), cuuint64_t(kPackedRowBytes), cuuint64_t(a.N * a.K / 2)};
-  const cuuint32_t wb[4] = {cuuint32_t(kPackedRowBytes), cuuint32_t(kBN), cuuint32_t(C::kSteps), 1u};
-  const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, wd, ws, wb,
-                                               CU_TENSOR_MAP_SWIZZLE_NONE, "w4a16 small", "W");
+  // Codes [G][N][K/2] bytes as {K/2, N, G}: a box is 128 bytes (4 K steps) of 128 rows, 128-byte swizzle.
+  const cuuint64_t wd[3] = {cuuint64_t(a.K / 2), cuuint64_t(a.N), cuuint64_t(a.num_groups)};
+  const cuuint64_t ws[2] = {cuuint64_t(a.K / 2), cuuint64_t(a.N * a.K / 2)};
+  const cuuint32_t wb[3] = {128u, cuuint32_t(kBN), 1u};
+  const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, wd, ws, wb,
+                                               CU_TENSOR_MAP_SWIZZLE_128B, "w4a16 small", "W");
   // Scale tiles [G * K/64][N * kPerRow] bytes as 32-bit words: a box is 128 rows' factor bytes of
   // kSteps steps (rows past N arrive as zeros).
   const cuuint64_t sd[2] = {cuuint64_t(a.N * kPerRow / 4), cuuint64_t(int64_t(a.num_groups) * KT)};
