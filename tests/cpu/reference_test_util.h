@@ -302,16 +302,36 @@ inline MoeConfig make_config(int64_t E, int64_t K, int64_t H, int64_t I, Recipe 
 }
 
 // Runs the reference and the float64 loop on one problem; returns rel-L2 (also checks that
-// every output element was written and the output is not trivially zero).
+// every output element was written and the output is not trivially zero). ref_out: the float64
+// loop's output, when the caller wants more than the one number.
 inline double check_against_f64(const MoeConfig& c, const formats::CanonicalWeights& cw, Problem& p,
-                                int threads = 0, F64Stats* st = nullptr) {
+                                int threads = 0, F64Stats* st = nullptr, std::vector<double>* ref_out = nullptr) {
   auto provider = reference::copy_canonical_weights(c, cw.view(c));
   p.poison();
   reference::moe_forward(c, *provider, p.xv(), p.idv(), p.wv(), p.outv(), threads);
   for (uint16_t v : p.out) EXPECT_NE(v, 0x7FC1) << "an output element was not written";
   const auto ref = f64_forward(c, dequantize_for_test(c, cw), p, cw.fc1_input_global_scale,
                                cw.fc2_input_global_scale, st);
+  if (ref_out) *ref_out = ref;
   return rel_l2(p, ref);
+}
+
+// Per token (row of H outputs): ||out - ref|| / ||ref||, sorted ascending (tokens whose reference
+// row is zero are left out).
+inline std::vector<double> token_rel_l2_sorted(const Problem& p, const std::vector<double>& ref) {
+  std::vector<double> r;
+  for (int64_t t = 0; t < p.T; ++t) {
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < p.H; ++i) {
+      const size_t k = size_t(t * p.H + i);
+      const double o = formats::bf16_bits_to_float(p.out[k]);
+      num += (o - ref[k]) * (o - ref[k]);
+      den += ref[k] * ref[k];
+    }
+    if (den > 0) r.push_back(std::sqrt(num / den));
+  }
+  std::sort(r.begin(), r.end());
+  return r;
 }
 
 }  // namespace megamoe::reftest

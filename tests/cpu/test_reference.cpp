@@ -54,10 +54,25 @@ TEST_P(ReferenceOracle, MatchesFloat64Loop) {
     cw.fc2_input_global_scale = 4.0f / (448.0f * 6.0f);
   }
   F64Stats st;
-  const double err = check_against_f64(c, cw, p, 0, &st);
-  const double tol = 5e-3;  // measured ~1.7e-3 for every case: the final bf16 rounding of out
-  std::printf("[ rel-L2 ] %-44s %.3e (clamped %lld)\n", name.c_str(), err, (long long)st.clamped);
+  std::vector<double> ref;
+  const double err = check_against_f64(c, cw, p, 0, &st, &ref);
+  const std::vector<double> tok = token_rel_l2_sorted(p, ref);
+  ASSERT_FALSE(tok.empty());
+  const double tok_median = tok[tok.size() / 2];
+  // Measured ~1.7e-3 for every case: the final bf16 rounding of out. nvfp4 quantizes FC2's input to
+  // e2m1 (16-element blocks, e4m3 scales), and the reference computes h in fp32 where this loop uses
+  // float64: an `a` on an e2m1 rounding boundary, or a block's amax on a scale boundary, can land on
+  // the neighbouring code in one of the two, moving that token's FC2 input by up to a third of an
+  // element or a block. Such flips are rare and hit single tokens (with random seeds, 1 in ~150 runs
+  // of swiglu_limit1, whose clamp puts many `a` on the same values, went to 8e-3 - 1e-2 while the
+  // median token stayed at ~1.7e-3); a wrong formula moves every token. So for nvfp4 the whole
+  // output gets a bound that admits a few flipped tokens, and the median token keeps the tight one.
+  const bool fp4_act = recipe == Recipe::kNVFP4;
+  const double tol = fp4_act ? 3e-2 : 5e-3, tok_tol = 5e-3;
+  std::printf("[ rel-L2 ] %-44s %.3e (median token %.3e, worst %.3e; clamped %lld)\n", name.c_str(), err, tok_median,
+              tok.back(), (long long)st.clamped);
   EXPECT_LT(err, tol) << name;
+  EXPECT_LT(tok_median, tok_tol) << name << ": the median token";
   if (ac.limit > 0) EXPECT_GT(st.clamped, 0) << "the limit case must exercise the clamp";
   // The output is not trivially small.
   double s = 0;
