@@ -95,7 +95,7 @@ constexpr int kWStages = 3;        // packed codes + scales of a step in flight 
 constexpr int kABufs = 3;          // decoded A tiles: decoders -> consumers (see consume_pass)
 constexpr int kDecodeWarps = 3, kConsumerWarps = 8, kVirtualWarps = 8;  // 16 weight rows each
 constexpr int kTokBoxBytes = kTokBox * kSmemRowBytes;                 // 8192
-constexpr int kXBytes = kMaxTok * kSmemRowBytes;                      // 32768: one token stage
+constexpr int kXBytes = kMaxTok * kSmemRowBytes;                      // 40960: one token stage
 constexpr int kHalfRows = 64;      // weight rows per TMA box (one half of the tile)
 constexpr int kWBytes = kWRows * kPackedRowBytes;                     // 4096
 constexpr int kWHalfBytes = kHalfRows * kPackedRowBytes;              // 2048
