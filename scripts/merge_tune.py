@@ -9,10 +9,14 @@ bucket's tactic is the fastest of the times stored with it. An entry of the tune
 in the table is an error unless --add is given (a new shape then gets its own entry).
 
     python3 scripts/merge_tune.py tune_bf16.json [more.json ...] [--buckets 1-64]
-        [--keep bf16:7168:1 ...] [--add] [--dry-run]
+        [--keep bf16:7168:1 ...] [--min-gain 0.02] [--add] [--dry-run]
 
 --keep RECIPE:HIDDEN:BUCKET leaves that bucket of that recipe and hidden size as it was (e.g. a
 cell where the tune and the bench disagree; say why in docs/BENCHMARKS.md).
+--min-gain G leaves a bucket as it was unless the tune timed the table's tactic at least (1 + G)
+times its winner's time (near-ties between tactics move between processes by a few percent, so a
+merge of every tune winner adds noise to the table; a bucket whose tactic the tune did not time
+always takes the winner).
 """
 import argparse
 import json
@@ -34,6 +38,8 @@ def main():
     ap.add_argument("tunes", nargs="+", help="tactic cache files written by `megamoe tune --cache`")
     ap.add_argument("--buckets", type=bucket_range, default=(1, 8192), help="token buckets to merge, e.g. 1-64")
     ap.add_argument("--keep", action="append", default=[], help="RECIPE:HIDDEN:BUCKET to leave unchanged")
+    ap.add_argument("--min-gain", type=float, default=0.0,
+                    help="change a bucket only if the tune's winner beats the table's tactic by this fraction")
     ap.add_argument("--add", action="store_true", help="add tune entries that have no match in the table")
     ap.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
     ap.add_argument("--table", default=TABLE)
@@ -47,7 +53,7 @@ def main():
         recipe, hidden, bucket = k.split(":")
         keep.add((recipe, int(hidden), bucket))
     lo, hi = args.buckets
-    changes = 0
+    changes = held = 0
     for path in args.tunes:
         for tuned in json.load(open(path))["entries"]:
             key = tuple(tuned[k] for k in KEY)
@@ -66,6 +72,12 @@ def main():
                 if not lo <= int(bucket) <= hi or (tuned["recipe"], tuned["hidden"], bucket) in keep:
                     continue
                 before = entry["tactics"].get(bucket)
+                times = tuned["measured_ms"][bucket]
+                if before != tactic and before in times and times[before] < (1.0 + args.min_gain) * times[tactic]:
+                    held += 1
+                    print(f"{tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>4s}: {before} kept "
+                          f"({tactic} only {times[before] / times[tactic]:.3f}x faster in the tune)")
+                    continue
                 if before != tactic:
                     changes += 1
                     print(f"{tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>4s}: {before} -> {tactic}")
@@ -73,7 +85,7 @@ def main():
                 entry["measured_ms"][bucket] = tuned["measured_ms"][bucket]
             entry["tactics"] = dict(sorted(entry["tactics"].items(), key=lambda kv: int(kv[0])))
             entry["measured_ms"] = dict(sorted(entry["measured_ms"].items(), key=lambda kv: int(kv[0])))
-    print(f"{changes} bucket(s) changed their tactic")
+    print(f"{changes} bucket(s) changed their tactic" + (f", {held} kept by --min-gain" if held else ""))
     if not args.dry_run:
         old = source[begin:end]
         lead, trail = old[: len(old) - len(old.lstrip())], old[len(old.rstrip()):]

@@ -1,0 +1,73 @@
+"""scripts/merge_tune.py on a synthetic table and tune: winners copied bucket by bucket with their
+times, buckets outside --buckets and --keep untouched, --min-gain holding near-ties, unknown shapes
+refused without --add."""
+import json
+import pathlib
+import subprocess
+import sys
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "merge_tune.py"
+KEY = {"gpu": "NVIDIA H200", "sm_count": 132, "backend": "sm90_bf16_mxfp4_bf16_mega", "recipe": "w4a16_mxfp4",
+       "activation": "swiglu", "bias": False, "experts": 8, "top_k": 2, "hidden": 4096, "intermediate": 14336}
+
+
+def write_table(path, tactics, times):
+    entry = dict(KEY, driver=0, library="*", tactics=tactics, measured_ms=times)
+    body = json.dumps({"format": "megamoe-tactics", "version": 1, "entries": [entry]}, indent=1)
+    path.write_text('const char* shipped_tactics_json() {\n  return R"json(\n' + body + '\n)json";\n}\n')
+
+
+def read_table(path):
+    text = path.read_text()
+    return json.loads(text[text.index('R"json(') + 7:text.index(')json"')])["entries"][0]
+
+
+def write_tune(path, tactics, times, **overrides):
+    entry = dict(KEY, driver=13000, library="0.1.0", tactics=tactics, measured_ms=times)
+    entry.update(overrides)
+    path.write_text(json.dumps({"format": "megamoe-tactics", "version": 1, "entries": [entry]}))
+
+
+def run(*args):
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True)
+
+
+def test_merge_min_gain_keep_and_buckets(tmp_path):
+    table, tune = tmp_path / "table.cpp", tmp_path / "tune.json"
+    write_table(table, {"1": "a", "2": "a", "4": "a", "8": "a"},
+                {b: {"a": 1.0, "b": 2.0} for b in ("1", "2", "4", "8")})
+    # Bucket 1: b wins by 1.5x; bucket 2: by 1%; bucket 4: by 10% but kept; bucket 8: outside --buckets.
+    times = {"1": {"a": 1.5, "b": 1.0}, "2": {"a": 1.01, "b": 1.0}, "4": {"a": 1.1, "b": 1.0},
+             "8": {"a": 3.0, "b": 1.0}}
+    write_tune(tune, {b: "b" for b in times}, times)
+    out = run(tune, "--table", table, "--buckets", "1-4", "--min-gain", "0.02", "--keep", "w4a16_mxfp4:4096:4")
+    assert out.returncode == 0, out.stderr
+    assert "1 bucket(s) changed their tactic, 1 kept by --min-gain" in out.stdout
+    e = read_table(table)
+    assert e["tactics"] == {"1": "b", "2": "a", "4": "a", "8": "a"}
+    # A changed bucket takes the tune's times; held and kept buckets keep the table's, so every
+    # bucket's tactic stays the fastest of its stored times (tests/cpu/test_tactics.cpp's rule).
+    assert e["measured_ms"]["1"] == {"a": 1.5, "b": 1.0}
+    assert e["measured_ms"]["2"] == {"a": 1.0, "b": 2.0}
+    assert e["measured_ms"]["4"] == {"a": 1.0, "b": 2.0}
+    for b, t in e["tactics"].items():
+        assert min(e["measured_ms"][b], key=e["measured_ms"][b].get) == t
+    # Without --min-gain every winner is merged.
+    write_table(table, {"2": "a"}, {"2": {"a": 1.0, "b": 2.0}})
+    write_tune(tune, {"2": "b"}, {"2": {"a": 1.01, "b": 1.0}})
+    assert run(tune, "--table", table).returncode == 0
+    assert read_table(table)["tactics"] == {"2": "b"}
+
+
+def test_dry_run_and_unknown_shape(tmp_path):
+    table, tune = tmp_path / "table.cpp", tmp_path / "tune.json"
+    write_table(table, {"1": "a"}, {"1": {"a": 1.0, "b": 2.0}})
+    before = table.read_text()
+    write_tune(tune, {"1": "b"}, {"1": {"a": 2.0, "b": 1.0}})
+    out = run(tune, "--table", table, "--dry-run")
+    assert out.returncode == 0 and "a -> b" in out.stdout
+    assert table.read_text() == before
+    write_tune(tune, {"1": "b"}, {"1": {"a": 2.0, "b": 1.0}}, hidden=1024)
+    out = run(tune, "--table", table)
+    assert out.returncode != 0 and "no shipped entry" in out.stderr
+    assert run(tune, "--table", table, "--add").returncode == 0
