@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 41 (not run): the same ncu as ../2026-12-04_w4a16_decode_timelines/ncu.sh, of (clocks not locked, caches flushed) of the W4A16 small TMA kernel at
+# Prepared in session 41 (not run): ../2026-12-04_w4a16_decode_timelines/ncu.sh again: ncu (clocks not locked, caches flushed) of the W4A16 small TMA kernel at
 # T = 1 (FC1 and FC2: -c 2), deepseek-v3 and gpt-oss-120b as `auto` runs them (split_small_k1): what a
 # warp waits for, how busy DRAM is. .carry/head.txz: megamoe of 318f4bb (the 128-byte code boxes; xz: tar xJf). Where the small GEMMs stand after 5fd2877, before choosing between the prepared x8 / K-split jobs and a tile-major code layout.
 set -u
