@@ -76,8 +76,9 @@ static_assert(kStages >= 2, "the cp.async ring needs a stage in flight while one
 static_assert(kWBytes == kBN * kPackedRowBytes, "stage sizes");
 
 // A thread's shared-memory offsets inside one 64-wide sub-step's tiles (constant over the K loop):
-// its two weight rows' fragment bytes (gq and gq + 8 of the warp's 16 rows) in the weight tile
-// [128 rows x 32 B], their factor bytes in the scale tile [128 rows x kPerRow B], and the
+// its two weight rows' fragment bytes (tile rows ra and rb, which hold the warp's A rows gq and
+// gq + 8) in the weight tile [128 rows x 32 B] (the cp.async form's layout; the TMA form addresses
+// its codes itself), their factor bytes in the scale tile [128 rows x kPerRow B], and the
 // ldmatrix rows of the activation B fragments in the 128-byte-swizzled activation tile [rows x
 // 128 B]: lane l gives row l % 8 of matrix l / 8, i.e. token row l % 8 of an n8 tile and chunk
 // 4 h + l / 8 of the row (k16 blocks 2 h and 2 h + 1: b0, b1, b0, b1), its 16-byte chunks XOR-ed
@@ -86,14 +87,14 @@ struct SmallFrag {
   uint32_t wa, wb, sa, sb, xl[2];
 };
 template <Fp4Scale F>
-__device__ __forceinline__ SmallFrag small_frag(int warp, int lane) {
+__device__ __forceinline__ SmallFrag small_frag(int ra, int rb, int lane) {
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
-  const int gq = lane >> 2, tig = lane & 3, wr = warp * 16;
+  const int tig = lane & 3;
   SmallFrag f;
-  f.wa = uint32_t((wr + gq) * kPackedRowBytes + tig * 8);
-  f.wb = f.wa + 8 * kPackedRowBytes;
-  f.sa = uint32_t((wr + gq) * kPerRow);
-  f.sb = f.sa + 8 * kPerRow;
+  f.wa = uint32_t(ra * kPackedRowBytes + tig * 8);
+  f.wb = uint32_t(rb * kPackedRowBytes + tig * 8);
+  f.sa = uint32_t(ra * kPerRow);
+  f.sb = uint32_t(rb * kPerRow);
   const int lrow = lane & 7, lmat = lane >> 3;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
@@ -221,7 +222,7 @@ __global__ void __launch_bounds__(kThreads, 3) w4a16_small_kernel(const __nv_bfl
   const uint32_t x_dst = uint32_t(C::kXOff + x_row * kSmemRowBytes + ((x_c ^ (x_row & 7)) * kChunkBytes));
   const uint32_t sbase = uint32_t(__cvta_generic_to_shared(smem));
 
-  const SmallFrag frag = small_frag<F>(warp, lane);
+  const SmallFrag frag = small_frag<F>(wr + (lane >> 2), wr + (lane >> 2) + 8, lane);
   for (int t0 = lo; t0 < hi; t0 += kBT) {
     const int rows_here = min(kBT, hi - t0);
     const bool x_ok = x_thr && x_row < rows_here;
@@ -394,13 +395,11 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int ks0 = split ? int(blockIdx.z) * ((KS_all + 1) / 2) : 0;
   const int KS = split ? min(KS_all - ks0, (KS_all + 1) / 2) : KS_all;
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
-  // Tile rows of the warp's A rows gq / gq + 8, their scale offsets, and their weight bytes of quad
-  // step 0: step u of a quad is at that offset XOR (u << 5) (chunk 2u + tig / 2, XOR (row & 7)).
+  // Tile rows of the warp's A rows gq / gq + 8 (their scale offsets in frag), and their weight bytes
+  // of quad step 0: step u of a quad is at that offset XOR (u << 5) (chunk 2u + tig / 2, XOR (row & 7)).
   const int gq = lane >> 2, tig = lane & 3;
   const int ra = warp * 16 + 2 * gq, rb = ra + 1;
-  SmallFrag frag = small_frag<F>(warp, lane);
-  frag.sa = uint32_t(ra * ScaleCfg<F>::kPerRow);
-  frag.sb = uint32_t(rb * ScaleCfg<F>::kPerRow);
+  const SmallFrag frag = small_frag<F>(ra, rb, lane);
   const uint32_t wq_a = uint32_t(ra * 128 + ((((tig >> 1) ^ (ra & 7))) << 4) + (tig & 1) * 8);
   const uint32_t wq_b = uint32_t(rb * 128 + ((((tig >> 1) ^ (rb & 7))) << 4) + (tig & 1) * 8);
   constexpr int kQuadBytes = kBN * 128;  // one codes box: 4 K steps of 128 rows
