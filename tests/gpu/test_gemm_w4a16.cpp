@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <tuple>
@@ -63,6 +64,7 @@ struct PreparedGemm {
     ga.K = K;
     ga.num_groups = int(G);
     ga.tactic = t;
+    ga.small_splits = small_splits;
     return ga;
   }
   // A large tactic into bf16 D16 (poisoned first); returns D16's bits.
@@ -87,6 +89,7 @@ struct PreparedGemm {
   }
   const int64_t N, K, M, G;
   const sm90::Fp4Scale fmt;
+  int small_splits = 0;  // W4A16GemmArgs::small_splits of every launch
   const sm90::W4A16Scales ps;
   DevBuf<uint16_t> da;
   DevBuf<uint8_t> dw, ds;
@@ -201,23 +204,28 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);
 }
 
-// FC1 with the activation in a large tactic's epilogue (act_out) equals, bit for bit, the same
-// tactic's fp32 D followed by the activation kernel (launch_activation: + b13, act, round), for
-// every activation, with and without biases, both scale formats, ragged experts (the TMA tactic's
-// 320-token passes and the wgmma tactic's 64- / 128-token passes with their remainders, empty
-// experts) and two 128-row blocks (I = 128). Canonical W13: gate rows [0, I), up rows [I, 2I).
-// Large-magnitude activations so that swiglu's clamp and geglu's tanh both see their saturated
-// ranges. Two row sets: the wgmma tactic takes 128-token passes for the first (a mean of 118 rows
-// an expert), 64-token passes for the second (22).
+// FC1 with the activation in a tactic's epilogue (act_out) equals, bit for bit, the same tactic's
+// fp32 D followed by the activation kernel (launch_activation: + b13, act, round), for every
+// activation, with and without biases, both scale formats, ragged experts (the TMA tactic's
+// 320-token passes and the wgmma tactic's 64- / 128-token passes with their remainders, the small
+// tactic's 32-token passes, empty experts) and two 128-row blocks (I = 128). Canonical W13: gate
+// rows [0, I), up rows [I, 2I). Large-magnitude activations so that swiglu's clamp and geglu's tanh
+// both see their saturated ranges. Row sets: the wgmma tactic takes 128-token passes for the first
+// (a mean of 118 rows an expert), 64-token passes for the second (22); the third (small tactic
+// only) is decode-sized (a mean of 3 rows: 16-token passes) with K = 2304 (eight K steps a stage,
+// four and a half stages) and gated I = 160 (the last CTA's 64 outputs half past I; relu2 I = 192).
+// The small tactic runs K whole (small_splits 1) for both, the only form with the epilogue.
 class W4A16ActEpilogue : public ::testing::TestWithParam<std::tuple<sm90::W4A16Tactic, int>> {};
 TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
   const sm90::W4A16Tactic tactic = std::get<0>(GetParam());
-  const std::vector<int32_t> rows = std::get<1>(GetParam()) == 0
-                                        ? std::vector<int32_t>{0, 300, 3, 64, 0, 129, 330}  // 330: 2 x 160 + 10
-                                        : std::vector<int32_t>{0, 3, 17, 40, 0, 33, 64};
-  const int64_t I = 128, K = 192, G = int64_t(rows.size());
+  const int row_set = std::get<1>(GetParam());
+  const std::vector<int32_t> rows = row_set == 0   ? std::vector<int32_t>{0, 300, 3, 64, 0, 129, 330}  // 330: 2 x 160 + 10
+                                    : row_set == 1 ? std::vector<int32_t>{0, 3, 17, 40, 0, 33, 64}
+                                                   : std::vector<int32_t>{0, 1, 7, 2, 5, 9, 0, 3};
+  const bool decode = row_set == 2;
+  const int64_t K = decode ? 2304 : 192, G = int64_t(rows.size());
   std::vector<int32_t> offs(size_t(G + 1), 0), row_expert;
   for (int64_t g = 0; g < G; ++g) {
     offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
@@ -232,6 +240,7 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
   CUDA_CHECK(cudaMemcpy(d_row_expert.p, row_expert.data(), row_expert.size() * 4, cudaMemcpyHostToDevice));
   for (const Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2}) {
     const bool gated = act != Activation::kReLU2;
+    const int64_t I = !decode ? 128 : gated ? 160 : 192;
     const int64_t N = gated ? 2 * I : I;
     SCOPED_TRACE("activation " + std::to_string(int(act)));
     std::vector<uint8_t> w(size_t(G * N * K / 2));
@@ -248,6 +257,7 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
       std::vector<float> alpha(static_cast<size_t>(G));
       for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
       PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
+      if (tactic == sm90::W4A16Tactic::kSmall) gemm.small_splits = 1;
       const std::vector<float> h = gemm.run(tactic);
       for (const bool with_bias : {false, true}) {
         SCOPED_TRACE(with_bias ? "with b13" : "no b13");
@@ -270,6 +280,12 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
         ga.act.limit = p.limit;
         ga.act.alpha = p.alpha;
         ga.act.b13 = with_bias ? d_bias.p : nullptr;
+        if (tactic == sm90::W4A16Tactic::kSmall && !sm90::w4a16_small_act_epilogue(ga, M)) {
+          // Only under the A/B knobs that take the small tactic off its TMA form or split its K.
+          ASSERT_TRUE(std::getenv("MEGAMOE_W4A16_SMALL_TMA") || std::getenv("MEGAMOE_W4A16_SMALL_SPLITS"));
+          EXPECT_THROW(sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr), InvalidArgument);
+          continue;
+        }
         sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
         CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<uint16_t> wv = want.download(), gv = got.download();
@@ -289,10 +305,12 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
 INSTANTIATE_TEST_SUITE_P(LargeTactics, W4A16ActEpilogue,
                          ::testing::Combine(::testing::Values(sm90::W4A16Tactic::kLargeTma, sm90::W4A16Tactic::kLarge),
                                             ::testing::Values(0, 1)));
+INSTANTIATE_TEST_SUITE_P(SmallTactic, W4A16ActEpilogue,
+                         ::testing::Combine(::testing::Values(sm90::W4A16Tactic::kSmall), ::testing::Values(0, 1, 2)));
 
 // Bad output arguments are refused by name: bf16 D16 with the small tactic (which may add split-K
-// partials into fp32 D), two outputs, or none; the activation epilogue (act_out) with a tactic
-// that has none, or gated with N not 2I.
+// partials into fp32 D), two outputs, or none; the activation epilogue (act_out) with the small
+// tactic's K in two halves, or a large tactic's gated one with N not 2I, I % 64 == 0.
 TEST(W4A16, RefusesBadOutputs) {
   MEGAMOE_REQUIRE_SM90();
   const int64_t N = 128, K = 128;
@@ -318,15 +336,22 @@ TEST(W4A16, RefusesBadOutputs) {
   sm90::W4A16GemmArgs none = gemm.args(sm90::W4A16Tactic::kLarge);
   none.D = nullptr;
   expect_refused(none, "no output");
-  // The activation epilogue: the small tactic has none, and it is an output of its own.
+  // The activation epilogue: the small tactic has it only with K whole (here K = 256 in two halves),
+  // and it is an output of its own.
   {
-    sm90::W4A16GemmArgs ga = gemm.args(sm90::W4A16Tactic::kSmall);
+    const int64_t K2 = 256;
+    std::vector<uint16_t> a2(size_t(4 * K2), 0x3F80);
+    std::vector<uint8_t> w2(size_t(N * K2 / 2), 0x22), sc2(size_t(N * K2 / 32), 127);
+    PreparedGemm halves(a2, w2, sc2, nullptr, {0, 4}, N, K2, sm90::Fp4Scale::kMxfp4);
+    halves.small_splits = 2;
+    sm90::W4A16GemmArgs ga = halves.args(sm90::W4A16Tactic::kSmall);
     ga.D = nullptr;
     ga.act_out = d16.p;
     ga.act.activation = Activation::kReLU2;
+    EXPECT_FALSE(sm90::w4a16_small_act_epilogue(ga, 4));
     try {
       sm90::launch_grouped_gemm_w4a16(ga, sm90::Fp4Scale::kMxfp4, 4, nullptr);
-      ADD_FAILURE() << "the small tactic with act_out: accepted";
+      ADD_FAILURE() << "the small tactic with act_out and K in two halves: accepted";
     } catch (const InvalidArgument& e) {
       EXPECT_NE(std::string(e.what()).find("act_out"), std::string::npos) << e.what();
     }

@@ -173,11 +173,15 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g1.num_groups = int(EL_);
     g1.tactic = gemm_tactic(T);
     g1.small_splits = small_splits(T);
-    // The activation in FC1's epilogue (the large tactics): no fp32 h. MEGAMOE_W4A16_LARGE_ACT=0
-    // keeps the large tactic's fp32 h and the activation kernel (an A/B knob, read once).
+    // The activation in FC1's epilogue (the large tactics; the small one where it runs K whole):
+    // no fp32 h and no activation kernel. MEGAMOE_W4A16_LARGE_ACT=0 / MEGAMOE_W4A16_SMALL_ACT=0 keep
+    // the wgmma / the small tactic's fp32 h and the activation kernel (A/B knobs, read once).
     static const bool large_act = env_int("MEGAMOE_W4A16_LARGE_ACT", 1) != 0;
+    static const bool small_act = env_int("MEGAMOE_W4A16_SMALL_ACT", 1) != 0;
     const bool fused_act = g1.tactic == sm90::W4A16Tactic::kLargeTma ||
-                           (large_act && g1.tactic == sm90::W4A16Tactic::kLarge);
+                           (large_act && g1.tactic == sm90::W4A16Tactic::kLarge) ||
+                           (small_act && g1.tactic == sm90::W4A16Tactic::kSmall &&
+                            sm90::w4a16_small_act_epilogue(g1, rows_bound));
     if (fused_act) {
       g1.D = nullptr;
       g1.act_out = sw_.a;

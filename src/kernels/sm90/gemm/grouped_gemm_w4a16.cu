@@ -20,6 +20,7 @@ namespace megamoe::sm90 {
 
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream);
+bool w4a16_small_tma_form();
 cudaError_t launch_w4a16_large(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y,
                                cudaStream_t stream);
 cudaError_t launch_w4a16_large_tma(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y,
@@ -90,7 +91,28 @@ BlockFix block_fix(Fp4Scale fmt, uint8_t c) {
   return (c & 0x80) ? BlockFix::kNegate : BlockFix::kNone;
 }
 
+// The small tactic's K parts for a grid of grid_y experts: MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 (an A/B
+// knob, read once; other values are ignored), else the caller's (a tactic), else the rule; 1 when K
+// has fewer than two stages of 128 per split.
+int small_split_count(const W4A16GemmArgs& a, int64_t grid_y) {
+  static const int forced_splits = [] {
+    const int v = int(env_int("MEGAMOE_W4A16_SMALL_SPLITS", 0));
+    return v == 1 || v == 2 ? v : 0;
+  }();
+  int splits = forced_splits != 0 ? forced_splits : a.small_splits;
+  if (splits == 0) {
+    const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
+    splits = ctas <= kSplitMaxCtasPerSm * cu::current_sm_count() ? 2 : 1;
+  }
+  return a.K < 256 ? 1 : splits;
+}
+
 }  // namespace
+
+bool w4a16_small_act_epilogue(const W4A16GemmArgs& a, int64_t total_rows_upper_bound) {
+  if (total_rows_upper_bound <= 0 || a.num_groups <= 0 || !w4a16_small_tma_form()) return false;
+  return small_split_count(a, std::min<int64_t>(a.num_groups, total_rows_upper_bound)) == 1;
+}
 
 W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups) {
   if (num_groups <= 0) return W4A16Tactic::kSmall;
@@ -122,28 +144,19 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (a.D16 && t == W4A16Tactic::kSmall)
     throw_invalid("D16", "the large tactics (bf16 output; the small tactic may add split-K partials into fp32 D)",
                   "the small tactic");
-  if (a.act_out && t == W4A16Tactic::kSmall)
-    throw_invalid("act_out", "a large tactic (the small one has no activation epilogue)", "the small tactic");
-  if (a.act_out && a.act.activation != Activation::kReLU2 && a.N % 128 != 0)
-    throw_invalid("N", "2 * I with I a multiple of 64 (gated activation epilogue)", std::to_string(a.N));
+  if (a.act_out && t == W4A16Tactic::kSmall && !w4a16_small_act_epilogue(a, total_rows_upper_bound))
+    throw_invalid("act_out", "a large tactic, or the small one with K whole on its TMA form (w4a16_small_act_epilogue)",
+                  "the small tactic with K split in two or its cp.async form");
+  if (a.act_out && a.act.activation != Activation::kReLU2 && t != W4A16Tactic::kSmall && a.N % 128 != 0)
+    throw_invalid("N", "2 * I with I a multiple of 64 (gated activation epilogue of a large tactic)",
+                  std::to_string(a.N));
   cudaError_t e;
   if (t == W4A16Tactic::kLarge) {
     e = launch_w4a16_large(a, fmt, total_rows_upper_bound, int(grid_y), stream);
   } else if (t == W4A16Tactic::kLargeTma) {
     e = launch_w4a16_large_tma(a, fmt, total_rows_upper_bound, int(grid_y), stream);
   } else {
-    const int64_t ctas = cu::ceil_div<int64_t>(a.N, 128) * grid_y;
-    const int64_t split_max_ctas = kSplitMaxCtasPerSm * cu::current_sm_count();
-    // The count: MEGAMOE_W4A16_SMALL_SPLITS=1 or 2 (an A/B knob, read once; other values are
-    // ignored), else the caller's (a tactic), else the rule; 1 when K has fewer than two stages of
-    // 128 per split.
-    static const int forced_splits = [] {
-      const int v = int(env_int("MEGAMOE_W4A16_SMALL_SPLITS", 0));
-      return v == 1 || v == 2 ? v : 0;
-    }();
-    int splits = forced_splits != 0 ? forced_splits : a.small_splits;
-    if (splits == 0) splits = ctas <= split_max_ctas ? 2 : 1;
-    if (a.K < 256) splits = 1;
+    const int splits = small_split_count(a, grid_y);
     e = cudaSuccess;
     if (splits > 1)  // the partial sums are added into D: rows [0, rows bound) start at zero
       e = cudaMemsetAsync(a.D, 0, size_t(total_rows_upper_bound) * size_t(a.N) * sizeof(float), stream);

@@ -13,7 +13,8 @@
 //           tiles of four K steps a stage by TMA (eight for 16-token passes whose K part holds at
 //           least 32 steps; one copy each; two CTAs per SM; a cp.async form with
 //           MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is small or `small_splits`
-//           says: decode-like T.
+//           says: decode-like T. FC1's activation in its epilogue (act_out) when K is whole on the
+//           TMA form (w4a16_small_act_epilogue).
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
 //           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows;
 //           FC1's activation in its epilogue (act_out) as kLargeTma.
@@ -62,7 +63,8 @@ struct W4A16GemmArgs {
   // Instead of D: [rows, N] bf16, each element the fp32 result rounded to nearest (bit for bit
   // bf16(D)). kLarge / kLargeTma only (the small tactic may split K and add partial sums into fp32 D).
   void* D16 = nullptr;
-  // Instead of D / D16, FC1 with the activation in the epilogue (kLarge, kLargeTma): W is canonical
+  // Instead of D / D16, FC1 with the activation in the epilogue (kLarge, kLargeTma, and kSmall where
+  // w4a16_small_act_epilogue holds): W is canonical
   // W13 ([gate | up] rows, N = 2I; relu2: N = I) and act_out [rows, I] bf16 receives
   // bf16(act(h[gate i] + b13[gate i], h[up i] + b13[up i])) with h = alpha * acc, the float
   // operations of fp32 D followed by launch_activation, bit for bit (act.b13 may be null).
@@ -76,6 +78,11 @@ struct W4A16GemmArgs {
   int small_splits = 0;
 };
 
+// Whether the small tactic accepts act_out for these arguments (K, N, num_groups, small_splits) and
+// this row bound: it runs K whole (small_splits 1, or MEGAMOE_W4A16_SMALL_SPLITS / the rule giving
+// one part) on its TMA form. Otherwise its K halves add fp32 partial sums into D and the caller runs
+// the activation kernel after it.
+bool w4a16_small_act_epilogue(const W4A16GemmArgs& args, int64_t total_rows_upper_bound);
 // The tactic kAuto runs for total_rows_upper_bound rows over num_groups experts.
 W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups);
 

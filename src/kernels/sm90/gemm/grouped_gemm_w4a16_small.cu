@@ -4,7 +4,9 @@
 // eight K steps a stage, two CTAs per SM; below) and the cp.async form (w4a16_small_kernel, every thread
 // copies; MEGAMOE_W4A16_SMALL_TMA=0). What follows describes the cp.async form; both share the
 // grid, the sub-step's decode and MMAs (small_substep_codes) and the epilogue (small_store); the
-// TMA form reads its warps' weight rows in another order (see there).
+// TMA form reads its warps' weight rows in another order (see there) and, running K whole, can
+// apply FC1's activation in its epilogue instead (small_act_store: gated tiles of 64 gate rows and
+// their 64 up rows).
 //
 // Grid (ceil(N/128), min(G, rows bound)): blockIdx.y is the rank of an expert among those with
 // rows (nth_active_expert), so no CTA is launched for the ~97% of experts idle at decode sizes.
@@ -42,6 +44,7 @@
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/common/tma_ring.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
+#include "kernels/sm90/moe/activation_math.cuh"
 #include "megamoe/errors.h"
 
 namespace megamoe::sm90 {
@@ -166,6 +169,60 @@ __device__ __forceinline__ void small_store(float* __restrict__ D, const float (
         float* d = D + size_t(t0 + col) * size_t(N) + n;
         if (split) atomicAdd(d, al * acc[j][q]);
         else *d = al * acc[j][q];
+      }
+    }
+  }
+}
+
+// What the TMA form writes (SmallOut::mode): fp32 D (alpha * acc, added atomically when K is split),
+// or FC1 with its activation in the epilogue, K whole: bf16 a [rows, I] from a gated W13 (kGated)
+// or from relu2's I rows (kReLU2). a = bf16(act(h[gate j] + b13[gate j], h[up j] + b13[up j])) with
+// h = alpha * acc rounded once: the float operations of fp32 D followed by launch_activation, bit
+// for bit (no FP32 h in HBM and no activation kernel, ~1.5-4 us of a decode layer).
+enum class SmallMode : int { kD32 = 0, kGated = 1, kReLU2 = 2 };
+struct SmallOut {
+  float* D;                  // kD32: [rows, N] fp32
+  __nv_bfloat16* a;          // kGated / kReLU2: [rows, I] bf16 (I = N / 2 gated, N relu2)
+  const float* b13;          // [G, N] fp32, canonical rows (gate 0..I-1, up I..2I-1), or null
+  float limit, act_alpha;    // ActEpilogueArgs
+  Activation act;
+  SmallMode mode;
+};
+
+// The activation epilogue of a pass (modes kGated / kReLU2). Accumulator rows gq / gq + 8 hold
+// weight rows row0 + ra / row0 + rb: gated, ra is gate row j = row0 + ra of the CTA's 64 outputs
+// and rb = ra + 64 its up row I + j; relu2, two outputs row0 + ra and row0 + rb of its 128.
+template <int NT>
+__device__ __forceinline__ void small_act_store(const SmallOut& o, const float (&acc)[NT][4], float al, int g,
+                                                int t0, int rows_here, int row0, int ra, int rb, int N, int lane) {
+  const int tig = lane & 3;
+  const bool gated = o.mode == SmallMode::kGated;
+  const int I = gated ? N / 2 : N;
+  const float* bias = o.b13 ? o.b13 + size_t(g) * size_t(N) : nullptr;
+#pragma unroll
+  for (int j = 0; j < NT; ++j) {
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const int col = j * 8 + 2 * tig + q;
+      if (col >= rows_here) continue;
+      __nv_bfloat16* out = o.a + size_t(t0 + col) * size_t(I);
+      float ha = __fmul_rn(al, acc[j][q]), hb = __fmul_rn(al, acc[j][q + 2]);
+      if (gated) {
+        const int jg = row0 + ra;
+        if (jg >= I) continue;
+        if (bias) {
+          ha = __fadd_rn(ha, __ldg(bias + jg));
+          hb = __fadd_rn(hb, __ldg(bias + I + jg));
+        }
+        out[jg] = __float2bfloat16_rn(act::act_apply(o.act, ha, hb, o.limit, o.act_alpha));
+      } else {
+        const int na = row0 + ra, nb = row0 + rb;
+        if (na < I)
+          out[na] = __float2bfloat16_rn(act::act_fn<Activation::kReLU2>(bias ? __fadd_rn(ha, __ldg(bias + na)) : ha,
+                                                                        0.0f, o.limit, o.act_alpha));
+        if (nb < I)
+          out[nb] = __float2bfloat16_rn(act::act_fn<Activation::kReLU2>(bias ? __fadd_rn(hb, __ldg(bias + nb)) : hb,
+                                                                        0.0f, o.limit, o.act_alpha));
       }
     }
   }
@@ -363,11 +420,15 @@ struct SmallTmaCfg {
   static_assert(kStages >= 2, "small TMA tactic: one stage in flight while one is read");
 };
 
+// What the kernel writes is a run-time mode (SmallOut::mode): fp32 D, or FC1's activation (K whole).
+// A/B (session 42): the mode costs the fp32-D GEMMs 1.2-1.6% against the kernel without it, the
+// epilogue gains FC1 more; the prepared two-kernel form (bench/results/2026-12-04_w4a16_small_act_epilogue/
+// two_kernels.patch) keeps the fp32-D kernel's machine code.
 template <Fp4Scale F, int BT, int S>
 __global__ void __launch_bounds__(kThreads, 2)
     w4a16_small_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                            const __grid_constant__ CUtensorMap tm_s, const float* __restrict__ alpha,
-                           const int32_t* __restrict__ offsets, float* __restrict__ D, int N, int K, int G) {
+                           const int32_t* __restrict__ offsets, SmallOut out, int N, int K, int G) {
   using C = SmallTmaCfg<F, BT, S>;
   constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
   extern __shared__ uint8_t smem_raw[];
@@ -387,7 +448,10 @@ __global__ void __launch_bounds__(kThreads, 2)
   pdl_wait_then_release();
   const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its barriers publish the inits
   if (g < 0) return;
-  const int n0 = blockIdx.x * kBN;
+  // The CTA's weight rows: 128 from row0 (fp32 D, relu2), or gated 64 gate rows from row0 and their
+  // 64 up rows from I + row0 (the codes and scale maps' second "half" coordinate; tile rows 64..127).
+  const bool gated = out.mode == SmallMode::kGated;
+  const int row0 = blockIdx.x * (gated ? kBN / 2 : kBN);
   const int lo = __ldg(offsets + g), hi = __ldg(offsets + g + 1);
   const int KT = K / kBK;
   const int KS_all = (KT + kSteps - 1) / kSteps;  // stages of 256 K
@@ -397,8 +461,12 @@ __global__ void __launch_bounds__(kThreads, 2)
   const float al = alpha ? __ldg(alpha + g) : 1.0f;
   // Tile rows of the warp's A rows gq / gq + 8 (their scale offsets in frag), and their weight bytes
   // of quad step 0: step u of a quad is at that offset XOR (u << 5) (chunk 2u + tig / 2, XOR (row & 7)).
+  // Gated, a warp's A rows are gate rows 8w + 2 (gq % 4) + gq / 4 and their up rows 64 further (the
+  // pair one thread's epilogue needs); each half-warp's rows still cover (row & 7) = 0, 2, 4, 6 or
+  // 1, 3, 5, 7, so its 8-byte loads still fall on distinct banks.
   const int gq = lane >> 2, tig = lane & 3;
-  const int ra = warp * 16 + 2 * gq, rb = ra + 1;
+  const int ra = gated ? warp * 8 + 2 * (gq & 3) + (gq >> 2) : warp * 16 + 2 * gq;
+  const int rb = gated ? ra + kBN / 2 : ra + 1;
   const SmallFrag frag = small_frag<F>(ra, rb, lane);
   const uint32_t wq_a = uint32_t(ra * 128 + ((((tig >> 1) ^ (ra & 7))) << 4) + (tig & 1) * 8);
   const uint32_t wq_b = uint32_t(rb * 128 + ((((tig >> 1) ^ (rb & 7))) << 4) + (tig & 1) * 8);
@@ -415,10 +483,17 @@ __global__ void __launch_bounds__(kThreads, 2)
     const uint32_t bar = ring.arm(slot, kTx);
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
     ptx::tma_load_3d(st + C::kXOff, &tm_x, bar, 0, t0, kt);
+    // Gated maps have the extra "half" coordinate (launch_small_tma); the others keep the 3-D / 2-D form.
 #pragma unroll
-    for (int q = 0; q < kSteps / 4; ++q)
-      ptx::tma_load_3d(st + C::kWOff + uint32_t(q * kQuadBytes), &tm_w, bar, (kt + 4 * q) * kPackedRowBytes, n0, g);
-    ptx::tma_load_2d(st + C::kSOff, &tm_s, bar, n0 * ScaleCfg<F>::kPerRow / 4, g * KT + kt);
+    for (int q = 0; q < kSteps / 4; ++q) {
+      const uint32_t dst = st + C::kWOff + uint32_t(q * kQuadBytes);
+      const int kb = (kt + 4 * q) * kPackedRowBytes;
+      if (gated) ptx::tma_load_4d(dst, &tm_w, bar, kb, row0, 0, g);
+      else ptx::tma_load_3d(dst, &tm_w, bar, kb, row0, g);
+    }
+    const int sc = row0 * ScaleCfg<F>::kPerRow / 4;
+    if (gated) ptx::tma_load_3d(st + C::kSOff, &tm_s, bar, sc, 0, g * KT + kt);
+    else ptx::tma_load_2d(st + C::kSOff, &tm_s, bar, sc, g * KT + kt);
     ++issued;
   };
 
@@ -463,7 +538,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     };
     const int nta = (rows_here + 7) / 8;
     with_active_tiles<kNT>(nta, k_loop);
-    small_store(D, acc, al, split, t0, rows_here, n0 + warp * 16, 2 * gq, 2 * gq + 1, N, lane);
+    if (out.mode == SmallMode::kD32) small_store(out.D, acc, al, split, t0, rows_here, row0, ra, rb, N, lane);
+    else small_act_store(out, acc, al, g, t0, rows_here, row0, ra, rb, N, lane);
   }
 }
 
@@ -482,26 +558,58 @@ cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int gri
   const cuuint32_t xb[3] = {cuuint32_t(kBK), cuuint32_t(BT), cuuint32_t(C::kSteps)};
   const CUtensorMap tx = cu::encode_tensor_map(a.A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, xd, xs, xb,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "w4a16 small", "A");
-  // Codes [G][N][K/2] bytes as {K/2, N, G}: a box is 128 bytes (4 K steps) of 128 rows, 128-byte swizzle.
-  const cuuint64_t wd[3] = {cuuint64_t(a.K / 2), cuuint64_t(a.N), cuuint64_t(a.num_groups)};
-  const cuuint64_t ws[2] = {cuuint64_t(a.K / 2), cuuint64_t(a.N * a.K / 2)};
-  const cuuint32_t wb[3] = {128u, cuuint32_t(kBN), 1u};
-  const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, wd, ws, wb,
-                                               CU_TENSOR_MAP_SWIZZLE_128B, "w4a16 small", "W");
-  // Scale tiles [G * K/64][N * kPerRow] bytes as 32-bit words: a box is 128 rows' factor bytes of
-  // kSteps steps (rows past N arrive as zeros).
-  const cuuint64_t sd[2] = {cuuint64_t(a.N * kPerRow / 4), cuuint64_t(int64_t(a.num_groups) * KT)};
-  const cuuint64_t ss[1] = {cuuint64_t(a.N * kPerRow)};
-  const cuuint32_t sb[2] = {cuuint32_t(kBN * kPerRow / 4), cuuint32_t(C::kSteps)};
-  const CUtensorMap ts = cu::encode_tensor_map(a.scales, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, sd, ss, sb,
-                                               CU_TENSOR_MAP_SWIZZLE_NONE, "w4a16 small", "scales");
-  // K split over stages of kSteps steps: two parts only when each has at least one stage.
+  // The weight rows of an expert as {R rows, H halves}: R = N, H = 1 (a CTA's 128 rows from n0), or
+  // gated R = I = N / 2, H = 2 (a CTA's 64 gate rows from j0 and the 64 up rows from I + j0, tile rows
+  // 64..127; rows past I arrive as zeros in both halves).
+  const bool gated = a.act_out && a.act.activation != Activation::kReLU2;
+  const int64_t R = gated ? a.N / 2 : a.N, H = gated ? 2 : 1, box_rows = kBN / H;
+  // Codes [G][N][K/2] bytes as {K/2, R, [H,] G}: a box is 128 bytes (4 K steps) of 128 rows (box_rows
+  // of each half), 128-byte swizzle. The "half" dimension only when gated (rank 4, else 3).
+  const cuuint64_t wd[4] = {cuuint64_t(a.K / 2), cuuint64_t(R), cuuint64_t(H), cuuint64_t(a.num_groups)};
+  const cuuint64_t ws[3] = {cuuint64_t(a.K / 2), cuuint64_t(R * a.K / 2), cuuint64_t(a.N * a.K / 2)};
+  const cuuint32_t wb[4] = {128u, cuuint32_t(box_rows), cuuint32_t(H), 1u};
+  const cuuint64_t wd3[3] = {wd[0], wd[1], wd[3]};
+  const cuuint64_t ws3[2] = {ws[0], ws[2]};
+  const cuuint32_t wb3[3] = {wb[0], wb[1], wb[3]};
+  const CUtensorMap tw =
+      gated ? cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, wd, ws, wb, CU_TENSOR_MAP_SWIZZLE_128B,
+                                    "w4a16 small", "W")
+            : cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, wd3, ws3, wb3, CU_TENSOR_MAP_SWIZZLE_128B,
+                                    "w4a16 small", "W");
+  // Scale tiles [G * K/64][N * kPerRow] bytes as 32-bit words {R rows' words, [H,] G * K/64}: a box is
+  // 128 rows' factor bytes (box_rows of each half) of kSteps steps (rows past R arrive as zeros).
+  const cuuint64_t sd[3] = {cuuint64_t(R * kPerRow / 4), cuuint64_t(H), cuuint64_t(int64_t(a.num_groups) * KT)};
+  const cuuint64_t ss[2] = {cuuint64_t(R * kPerRow), cuuint64_t(a.N * kPerRow)};
+  const cuuint32_t sb[3] = {cuuint32_t(box_rows * kPerRow / 4), cuuint32_t(H), cuuint32_t(C::kSteps)};
+  const cuuint64_t sd2[2] = {sd[0], sd[2]};
+  const cuuint64_t ss2[1] = {ss[1]};
+  const cuuint32_t sb2[2] = {sb[0], sb[2]};
+  const CUtensorMap ts =
+      gated ? cu::encode_tensor_map(a.scales, CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, sd, ss, sb, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    "w4a16 small", "scales")
+            : cu::encode_tensor_map(a.scales, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, sd2, ss2, sb2,
+                                    CU_TENSOR_MAP_SWIZZLE_NONE, "w4a16 small", "scales");
+  // K split over stages of kSteps steps: two parts only when each has at least one stage (never
+  // with the activation epilogue: the caller checked splits == 1).
   const int parts = KT > C::kSteps ? splits : 1;
-  const dim3 grid(unsigned((a.N + kBN - 1) / kBN), unsigned(grid_y), unsigned(parts));
-  kernel<<<grid, kThreads, C::kSmem, stream>>>(tx, tw, ts, a.alpha, a.offsets, a.D, int(a.N), int(a.K), a.num_groups);
+  const SmallOut out{a.D, static_cast<__nv_bfloat16*>(a.act_out), a.act.b13, a.act.limit, a.act.alpha,
+                     a.act.activation, !a.act_out ? SmallMode::kD32 : gated ? SmallMode::kGated : SmallMode::kReLU2};
+  const dim3 grid(unsigned((R + box_rows - 1) / box_rows), unsigned(grid_y), unsigned(parts));
+  kernel<<<grid, kThreads, C::kSmem, stream>>>(tx, tw, ts, a.alpha, a.offsets, out, int(a.N), int(a.K), a.num_groups);
   return cudaGetLastError();
 }
 }  // namespace
+
+// The TMA form unless MEGAMOE_W4A16_SMALL_TMA=0 (an A/B knob, read once; then the cp.async
+// form). Measured on the H200
+// (forced split_small, T = 1..128, four presets, mxfp4 and nvfp4, best of two,
+// bench/results/2026-12-04_w4a16_small_tma/run3/): geomean 1.027x over the cp.async form,
+// mixtral-8x7b 1.02-1.16x, gpt-oss-120b T = 1 / 2 0.95-0.97x (there the re-tuned table picks k1).
+static int small_tma_knob() {
+  static const int tma = int(env_int("MEGAMOE_W4A16_SMALL_TMA", 1));
+  return tma;
+}
+bool w4a16_small_tma_form() { return small_tma_knob() != 0; }
 
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream) {
@@ -513,12 +621,8 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   static const int forced = int(env_int("MEGAMOE_W4A16_SMALL_TOKENS", 0));
   const int64_t mean = rows_bound / std::max<int64_t>(1, a.num_groups);
   const bool wide = forced == 32 || (forced != 16 && mean > 8);
-  // The TMA form unless MEGAMOE_W4A16_SMALL_TMA=0 (an A/B knob, read once; then the cp.async
-  // form). Measured on the H200
-  // (forced split_small, T = 1..128, four presets, mxfp4 and nvfp4, best of two,
-  // bench/results/2026-12-04_w4a16_small_tma/run3/): geomean 1.027x over the cp.async form,
-  // mixtral-8x7b 1.02-1.16x, gpt-oss-120b T = 1 / 2 0.95-0.97x (there the re-tuned table picks k1).
-  static const int tma = int(env_int("MEGAMOE_W4A16_SMALL_TMA", 1));
+  const int tma = small_tma_knob();
+  if (a.act_out && (tma == 0 || splits != 1)) return cudaErrorInvalidValue;  // checked by the caller
   // 16-token passes copy 8 K steps at a time (256 bytes of each code row, two stages of ~50 KB)
   // where each K part holds at least 32 steps (four stages of 8), else 4. Measured on the H200
   // (bench/results/2026-12-04_w4a16_small_8steps_and_bf16_row/run2/, T = 1..16, four presets, forced
