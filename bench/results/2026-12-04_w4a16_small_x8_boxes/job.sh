@@ -32,7 +32,7 @@ for t in memcheck racecheck synccheck; do
 done
 mkdir -p "$R/ab"
 AB_VARIANTS="head=/tmp/head/megamoe k0=/tmp/x8/megamoe@MEGAMOE_W4A16_SMALL_X8=0 k1=/tmp/x8/megamoe@MEGAMOE_W4A16_SMALL_X8=1" \
-scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 520 \
+scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 470 \
   "k1mx=--recipe w4a16_mxfp4 --tactic split_small_k1 --presets deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b --tokens 1-64 --iters 50" \
   "automx=--recipe w4a16_mxfp4 --presets deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b --tokens 1-64 --iters 50" \
   "autonv=--recipe w4a16_nvfp4 --presets deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b --tokens 1,4,16,64 --iters 50" 2>&1 | grep -E "^==|geomean|ALL"
