@@ -4,7 +4,7 @@
 #   .carry/tuned.tgz megamoe of f2193b5 + the fp8_block T <= 64 table merged from tune_fp8_1-64.json
 #                    (scripts/merge_tune.py --buckets 1-64, keeping the three buckets whose winner led
 #                    by < 1%: fp8_block:2048:1, :4096:2, :4096:32)
-#   .carry/sact.tgz  megamoe + megamoe_gpu_tests of f2193b5 + ../2026-12-05_next_session_prepared/small_act.patch
+#   .carry/sact.tgz  megamoe + megamoe_gpu_tests of f2193b5 + ../2026-12-04_next_session/small_act.patch
 # 1. A/B head vs tuned, `auto`, fp8_block, T = 1..64, four presets, alternated, best of three;
 # 2. the prepared split_tma_small_act job (fp8 GPU tests + sanitizers, forced A/B, tune T = 128..1024).
 set -u

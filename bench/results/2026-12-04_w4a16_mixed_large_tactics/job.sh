@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 41: the per-GEMM large tactics (split_large_tma_fc1 / _fc2, session 40's prepared patch) and the
 # W4A16 table with `split_large_tma_fc1` at qwen3-30b-a3b T = 4096 / 8192 (mxfp4, nvfp4; the tune in
-# ../2026-12-05_w4a16_mixed_large_tactics_prepared/run1 put it 2.0-3.3% ahead of split_large_tma).
+# ../2026-12-04_w4a16_mixed_large_tactics_tune/run1 put it 2.0-3.3% ahead of split_large_tma).
 # .carry/new.tgz: megamoe + megamoe_gpu_tests of the working tree (patch + merged table);
 # base: the same binary with base_tactics.json as its tactic cache (the tune's entries for qwen3-30b-a3b
 # with T = 4096 / 8192 set back to the committed split_large_tma; T = 2048 as committed).

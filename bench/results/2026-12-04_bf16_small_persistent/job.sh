@@ -11,7 +11,7 @@
 # loop). Bf16SmallTmaArgs::max_ctas caps the grid for tests (GemmBf16Act: two cases with three CTAs
 # walking 16-32 items; 91-128 registers, no spills). It compiles; nothing of it ran on a GPU.
 # Binaries built on the CPU machine: .carry/pp.tgz (megamoe + megamoe_gpu_tests of a34ed65 + this patch +
-# ../2026-12-05_w4a16_small_persistent_prepared/w4a16_small_persistent.patch, whose knob stays 0 here),
+# ../2026-12-04_w4a16_small_persistent/w4a16_small_persistent.patch, whose knob stays 0 here),
 # .carry/ship.tgz (megamoe of 51a19be, the shipped kernel; same bf16 kernel code as a34ed65). Carry [".carry"]
 # holding those two.
 # 1. tests: GemmBf16Act (all cases), the bf16 GEMM / split / conformance tests with knob 0 and 1;

@@ -2,7 +2,7 @@
 # Prepared in session 39 (no device time left), not yet run. The W4A16 small tactic's TMA form runs one
 # CTA per (expert, K part, 128-row block) item, each filling its pipeline from empty (at deepseek-v3
 # T = 1: 512 CTAs of ~0.45 MB each on 264 slots). w4a16_small_persistent.patch (on a34ed65) gives it the
-# bf16 small kernel's item walk (../2026-12-05_bf16_small_persistent_prepared/): items walked
+# bf16 small kernel's item walk (../2026-12-04_bf16_small_persistent/): items walked
 # blockIdx.x + i gridDim.x, thread 0's copies following a cursor over (item, pass, K stage) into the next
 # item. MEGAMOE_W4A16_SMALL_PERSISTENT=1: min(items, 2 x SMs) CTAs; 0: one CTA per item (the shipped grid
 # as a 1-D grid, new loop). W4A16GemmArgs::small_max_ctas caps the grid for tests: W4A16.GemmTacticsMatchCpu

@@ -8,7 +8,7 @@
 # instantiations, ptxas 128 registers, no spills), run_act(..., narrow), the tactic in
 # sm90_fp8_fp8_bf16_split (and so in the Mega backend's list), the fused-epilogue GPU test for both
 # geometries. Build on the CPU machine:
-#   git apply bench/results/2026-12-05_next_session_prepared/small_act.patch
+#   git apply bench/results/2026-12-04_next_session/small_act.patch
 #   (cd <build dir> && cmake . && ninja megamoe_cli megamoe_gpu_tests)
 #   strip copies of both; tar czf .carry/sact.tgz -C <dir> megamoe megamoe_gpu_tests
 #   and the HEAD CLI without the patch as .carry/head.tgz (megamoe only)

@@ -5,7 +5,7 @@
 # run2 rate, at which FC1 got 8.6 us faster) on the layer's own stream after an event on the caller's
 # stream, and joins it back after the combine, so the route plan no longer waits on it (session 37's
 # three forms in the caller's stream cost more than they gained, docs/BENCHMARKS.md).
-# Build on the CPU machine: git apply bench/results/2026-12-05_l2_prefetch_forked_prepared/l2_prefetch_forked.patch;
+# Build on the CPU machine: git apply bench/results/2026-12-04_l2_prefetch_forked/l2_prefetch_forked.patch;
 #   (cd <build dir> && cmake . && ninja megamoe_cli megamoe_gpu_tests); strip copies of both;
 #   tar czf .carry/v3.tgz -C <dir> megamoe megamoe_gpu_tests; revert the patch. Carry [".carry"] holding only
 #   v3.tgz (the working tree is ~31 MB; tree + carry must stay under 64 MiB).
