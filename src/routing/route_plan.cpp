@@ -15,6 +15,17 @@ bool plan_permute_supported(const PlanPermute& p) {
          reinterpret_cast<uintptr_t>(p.x) % 16 == 0 && reinterpret_cast<uintptr_t>(p.x_perm) % 16 == 0;
 }
 
+PlanPermute plan_permute_within(const void* x, int64_t ldx, int64_t H, void* x_perm, int64_t routes,
+                                int64_t max_bytes) {
+  PlanPermute p;
+  if (!plan_is_single_block(routes) || routes * H * 2 > max_bytes) return p;
+  p.x = x;
+  p.ldx = ldx;
+  p.H = H;
+  p.x_perm = x_perm;
+  return plan_permute_supported(p) ? p : PlanPermute{};
+}
+
 int64_t bucket_capacity(int64_t n) {
   int64_t c = 1;
   while (c < n) {

@@ -121,6 +121,12 @@ struct PlanPermute {
   void* x_perm = nullptr;
 };
 bool plan_permute_supported(const PlanPermute& p);
+// The PlanPermute a backend passes for `routes` (T*K) rows of H bf16 columns: the gather of x into
+// x_perm when the plan runs one block (plan_is_single_block), the rows' bytes (routes * H * 2) are at
+// most max_bytes and plan_permute_supported holds; else an empty one (x == nullptr: the caller
+// launches the permute kernel).
+PlanPermute plan_permute_within(const void* x, int64_t ldx, int64_t H, void* x_perm, int64_t routes,
+                                int64_t max_bytes);
 // Whether build_route_plan_gpu runs the single-block path for this many routes (T*K); only that
 // path can take a PlanPermute.
 inline bool plan_is_single_block(int64_t routes) { return routes <= kSmallPathRoutes; }

@@ -314,6 +314,25 @@ TEST(CoreRouting, BucketCapacityEndsForAnyCount) {
   EXPECT_EQ(routing::bucket_capacity(std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max());
 }
 
+// The plan's own gather of x (PlanPermute) only where the single-block plan runs, the rows' bytes fit
+// the budget and the operands suit its 16-byte copies; otherwise empty (the permute kernel runs).
+TEST(CoreRouting, PlanPermuteWithinItsBudgetOnly) {
+  alignas(16) static uint16_t x[64 * 4096], xp[64 * 4096];
+  const int64_t H = 4096;
+  const routing::PlanPermute ok = routing::plan_permute_within(x, H, H, xp, 8, 8 * H * 2);
+  EXPECT_EQ(ok.x, static_cast<const void*>(x));
+  EXPECT_EQ(ok.x_perm, static_cast<void*>(xp));
+  EXPECT_EQ(ok.ldx, H);
+  EXPECT_EQ(ok.H, H);
+  EXPECT_EQ(routing::plan_permute_within(x, H, H, xp, 8, 8 * H * 2 - 1).x, nullptr);  // one byte over
+  EXPECT_EQ(routing::plan_permute_within(x, H, H, xp, 8, 0).x, nullptr);              // the default: never
+  EXPECT_EQ(routing::plan_permute_within(x, H, H, xp, routing::kSmallPathRoutes + 1, int64_t(1) << 40).x,
+            nullptr);  // the multi-kernel plan cannot gather
+  EXPECT_EQ(routing::plan_permute_within(x + 1, H, H, xp, 8, int64_t(1) << 40).x, nullptr);  // misaligned x
+  EXPECT_EQ(routing::plan_permute_within(x, H + 4, H, xp, 8, int64_t(1) << 40).x, nullptr);  // ldx % 8
+  EXPECT_EQ(routing::plan_permute_within(x, 12, 12, xp, 8, int64_t(1) << 40).x, nullptr);   // H % 8
+}
+
 TEST(CoreWorkload, RoutesAreDistinctNormalisedAndSkewed) {
   using workload::Routing;
   for (Routing r : {Routing::kUniform, Routing::kZipf, Routing::kOneHotExpert, Routing::kBalanced}) {

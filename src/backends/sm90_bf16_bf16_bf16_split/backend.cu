@@ -130,14 +130,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   const int64_t ld1 = fused_act ? I_ : N13_;
   routing::PlanExtras ex;
   ex.pdl_first = pdl;
-  if (routing::plan_is_single_block(rows_bound) && rows_bound * H_ * 2 <= knobs_.plan_permute_bytes) {
-    routing::PlanPermute pp;
-    pp.x = args.x.data;
-    pp.ldx = ldx;
-    pp.H = H_;
-    pp.x_perm = sw_.x_perm;
-    if (routing::plan_permute_supported(pp)) ex.permute = pp;
-  }
+  ex.permute = routing::plan_permute_within(args.x.data, ldx, H_, sw_.x_perm, rows_bound, knobs_.plan_permute_bytes);
   if (knobs_.fused_setup && !ours) {
     ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, d1, ld1, rows_bound, tactic, out1);
     ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);

@@ -159,8 +159,16 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     const int64_t T = f.T, rows_bound = f.rows_bound;
     const cudaStream_t stream = f.stream;
     const bool pdl = f.created_stream;
-    routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, stream);
-    sm90::launch_permute(args.x.data, f.ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
+    // The route plan's single-block kernel gathers x itself (no permute launch) when the rows' bf16
+    // bytes are at most MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES (the bf16 split backend's knob, read once;
+    // default 0: never). Measured for bf16 at T = 8..128: 0.61-0.99x (one block gathers every row);
+    // at decode sizes it saves a launch (~1.5 us at T = 1 in session 41's timelines): to be measured.
+    static const int64_t plan_permute_bytes = env_int("MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES", 0);
+    routing::PlanExtras ex;
+    ex.permute = routing::plan_permute_within(args.x.data, f.ldx, H_, sw_.x_perm, rows_bound, plan_permute_bytes);
+    routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
+    if (ex.permute.x == nullptr)
+      sm90::launch_permute(args.x.data, f.ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
     sm90::W4A16GemmArgs g1;
     g1.A = sw_.x_perm;
     g1.W = w13_.as<const uint8_t>();
