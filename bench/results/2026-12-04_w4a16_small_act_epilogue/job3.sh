@@ -7,7 +7,8 @@
 #   .carry/ship.txz  megamoe + megamoe_gpu_tests of e90518b + the patch (two_kernels.txz)
 #   .carry/head.txz  318f4bb's megamoe (head318.txz)
 #   .carry/cur.txz   e90518b's megamoe, the run-time mode (e90518b.txz; optional third variant)
-# AB_DEADLINE (default 300 s from the job's start) bounds the A/B.
+# AB_DEADLINE (default 300 s from the job's start) bounds the A/B. Carry limit: the tree (47.5 MB at 46ee282) plus
+# the three tarballs (13.2 MB) passed at a similar size in session 42 (58.8 MB); at 63.7 MB it was refused.
 # 1. the activation-epilogue tests (small tactic: three row sets, every activation, both formats,
 #    with and without b13, bit for bit against the activation kernel) and the W4A16 unit tests;
 #    memcheck and racecheck on the small tactic's epilogue tests;
