@@ -9,9 +9,10 @@
 //   permute (kernels/sm90/moe/permute.cu)          x -> x_perm [rows, H] bf16, expert order
 //   FC1 W4A16 GEMM (grouped_gemm_w4a16.h)      alpha13 * (x_perm . dq(W13[e])^T) -> h [rows, N13] fp32
 //   activation (kernels/sm90/moe/activation.cu)    h + b13 -> act -> a [rows, I] bf16
-//                                              (the large tactics apply it in FC1's epilogue instead,
-//                                              the same float operations, and write no h; only the
-//                                              small tactic writes h)
+//                                              (the large tactics, and the small one where it runs
+//                                              K whole, apply it in FC1's epilogue instead, the same
+//                                              float operations, and write no h; only the small
+//                                              tactic with K in two halves writes h)
 //   FC2 W4A16 GEMM                             alpha2 * (a . dq(W2[e])^T) -> y [rows, H] fp32 (bf16
 //                                              from the large tactic when there is no b2; the
 //                                              combine rounds y first anyway; MEGAMOE_SPLIT_BF16_Y=0
