@@ -10,6 +10,11 @@ and prints one line per kernel; exit status 0 only when every kernel of both sid
 and identical.
 
     python3 scripts/sass_same.py src/kernels/sm90/gemm/grouped_gemm_w4a16_small.cu [--rev REV] [--build DIR]
+        [--rename REGEX REPLACEMENT]
+
+--rename maps the tree's kernel names onto REV's before the comparison (a regular expression on the
+mangled name, e.g. a template parameter added with its old value as the default:
+`--rename 'ELi128EEEv14CUtensorMap' 'EEEv14CUtensorMap'`).
 
 Needs readelf (binutils).
 """
@@ -65,6 +70,8 @@ def main():
     ap.add_argument("tu", help="the .cu file, relative to the repository root")
     ap.add_argument("--rev", default="HEAD")
     ap.add_argument("--build", default=os.environ.get("BUILD", "/work/build-h6"))
+    ap.add_argument("--keep", help="copy both cubins (rev.cubin, tree.cubin) into this folder")
+    ap.add_argument("--rename", nargs=2, action="append", default=[], metavar=("REGEX", "REPLACEMENT"))
     args = ap.parse_args()
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True).stdout.strip()
     cmd = nvcc_command(args.build, args.tu)
@@ -83,7 +90,14 @@ def main():
             if r.returncode != 0:
                 sys.stderr.write(r.stderr)
                 return 2
-            sides[side] = kernels(cubin, stem)
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                subprocess.run(["cp", cubin, args.keep], check=True)
+            found = kernels(cubin, stem)
+            if side == "tree":
+                for pattern, repl in args.rename:
+                    found = {re.sub(pattern, repl, n): v for n, v in found.items()}
+            sides[side] = found
     names = sorted(set(sides["rev"]) | set(sides["tree"]))
     same = True
     for n in names:
