@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Prepared in session 43 (not run). The stall profile of session 42's prepared job
+# (../2026-12-05_w4a16_small_stalls_prepared/job.sh) for the shipped small kernels AND the two
+# experiments, one binary (.carry/r64.txz = /work/carry-stash/small_r64_tm.txz, e63a183; its
+# 128-row kernels are 5fca86b's = e90518b's SASS): per FC1 / FC2 kernel at T = 1 (`auto`:
+# split_small_k1, FC1 with the activation epilogue), duration, DRAM throughput, occupancy and the
+# warp stall reasons, plus per-SASS-instruction stall samples (source page):
+#   base  knobs off (what ships)
+#   r64   MEGAMOE_W4A16_SMALL_R64=2 (64-row CTAs everywhere: at gpt-oss-120b T = 1 the rule's choice too)
+#   tm    MEGAMOE_W4A16_TILE_MAJOR=1 (the codes by one bulk copy a stage)
+# on gpt-oss-120b (grids of 180 / 92 CTAs) and deepseek-v3 (256 / 448). ~200 s of device time.
+# Reading: base's top stall says what bounds it (long_scoreboard / barrier waits on the full barrier =
+# the load path; wait / short_scoreboard / math = the warps' own chains); r64 / tm's durations say
+# whether more warps or fewer TMA box rows move it.
+set -u
+source scripts/device_env.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
+t0=$(date +%s)
+mkdir -p /tmp/r64 && tar xJf .carry/r64.txz -C /tmp/r64 || exit 1
+STALLS=""
+for s in long_scoreboard short_scoreboard barrier membar mio_throttle lg_throttle math_pipe_throttle \
+         tex_throttle wait not_selected selected no_instruction branch_resolving dispatch_stall drain \
+         imc_miss sleeping misc; do
+  STALLS="$STALLS,smsp__warp_issue_stalled_${s}_per_warp_active.pct"
+done
+S="--clock-control none --cache-control all --section WarpStateStats --section SourceCounters --section LaunchStats --section Occupancy --section SpeedOfLight --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,gpu__time_duration.sum${STALLS}"
+for v in base:MEGAMOE_W4A16_SMALL_R64=0 r64:MEGAMOE_W4A16_SMALL_R64=2 tm:MEGAMOE_W4A16_TILE_MAJOR=1; do
+  name=${v%%:*} knob=${v#*:}
+  for p in gpt-oss-120b deepseek-v3; do
+    [ $(( $(date +%s) - t0 )) -gt 500 ] && { echo "skip $name $p (time)"; continue; }
+    f=$R/st_${name}_$p
+    env $knob timeout 120 ncu $S -k regex:w4a16_small -c 2 -o $f /tmp/r64/megamoe bench --recipe w4a16_mxfp4 \
+      --presets $p --tokens 1 --iters 50 > $f.log 2>&1
+    echo "ncu $name $p rc=$? $(( $(date +%s) - t0 ))s"
+    ncu --import $f.ncu-rep --page details --print-details all > ${f}_details.txt 2>&1
+    ncu --import $f.ncu-rep --page raw --csv --metrics "gpu__time_duration.sum,dram__bytes_read.sum${STALLS}" > ${f}_stalls.csv 2>&1
+    ncu --import $f.ncu-rep --page source --print-source sass --csv > ${f}_source.csv 2>&1
+    python3 - "${f}_stalls.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+hdr = next((i for i, r in enumerate(rows) if "gpu__time_duration.sum" in r), None)
+if hdr is None:
+    sys.exit("  no stall table: " + " | ".join(",".join(r) for r in rows[:3])[:300])
+names = rows[hdr]
+for r in rows[hdr + 2:]:  # after the header and the units row
+    stalls = []
+    for name, v in zip(names, r):
+        if "_issue_stalled_" in name:
+            try:
+                stalls.append((float(v.replace(",", "")), name.split("_issue_stalled_")[1].split("_per_warp")[0]))
+            except ValueError:
+                pass
+    dur = r[names.index("gpu__time_duration.sum")]
+    rd = r[names.index("dram__bytes_read.sum")] if "dram__bytes_read.sum" in names else "?"
+    print("  kernel", dur, "read", rd, "top stalls (% of warp-active cycles):",
+          ", ".join(f"{k} {v:.1f}" for v, k in sorted(stalls, reverse=True)[:6]))
+PY
+    rm -f $f.ncu-rep
+  done
+done
+echo "end $(( $(date +%s) - t0 ))s"
