@@ -17,11 +17,11 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-# Either binary: pp.txz (0907fff) or session 43's r64.txz (e63a183, which has the knob too; its
+# Either binary: pp.txz (0907fff) or session 43's dx.txz (660c217, which has the knob too; its
 # experiments' knobs stay off here), so that one carry serves this job and the r64 / tile-major ones.
 mkdir -p /tmp/pp
 if [ -f .carry/pp.txz ]; then tar xJf .carry/pp.txz -C /tmp/pp || exit 1
-else tar xJf .carry/r64.txz -C /tmp/pp || exit 1; fi
+else tar xJf .carry/dx.txz -C /tmp/pp || exit 1; fi
 MEGAMOE_SPLIT_PLAN_PERMUTE_BYTES=1048576 timeout 150 /tmp/pp/megamoe_gpu_tests --gtest_brief=1 \
   --gtest_filter='W4A16.*:SplitBf16.*:RoutePlan.*:Registered/Conformance.Run/sm90_bf16_*_split*' > "$R/tests.log" 2>&1
 echo "tests (plan gathers x) rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|SKIPPED" "$R/tests.log" | head -8

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepared in session 43 (not run). The stall profile of session 42's prepared job
 # (../2026-12-05_w4a16_small_stalls_prepared/job.sh) for the shipped small kernels AND the two
-# experiments, one binary (.carry/r64.txz = /work/carry-stash/small_r64_tm.txz, e63a183; its
+# experiments, one binary (.carry/dx.txz = /work/carry-stash/decode_experiments.txz, 660c217; its
 # 128-row kernels are 5fca86b's = e90518b's SASS): per FC1 / FC2 kernel at T = 1 (`auto`:
 # split_small_k1, FC1 with the activation epilogue), duration, DRAM throughput, occupancy and the
 # warp stall reasons, plus per-SASS-instruction stall samples (source page):
@@ -16,7 +16,7 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-mkdir -p /tmp/r64 && tar xJf .carry/r64.txz -C /tmp/r64 || exit 1
+mkdir -p /tmp/r64 && tar xJf .carry/dx.txz -C /tmp/r64 || exit 1
 STALLS=""
 for s in long_scoreboard short_scoreboard barrier membar mio_throttle lg_throttle math_pipe_throttle \
          tex_throttle wait not_selected selected no_instruction branch_resolving dispatch_stall drain \
