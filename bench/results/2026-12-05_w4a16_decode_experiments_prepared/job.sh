@@ -23,8 +23,9 @@
 #   against the CPU reference with each knob (T = 1, tm and cb also T = 4; four presets, both formats).
 # ab: k0 (base) / r64 rule / r64 always / tm / cb, `auto` mxfp4 T = 1..8, forced split_small_k1 mxfp4
 #   T = 1, 2, `auto` nvfp4 T = 1; four presets; best of two (28 cells a variant).
+# tune (optional, ~450 s): `megamoe tune` T = 1..64 with split_small_r64 among the tactics.
 set -u
-phase=${1:?check or ab}
+phase=${1:?check, ab or tune}
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
@@ -68,5 +69,18 @@ r64all=$B/megamoe@MEGAMOE_W4A16_SMALL_R64=2 tm=$B/megamoe@MEGAMOE_W4A16_TILE_MAJ
     "k1mx=--recipe w4a16_mxfp4 --tactic split_small_k1 --presets $P --tokens 1,2 --iters 50" \
     "autonv=--recipe w4a16_nvfp4 --presets $P --tokens 1 --iters 50" \
     2>&1 | grep -E "^==|geomean|ALL|deadline|r[0-9] "
+fi
+if [ "$phase" = tune ]; then
+  # Optional third call, once r64 passed its checks: the tactic table's view of it (split_small_r64 is
+  # one of the W4A16 split tactics in this binary), T = 1..64, both formats; then
+  # scripts/merge_tune.py tune_*.json --buckets 1-64 --min-gain 0.02 --dry-run on the CPU machine.
+  for r in w4a16_mxfp4 w4a16_nvfp4; do
+    for p in gpt-oss-120b deepseek-v3 mixtral-8x7b qwen3-30b-a3b; do
+      [ $(( $(date +%s) - t0 )) -gt 520 ] && { echo "skip tune $r $p (time)"; continue; }
+      MEGAMOE_TACTIC_CACHE=off timeout 70 $B/megamoe tune --recipe $r --presets $p --tokens 1-64 --iters 20 --rounds 2 \
+        --cache "$R/tune_${r}_$p.json" > "$R/tune_${r}_$p.txt" 2> "$R/tune_${r}_$p.err"
+      echo "tune $r $p rc=$? $(( $(date +%s) - t0 ))s"
+    done
+  done
 fi
 echo "end $(( $(date +%s) - t0 ))s"
