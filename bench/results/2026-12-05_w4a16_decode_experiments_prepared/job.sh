@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepared in session 43 (no GPU was lent that session; nothing here has run on a GPU). Three
-# experiments on the W4A16 split path at decode sizes, one binary (branch wip/fc2-combine, 12f2438 =
+# experiments on the W4A16 split path at decode sizes, one binary (branch wip/fc2-combine, f2517a4 =
 # 5fca86b + decode_experiments.patch; the shipped kernels' SASS unchanged, scripts/sass_same.py), each
 # behind a knob that is off by default:
 #  r64: 64 weight rows a CTA, each stage's K steps split between two K groups of 4 warps, their sums
@@ -14,7 +14,7 @@
 #       (launch_combine's arithmetic, bit for bit), no combine kernel after FC2 (T <= 32, 16-token
 #       passes, 128-row CTAs), MEGAMOE_W4A16_FC2_COMBINE=1.
 # Binary: the CPU machine's /work/carry-stash/decode_experiments.txz -> .carry/dx.txz (xz: tar xJf;
-# megamoe + megamoe_gpu_tests of 12f2438).
+# megamoe + megamoe_gpu_tests of f2517a4).
 # Two calls on one warm machine: `bash job.sh check` (~320 s) then `bash job.sh ab` (~350 s; AB_DEADLINE,
 # default 330 s from the call's start, bounds it).
 # check: W4A16 / fp4 GPU tests (the new r64, tile-major and fused-combine cases included) with the knobs
