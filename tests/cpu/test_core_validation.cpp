@@ -101,7 +101,32 @@ TEST(CoreConfig, RejectsBadConfigs) {
                  "42");
   expect_invalid([&] { parse_recipe("fp4"); }, "recipe", "w4a16_mxfp4");
   expect_invalid([&] { parse_activation("gelu"); }, "activation", "swiglu_oai");
+  // The activation's parameters and the execution settings.
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.swiglu_alpha = std::nanf(""); })); }, "swiglu_alpha",
+                 "finite");
+  expect_invalid([&] {
+    validate_config(with([](MoeConfig& c) { c.swiglu_alpha = std::numeric_limits<float>::infinity(); }));
+  }, "swiglu_alpha", "finite");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.swiglu_limit = 0.0f; })); }, "swiglu_limit", "positive");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.swiglu_limit = -7.0f; })); }, "swiglu_limit", "-7");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.num_threads = -1; })); }, "num_threads", "-1");
+  expect_invalid([&] { validate_config(with([](MoeConfig& c) { c.device = -2; })); }, "device", "-2");
   EXPECT_NO_THROW(validate_config(small_config()));
+}
+
+// The CLI's and the benchmarks' names: an unknown preset or routing is refused with the list of known ones.
+TEST(CoreWorkload, UnknownPresetAndRoutingNameTheKnownOnes) {
+  expect_invalid([] { workload::find_preset("deepseek-v4"); }, "preset", "deepseek-v3");
+  expect_invalid([] { workload::find_preset(""); }, "preset", "mixtral-8x7b");
+  expect_invalid([] { workload::parse_routing("zipfian"); }, "routing", "one-hot-expert");
+  EXPECT_EQ(workload::find_preset("gpt-oss-120b").hidden, 2880);
+}
+
+// MoeLayer::tactic_for takes a token count: a negative one is refused by name.
+TEST(CoreBackend, TacticForNegativeTokensRaises) {
+  Layer l;
+  expect_invalid([&] { l.layer.tactic_for(-1); }, "num_tokens", "-1");
+  EXPECT_NO_THROW(l.layer.tactic_for(0));
 }
 
 TEST(CoreConfig, RejectsBadPlacements) {
