@@ -7,8 +7,9 @@
 # warp stall reasons, plus per-SASS-instruction stall samples (source page):
 #   base  knobs off (what ships)
 #   r64   MEGAMOE_W4A16_SMALL_R64=2 (64-row CTAs everywhere: at gpt-oss-120b T = 1 the rule's choice too)
+#   r64s  MEGAMOE_W4A16_SMALL_R64=3 (the rule, and FC2 in two K parts where it fits one wave)
 #   tm    MEGAMOE_W4A16_TILE_MAJOR=1 (the codes by one bulk copy a stage)
-# on gpt-oss-120b (grids of 180 / 92 CTAs) and deepseek-v3 (256 / 448). ~200 s of device time.
+# on gpt-oss-120b (grids of 180 / 92 CTAs) and deepseek-v3 (256 / 448). ~260 s of device time.
 # Reading: base's top stall says what bounds it (long_scoreboard / barrier waits on the full barrier =
 # the load path; wait / short_scoreboard / math = the warps' own chains); r64 / tm's durations say
 # whether more warps or fewer TMA box rows move it.
@@ -24,7 +25,7 @@ for s in long_scoreboard short_scoreboard barrier membar mio_throttle lg_throttl
   STALLS="$STALLS,smsp__warp_issue_stalled_${s}_per_warp_active.pct"
 done
 S="--clock-control none --cache-control all --section WarpStateStats --section SourceCounters --section LaunchStats --section Occupancy --section SpeedOfLight --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,gpu__time_duration.sum${STALLS}"
-for v in base:MEGAMOE_W4A16_SMALL_R64=0 r64:MEGAMOE_W4A16_SMALL_R64=2 tm:MEGAMOE_W4A16_TILE_MAJOR=1; do
+for v in base:MEGAMOE_W4A16_SMALL_R64=0 r64:MEGAMOE_W4A16_SMALL_R64=2 r64s:MEGAMOE_W4A16_SMALL_R64=3 tm:MEGAMOE_W4A16_TILE_MAJOR=1; do
   name=${v%%:*} knob=${v#*:}
   for p in gpt-oss-120b deepseek-v3; do
     [ $(( $(date +%s) - t0 )) -gt 500 ] && { echo "skip $name $p (time)"; continue; }
