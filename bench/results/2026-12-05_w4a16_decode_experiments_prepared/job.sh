@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepared in session 43 (no GPU was lent that session; nothing here has run on a GPU). Three
-# experiments on the W4A16 split path at decode sizes, one binary (branch wip/fc2-combine, 9811a1b =
+# experiments on the W4A16 split path at decode sizes, one binary (branch wip/fc2-combine, 53299f7 =
 # 5fca86b + decode_experiments.patch; the shipped kernels' SASS unchanged, scripts/sass_same.py), each
 # behind a knob that is off by default:
 #  r64: 64 weight rows a CTA, each stage's K steps split between two K groups of 4 warps, their sums
@@ -11,19 +11,20 @@
 #  tm:  the codes of a stage as one bulk copy of a tile-major, pre-swizzled copy of W (the same
 #       shared-memory image as the 2-D boxes of 128-byte rows), MEGAMOE_W4A16_TILE_MAJOR=1 (twice the
 #       codes' memory; 128-row CTAs only). Asks whether the boxes' rows limit the stream.
-#  cb:  FC2's small kernel runs the combine: the last CTA of each 128-column block of y combines it
-#       (launch_combine's arithmetic, bit for bit), no combine kernel after FC2 (T <= 32, 16-token
-#       passes, 128-row CTAs), MEGAMOE_W4A16_FC2_COMBINE=1.
+#  cb:  FC2's small kernel runs the combine: the last CTA of each column block of y (its 128 or 64 rows)
+#       combines it (launch_combine's arithmetic, bit for bit), no combine kernel after FC2 (T <= 32,
+#       16-token passes), MEGAMOE_W4A16_FC2_COMBINE=1.
 # Binary: the CPU machine's /work/carry-stash/decode_experiments.txz -> .carry/dx.txz (xz: tar xJf;
-# megamoe + megamoe_gpu_tests of 9811a1b).
-# Two calls on one warm machine: `bash job.sh check` (~320 s) then `bash job.sh ab` (~350 s; AB_DEADLINE,
-# default 330 s from the call's start, bounds it).
+# megamoe + megamoe_gpu_tests of 53299f7).
+# Two calls on one warm machine: `bash job.sh check` (~400 s) then `bash job.sh ab` (~520 s; AB_DEADLINE,
+# default 470 s from the call's start, bounds it: 7 variants x 20 cells, two rounds if time allows).
 # check: W4A16 / fp4 GPU tests (the new r64, tile-major and fused-combine cases included) with the knobs
 #   off, then with each knob on (every small launch on 64 rows; the rule + FC2 split; tile-major copies
 #   in the backends; the fused combine in the backends); memcheck / racecheck / synccheck on the new
 #   cases; `megamoe run` against the CPU reference with each knob (T = 1, tm and cb also T = 4; four
 #   presets, both formats).
-# ab: k0 (base) / r64 rule / r64 rule + FC2 split / r64 always / tm / cb, `auto` mxfp4 T = 1..8 and nvfp4
+# ab: k0 (base) / r64 rule / r64 rule + FC2 split / r64 always / tm / cb / r64 rule + FC2 split + cb,
+#   `auto` mxfp4 T = 1..8 and nvfp4
 #   T = 1 (the table: split_small_k1 at T = 1..4 but for mixtral-8x7b, split_small, i.e. K in two
 #   halves, at its T = 1 / 2); four presets; best of two (20 cells a variant).
 # tune (optional, ~450 s): `megamoe tune` T = 1..64 with split_small_r64 among the tactics.
@@ -67,8 +68,9 @@ if [ "$phase" = ab ]; then
   P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
   AB_VARIANTS="k0=$B/megamoe@MEGAMOE_W4A16_SMALL_R64=0 r64=$B/megamoe@MEGAMOE_W4A16_SMALL_R64=1 \
 r64s=$B/megamoe@MEGAMOE_W4A16_SMALL_R64=3 r64all=$B/megamoe@MEGAMOE_W4A16_SMALL_R64=2 \
-tm=$B/megamoe@MEGAMOE_W4A16_TILE_MAJOR=1 cb=$B/megamoe@MEGAMOE_W4A16_FC2_COMBINE=1" \
-  scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-330}" \
+tm=$B/megamoe@MEGAMOE_W4A16_TILE_MAJOR=1 cb=$B/megamoe@MEGAMOE_W4A16_FC2_COMBINE=1 \
+r64scb=$B/megamoe@MEGAMOE_W4A16_SMALL_R64=3@MEGAMOE_W4A16_FC2_COMBINE=1" \
+  scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-470}" \
     "automx=--recipe w4a16_mxfp4 --presets $P --tokens 1,2,4,8 --iters 50" \
     "autonv=--recipe w4a16_nvfp4 --presets $P --tokens 1 --iters 50" \
     2>&1 | grep -E "^==|geomean|ALL|deadline|r[0-9] "
