@@ -10,7 +10,7 @@ and prints one line per kernel; exit status 0 only when every kernel of both sid
 and identical.
 
     python3 scripts/sass_same.py src/kernels/sm90/gemm/grouped_gemm_w4a16_small.cu [--rev REV] [--build DIR]
-        [--rename REGEX REPLACEMENT]
+        [--rename REGEX REPLACEMENT] [--keep DIR]
 
 --rename maps the tree's kernel names onto REV's before the comparison (a regular expression on the
 mangled name, e.g. a template parameter added with its old value as the default:
@@ -23,6 +23,7 @@ import hashlib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,7 @@ def main():
                 return 2
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
-                subprocess.run(["cp", cubin, args.keep], check=True)
+                shutil.copy(cubin, args.keep)
             found = kernels(cubin, stem)
             if side == "tree":
                 for pattern, repl in args.rename:

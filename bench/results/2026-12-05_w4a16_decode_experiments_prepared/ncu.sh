@@ -36,26 +36,7 @@ for v in base:MEGAMOE_W4A16_SMALL_R64=0 r64:MEGAMOE_W4A16_SMALL_R64=2 r64s:MEGAM
     ncu --import $f.ncu-rep --page details --print-details all > ${f}_details.txt 2>&1
     ncu --import $f.ncu-rep --page raw --csv --metrics "gpu__time_duration.sum,dram__bytes_read.sum${STALLS}" > ${f}_stalls.csv 2>&1
     ncu --import $f.ncu-rep --page source --print-source sass --csv > ${f}_source.csv 2>&1
-    python3 - "${f}_stalls.csv" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-hdr = next((i for i, r in enumerate(rows) if "gpu__time_duration.sum" in r), None)
-if hdr is None:
-    sys.exit("  no stall table: " + " | ".join(",".join(r) for r in rows[:3])[:300])
-names = rows[hdr]
-for r in rows[hdr + 2:]:  # after the header and the units row
-    stalls = []
-    for name, v in zip(names, r):
-        if "_issue_stalled_" in name:
-            try:
-                stalls.append((float(v.replace(",", "")), name.split("_issue_stalled_")[1].split("_per_warp")[0]))
-            except ValueError:
-                pass
-    dur = r[names.index("gpu__time_duration.sum")]
-    rd = r[names.index("dram__bytes_read.sum")] if "dram__bytes_read.sum" in names else "?"
-    print("  kernel", dur, "read", rd, "top stalls (% of warp-active cycles):",
-          ", ".join(f"{k} {v:.1f}" for v, k in sorted(stalls, reverse=True)[:6]))
-PY
+    python3 scripts/ncu_stall_table.py "${f}_stalls.csv"
     rm -f $f.ncu-rep
   done
 done

@@ -30,25 +30,7 @@ for p in gpt-oss-120b deepseek-v3; do
   ncu --import $R/st_$p.ncu-rep --page raw --csv --metrics "gpu__time_duration.sum${STALLS}" > $R/st_${p}_stalls.csv 2>&1
   ncu --import $R/st_$p.ncu-rep --page source --print-source sass --csv > $R/st_${p}_source.csv 2>&1
   echo "  source page rc=$? lines $(wc -l < $R/st_${p}_source.csv)"
-  python3 - "$R/st_${p}_stalls.csv" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-hdr = next((i for i, r in enumerate(rows) if "gpu__time_duration.sum" in r), None)
-if hdr is None:
-    sys.exit("  no stall table: " + " | ".join(",".join(r) for r in rows[:3])[:300])
-names = rows[hdr]
-for r in rows[hdr + 2:]:  # after the header and the units row
-    stalls = []
-    for name, v in zip(names, r):
-        if "_issue_stalled_" in name:
-            try:
-                stalls.append((float(v.replace(",", "")), name.split("_issue_stalled_")[1].split("_per_warp")[0]))
-            except ValueError:
-                pass
-    dur = r[names.index("gpu__time_duration.sum")]
-    print("  kernel", dur, "top stalls (% of warp-active cycles):",
-          ", ".join(f"{k} {v:.1f}" for v, k in sorted(stalls, reverse=True)[:6]))
-PY
+  python3 scripts/ncu_stall_table.py "$R/st_${p}_stalls.csv"
   rm -f $R/st_$p.ncu-rep
 done
 echo "end $(( $(date +%s) - t0 ))s"

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""One line per kernel from an ncu raw-page CSV: its duration, its DRAM bytes read (when the CSV has
+dram__bytes_read.sum) and its six largest warp stall reasons (smsp__warp_issue_stalled_*_per_warp_active.pct,
+% of warp-active cycles).
+
+    ncu --import R.ncu-rep --page raw --csv --metrics gpu__time_duration.sum,<stall metrics> > R.csv
+    python3 scripts/ncu_stall_table.py R.csv
+"""
+import csv
+import sys
+
+
+def main(path):
+    rows = list(csv.reader(open(path)))
+    hdr = next((i for i, r in enumerate(rows) if "gpu__time_duration.sum" in r), None)
+    if hdr is None:
+        sys.exit("  no stall table: " + " | ".join(",".join(r) for r in rows[:3])[:300])
+    names = rows[hdr]
+    for r in rows[hdr + 2:]:  # after the header and the units row
+        stalls = []
+        for name, v in zip(names, r):
+            if "_issue_stalled_" in name:
+                try:
+                    stalls.append((float(v.replace(",", "")), name.split("_issue_stalled_")[1].split("_per_warp")[0]))
+                except ValueError:
+                    pass
+        dur = r[names.index("gpu__time_duration.sum")]
+        rd = r[names.index("dram__bytes_read.sum")] if "dram__bytes_read.sum" in names else "?"
+        print("  kernel", dur, "read", rd, "top stalls (% of warp-active cycles):",
+              ", ".join(f"{k} {v:.1f}" for v, k in sorted(stalls, reverse=True)[:6]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
