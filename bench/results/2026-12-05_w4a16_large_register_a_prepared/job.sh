@@ -8,13 +8,14 @@
 # 32 KB of wgmma A reads fewer), 6 token stages of <= 256 rows. The shipped form's SASS is unchanged
 # (scripts/sass_same.py). Binary: /work/carry-stash/large_rs.txz on the CPU machine -> .carry/lrs.txz
 # (megamoe + megamoe_gpu_tests of the branch; xz).
+# Carry: .carry/lrs.txz, and for the A/B's third variant /work/carry-stash/e90518b.txz -> .carry/cur.txz.
 # Two calls on one warm machine: `bash job.sh check` (~420 s), then `bash job.sh ab` (~480 s; AB_DEADLINE,
 # default 480 s from the call's start, bounds it):
 #  check: W4A16 / fp4 GPU tests as shipped and with MEGAMOE_W4A16_LARGE_RS=1 (every TMA-tactic launch
 #    in the register-A form); memcheck / racecheck / synccheck on the register-A cases; `megamoe run`
 #    against the CPU reference with the knob where `auto` takes the TMA tactic.
-#  ab: base (knob 0) / rs (knob 1): forced split_large_tma T = 2048 / 8192 and `auto` mxfp4 / nvfp4
-#    T = 4096 / 8192, four presets; best of two.
+#  ab: base (knob 0) / rs (knob 1) / ship (e90518b's binary): forced split_large_tma T = 2048 / 8192
+#    and `auto` mxfp4 / nvfp4 T = 4096 / 8192, four presets; best of two.
 set -u
 phase=${1:?check or ab}
 source scripts/device_env.sh
@@ -49,7 +50,15 @@ fi
 if [ "$phase" = ab ]; then
 mkdir -p "$R/ab"
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
-AB_VARIANTS="base=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=0 rs=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=1" \
+# ship: the shipped TMA tactic as built at e90518b (.carry/cur.txz; no kernel change since): the
+# branch's shared-memory-A kernels with an activation epilogue are not byte-identical to it (same
+# instructions, a different order and register assignment in 0.1-0.7% of them), so the base is
+# checked against it.
+V="base=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=0 rs=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=1"
+if [ -f .carry/cur.txz ]; then
+  mkdir -p /tmp/cur && tar xJf .carry/cur.txz -C /tmp/cur && V="$V ship=/tmp/cur/megamoe"
+fi
+AB_VARIANTS="$V" \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-480}" \
   "forced=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 50" \
   "automx=--recipe w4a16_mxfp4 --presets $P --tokens 4096,8192 --iters 50" \
