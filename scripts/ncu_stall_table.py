@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One line per kernel from an ncu raw-page CSV: its duration, its DRAM bytes read (when the CSV has
-dram__bytes_read.sum) and its six largest warp stall reasons (smsp__warp_issue_stalled_*_per_warp_active.pct,
-% of warp-active cycles).
+dram__bytes_read.sum), its six largest warp stall reasons (smsp__warp_issue_stalled_*_per_warp_active.pct,
+% of warp-active cycles) and any other metric in the CSV (name=value).
 
     ncu --import R.ncu-rep --page raw --csv --metrics gpu__time_duration.sum,<stall metrics> > R.csv
     python3 scripts/ncu_stall_table.py R.csv
@@ -26,8 +26,11 @@ def main(path):
                     pass
         dur = r[names.index("gpu__time_duration.sum")]
         rd = r[names.index("dram__bytes_read.sum")] if "dram__bytes_read.sum" in names else "?"
+        # Any other metric the CSV was asked for (e.g. shared-memory wavefronts, issue-slot use).
+        extra = [f"{n.split('.')[0]}={v}" for n, v in zip(names, r)
+                 if "__" in n and "_issue_stalled_" not in n and n not in ("gpu__time_duration.sum", "dram__bytes_read.sum")]
         print("  kernel", dur, "read", rd, "top stalls (% of warp-active cycles):",
-              ", ".join(f"{k} {v:.1f}" for v, k in sorted(stalls, reverse=True)[:6]))
+              ", ".join(f"{k} {v:.1f}" for v, k in sorted(stalls, reverse=True)[:6]), *(["|"] + extra if extra else []))
 
 
 if __name__ == "__main__":
