@@ -5,9 +5,15 @@ dram__bytes_read.sum), its six largest warp stall reasons (smsp__warp_issue_stal
 
     ncu --import R.ncu-rep --page raw --csv --metrics gpu__time_duration.sum,<stall metrics> > R.csv
     python3 scripts/ncu_stall_table.py R.csv
+    python3 scripts/ncu_stall_table.py --stall-metrics   # the stall metrics, comma-separated, for ncu
 """
 import csv
 import sys
+
+# Warp stall reasons (smsp__warp_issue_stalled_<reason>_per_warp_active.pct) the prepared ncu jobs ask for.
+STALL_REASONS = ("long_scoreboard short_scoreboard barrier membar mio_throttle lg_throttle math_pipe_throttle "
+                 "tex_throttle wait not_selected selected no_instruction branch_resolving dispatch_stall drain "
+                 "imc_miss sleeping misc").split()
 
 
 def main(path):
@@ -34,4 +40,7 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1:] == ["--stall-metrics"]:
+        print(",".join(f"smsp__warp_issue_stalled_{r}_per_warp_active.pct" for r in STALL_REASONS))
+    else:
+        main(sys.argv[1])

@@ -18,12 +18,7 @@ source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 mkdir -p /tmp/r64 && tar xJf .carry/dx.txz -C /tmp/r64 || exit 1
-STALLS=""
-for s in long_scoreboard short_scoreboard barrier membar mio_throttle lg_throttle math_pipe_throttle \
-         tex_throttle wait not_selected selected no_instruction branch_resolving dispatch_stall drain \
-         imc_miss sleeping misc; do
-  STALLS="$STALLS,smsp__warp_issue_stalled_${s}_per_warp_active.pct"
-done
+STALLS=",$(python3 scripts/ncu_stall_table.py --stall-metrics)"
 S="--clock-control none --cache-control all --section WarpStateStats --section SourceCounters --section LaunchStats --section Occupancy --section SpeedOfLight --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,gpu__time_duration.sum${STALLS}"
 for v in base:MEGAMOE_W4A16_SMALL_R64=0 r64:MEGAMOE_W4A16_SMALL_R64=2 r64s:MEGAMOE_W4A16_SMALL_R64=3 tm:MEGAMOE_W4A16_TILE_MAJOR=1; do
   name=${v%%:*} knob=${v#*:}

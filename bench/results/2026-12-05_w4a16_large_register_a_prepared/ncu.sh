@@ -16,12 +16,7 @@ source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 mkdir -p /tmp/lrs && tar xJf .carry/lrs.txz -C /tmp/lrs || exit 1
-STALLS=""
-for s in long_scoreboard short_scoreboard barrier membar mio_throttle lg_throttle math_pipe_throttle \
-         tex_throttle wait not_selected selected no_instruction branch_resolving dispatch_stall drain \
-         imc_miss sleeping misc; do
-  STALLS="$STALLS,smsp__warp_issue_stalled_${s}_per_warp_active.pct"
-done
+STALLS=",$(python3 scripts/ncu_stall_table.py --stall-metrics)"
 M="gpu__time_duration.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active"
 M="$M,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed"
 S="--clock-control none --cache-control all --section WarpStateStats --section SourceCounters --section LaunchStats --section SpeedOfLight --metrics ${M}${STALLS}"
