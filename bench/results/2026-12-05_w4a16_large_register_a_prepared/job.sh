@@ -57,9 +57,9 @@ if [ "$phase" = ab ]; then
 mkdir -p "$R/ab"
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 # ship: the shipped TMA tactic as built at e90518b (.carry/cur.txz; no kernel change since): the
-# branch's shared-memory-A kernels with an activation epilogue are not byte-identical to it (same
-# instructions, a different order and register assignment in 0.1-0.7% of them), so the base is
-# checked against it.
+# branch's shared-memory-A kernels are not byte-identical to it (same instructions; two in another
+# form in the producer, a different order and register assignment in 0.1-0.7% of the activation
+# epilogue kernels'), so the base is checked against it.
 V="base=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=0 rs1=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=1 rs2=$B/megamoe@MEGAMOE_W4A16_LARGE_RS=2"
 if [ -f .carry/cur.txz ]; then
   mkdir -p /tmp/cur && tar xJf .carry/cur.txz -C /tmp/cur && V="$V ship=/tmp/cur/megamoe"
