@@ -18,21 +18,15 @@ source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 mkdir -p /tmp/r64 && tar xJf .carry/dx.txz -C /tmp/r64 || exit 1
-STALLS=",$(python3 scripts/ncu_stall_table.py --stall-metrics)"
-S="--clock-control none --cache-control all --section WarpStateStats --section SourceCounters --section LaunchStats --section Occupancy --section SpeedOfLight --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,gpu__time_duration.sum${STALLS}"
+M="gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed"
+SEC="--section WarpStateStats --section SourceCounters --section LaunchStats --section Occupancy --section SpeedOfLight"
 for v in base:MEGAMOE_W4A16_SMALL_R64=0 r64:MEGAMOE_W4A16_SMALL_R64=2 r64s:MEGAMOE_W4A16_SMALL_R64=3 tm:MEGAMOE_W4A16_TILE_MAJOR=1; do
   name=${v%%:*} knob=${v#*:}
   for p in gpt-oss-120b deepseek-v3; do
     [ $(( $(date +%s) - t0 )) -gt 500 ] && { echo "skip $name $p (time)"; continue; }
-    f=$R/st_${name}_$p
-    env $knob timeout 120 ncu $S -k regex:w4a16_small -c 2 -o $f /tmp/r64/megamoe bench --recipe w4a16_mxfp4 \
-      --presets $p --tokens 1 --iters 50 > $f.log 2>&1
+    env $knob scripts/ncu_kernels.sh "$R/st_${name}_$p" w4a16_small 2 120 "$SEC" "$M" -- \
+      /tmp/r64/megamoe bench --recipe w4a16_mxfp4 --presets $p --tokens 1 --iters 50
     echo "ncu $name $p rc=$? $(( $(date +%s) - t0 ))s"
-    ncu --import $f.ncu-rep --page details --print-details all > ${f}_details.txt 2>&1
-    ncu --import $f.ncu-rep --page raw --csv --metrics "gpu__time_duration.sum,dram__bytes_read.sum${STALLS}" > ${f}_stalls.csv 2>&1
-    ncu --import $f.ncu-rep --page source --print-source sass --csv > ${f}_source.csv 2>&1
-    python3 scripts/ncu_stall_table.py "${f}_stalls.csv"
-    rm -f $f.ncu-rep
   done
 done
 echo "end $(( $(date +%s) - t0 ))s"

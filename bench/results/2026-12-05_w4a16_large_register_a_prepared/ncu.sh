@@ -16,24 +16,17 @@ source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 mkdir -p /tmp/lrs && tar xJf .carry/lrs.txz -C /tmp/lrs || exit 1
-STALLS=",$(python3 scripts/ncu_stall_table.py --stall-metrics)"
 M="gpu__time_duration.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active"
 M="$M,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed"
-S="--clock-control none --cache-control all --section WarpStateStats --section SourceCounters --section LaunchStats --section SpeedOfLight --metrics ${M}${STALLS}"
+SEC="--section WarpStateStats --section SourceCounters --section LaunchStats --section SpeedOfLight"
 for v in base:0 rs1:1 rs2:2; do
   name=${v%%:*} knob=${v#*:}
   for p in mixtral-8x7b deepseek-v3; do
     [ $(( $(date +%s) - t0 )) -gt 480 ] && { echo "skip $name $p (time)"; continue; }
-    f=$R/st_${name}_$p
-    MEGAMOE_W4A16_LARGE_RS=$knob timeout 150 ncu $S -k regex:w4a16_large_tma -c 2 -o $f /tmp/lrs/megamoe bench \
-      --recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $p --tokens 8192 \
-      --iters 50 > $f.log 2>&1
+    MEGAMOE_W4A16_LARGE_RS=$knob scripts/ncu_kernels.sh "$R/st_${name}_$p" w4a16_large_tma 2 150 "$SEC" "$M" -- \
+      /tmp/lrs/megamoe bench --recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma \
+      --presets $p --tokens 8192 --iters 50
     echo "ncu $name $p rc=$? $(( $(date +%s) - t0 ))s"
-    ncu --import $f.ncu-rep --page details --print-details all > ${f}_details.txt 2>&1
-    ncu --import $f.ncu-rep --page raw --csv --metrics "${M}${STALLS}" > ${f}_stalls.csv 2>&1
-    ncu --import $f.ncu-rep --page source --print-source sass --csv > ${f}_source.csv 2>&1
-    python3 scripts/ncu_stall_table.py "${f}_stalls.csv"
-    rm -f $f.ncu-rep
   done
 done
 echo "end $(( $(date +%s) - t0 ))s"
