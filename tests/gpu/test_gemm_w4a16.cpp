@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
@@ -33,15 +34,61 @@ double dequant(const std::vector<uint8_t>& w, const std::vector<uint8_t>& sc, in
          double(fmt == sm90::Fp4Scale::kNvfp4 ? formats::e4m3_to_float(s) : formats::e8m0_to_float(s));
 }
 
+// n bf16 values drawn from N(0, 1), as bits.
+std::vector<uint16_t> normal_bf16(std::mt19937_64& rng, size_t n) {
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  std::vector<uint16_t> v(n);
+  for (auto& x : v) x = formats::float_to_bf16_bits(nd(rng));
+  return v;
+}
+
+// The product the kernels must meet, in float64: D[m, n] = alpha[g] * sum_k a[m, k] * dequant(g, n, k)
+// for the rows m of expert g (offsets offs; alpha null: 1).
+std::vector<double> reference_gemm(const std::vector<uint16_t>& a, const std::vector<uint8_t>& w,
+                                   const std::vector<uint8_t>& sc, const float* alpha,
+                                   const std::vector<int32_t>& offs, int64_t N, int64_t K, sm90::Fp4Scale fmt) {
+  const int64_t G = int64_t(offs.size()) - 1;
+  std::vector<double> af(a.size()), wr(static_cast<size_t>(K)), ref(size_t(int64_t(offs.back()) * N));
+  for (size_t i = 0; i < a.size(); ++i) af[i] = double(formats::bf16_bits_to_float(a[i]));
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t k = 0; k < K; ++k) wr[size_t(k)] = dequant(w, sc, g, n, k, N, K, fmt);
+      for (int32_t m = offs[size_t(g)]; m < offs[size_t(g + 1)]; ++m) {
+        double acc = 0;
+        for (int64_t k = 0; k < K; ++k) acc += af[size_t(m * K + k)] * wr[size_t(k)];
+        ref[size_t(m * N + n)] = acc * (alpha ? double(alpha[g]) : 1.0);
+      }
+    }
+  return ref;
+}
+
+// d against the float64 reference: every element written (finite: outputs start as NaN) and a
+// rel-L2 of at most 1e-5 (fp32 accumulation of exact bf16 products), on real values.
+void expect_matches(const std::vector<float>& d, const std::vector<double>& ref) {
+  double num = 0, den = 0;
+  int64_t bad = 0;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (!std::isfinite(d[i])) ++bad;
+    num += (double(d[i]) - ref[i]) * (double(d[i]) - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  EXPECT_EQ(bad, 0) << "non-finite (unwritten) outputs";
+  EXPECT_GT(den, 0.0);
+  EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
+}
+
 // One W4A16 GEMM on the device, prepared as the backends prepare it (w4a16_prepare_scales,
 // w4a16_fix_codes, w4a16_prepare_weights); run() launches one tactic into an output poisoned
-// with NaN (every element must be written) and returns D [M, N].
+// with NaN (every element must be written) and returns D [M, N]. The outputs carry kGuardRows
+// poisoned rows past row M that must stay untouched (expect_guard_untouched): a kernel that writes
+// past the last row fails the test, not only memcheck.
 struct PreparedGemm {
   PreparedGemm(const std::vector<uint16_t>& a, const std::vector<uint8_t>& w, const std::vector<uint8_t>& sc,
                const float* global, const std::vector<int32_t>& offs, int64_t N_, int64_t K_, sm90::Fp4Scale f)
       : N(N_), K(K_), M(offs.back()), G(int64_t(offs.size()) - 1), fmt(f),
         ps(sm90::w4a16_prepare_scales(sc.data(), global, G, N, K, fmt, "scales")),
-        da(a.size()), dw(w.size()), ds(ps.tiles.size()), dal(ps.alpha.size()), dd(size_t(M * N)), doff(offs.size()) {
+        da(a.size()), dw(w.size()), ds(ps.tiles.size()), dal(ps.alpha.size()), dd(size_t((M + kGuardRows) * N)),
+        doff(offs.size()) {
     std::vector<uint8_t> wf = w;
     sm90::w4a16_fix_codes(wf.data(), sc.data(), G, N, K, fmt);
     CUDA_CHECK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
@@ -67,25 +114,44 @@ struct PreparedGemm {
     ga.small_splits = small_splits;
     return ga;
   }
+  // Rows past the last one in every output buffer (the longest pass of any tactic).
+  static constexpr int64_t kGuardRows = 320;
+  // The elements after the first `used` of an output buffer downloaded whole are still the 0xFF
+  // poison of every byte.
+  template <typename T>
+  static void expect_guard_untouched(const std::vector<T>& all, size_t used) {
+    int64_t touched = 0;
+    for (size_t i = used; i < all.size(); ++i) {
+      T poison;
+      std::memset(&poison, 0xFF, sizeof(T));
+      touched += std::memcmp(&all[i], &poison, sizeof(T)) != 0;
+    }
+    EXPECT_EQ(touched, 0) << "elements written past the last row";
+  }
   // A large tactic into bf16 D16 (poisoned first); returns D16's bits.
   std::vector<uint16_t> run_bf16_out(sm90::W4A16Tactic t) {
-    DevBuf<uint16_t> d16(size_t(M * N));
+    DevBuf<uint16_t> d16(size_t((M + kGuardRows) * N));
     CUDA_CHECK(cudaMemset(d16.p, 0xFF, d16.n * 2));
     sm90::W4A16GemmArgs ga = args(t);
     ga.D = nullptr;
     ga.D16 = d16.p;
     sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
-    return d16.download();
+    std::vector<uint16_t> all = d16.download();
+    expect_guard_untouched(all, size_t(M * N));
+    all.resize(size_t(M * N));
+    return all;
   }
   std::vector<float> run(sm90::W4A16Tactic t) {
     CUDA_CHECK(cudaMemset(dd.p, 0xFF, dd.n * 4));
     const sm90::W4A16GemmArgs ga = args(t);
     sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<float> d(size_t(M * N));
-    CUDA_CHECK(cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost));
-    return d;
+    std::vector<float> all(dd.n);
+    CUDA_CHECK(cudaMemcpy(all.data(), dd.p, all.size() * 4, cudaMemcpyDeviceToHost));
+    expect_guard_untouched(all, size_t(M * N));
+    all.resize(size_t(M * N));
+    return all;
   }
   const int64_t N, K, M, G;
   const sm90::Fp4Scale fmt;
@@ -134,13 +200,7 @@ TEST(W4A16, GemmTacticsMatchCpu) {
     for (int64_t g = 0; g < G; ++g) offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
     const int64_t M = offs.back();
     std::mt19937_64 rng(case_seed("gemm tactics"));
-    std::vector<uint16_t> a(size_t(M * K));
-    std::vector<float> af(a.size());
-    std::normal_distribution<float> nd(0.0f, 1.0f);
-    for (size_t i = 0; i < a.size(); ++i) {
-      a[i] = formats::float_to_bf16_bits(nd(rng));
-      af[i] = formats::bf16_bits_to_float(a[i]);
-    }
+    const std::vector<uint16_t> a = normal_bf16(rng, size_t(M * K));
     std::vector<uint8_t> w(size_t(G * N * K / 2));
     for (auto& b : w) b = uint8_t(rng());
     for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
@@ -159,34 +219,14 @@ TEST(W4A16, GemmTacticsMatchCpu) {
       }
       std::vector<float> alpha(static_cast<size_t>(G));
       for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = nv ? 0.5f + 0.25f * float(g) : 1.0f;
-      // CPU: D[m, n] = alpha * sum_k a[m, k] * e2m1(w) * scale, in float64.
-      std::vector<double> ref(size_t(M * N));
-      for (int64_t g = 0; g < G; ++g)
-        for (int64_t n = 0; n < N; ++n) {
-          std::vector<double> wr(static_cast<size_t>(K));
-          for (int64_t k = 0; k < K; ++k) wr[size_t(k)] = dequant(w, sc, g, n, k, N, K, fmt);
-          for (int32_t m = offs[size_t(g)]; m < offs[size_t(g + 1)]; ++m) {
-            double acc = 0;
-            for (int64_t k = 0; k < K; ++k) acc += double(af[size_t(m * K + k)]) * wr[size_t(k)];
-            ref[size_t(m * N + n)] = acc * alpha[size_t(g)];
-          }
-        }
+      const std::vector<double> ref = reference_gemm(a, w, sc, alpha.data(), offs, N, K, fmt);
       PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
       EXPECT_EQ(gemm.ps.fix_codes, nv);  // the random e4m3 codes include zero and negative scales
       EXPECT_FALSE(gemm.ps.alpha_is_one);
       for (sm90::W4A16Tactic t : kTactics) {
         SCOPED_TRACE(tactic_name(t));
         const std::vector<float> d = gemm.run(t);
-        double num = 0, den = 0;
-        int64_t bad = 0;
-        for (size_t i = 0; i < d.size(); ++i) {
-          if (!std::isfinite(d[i])) ++bad;
-          num += (double(d[i]) - ref[i]) * (double(d[i]) - ref[i]);
-          den += ref[i] * ref[i];
-        }
-        EXPECT_EQ(bad, 0) << "non-finite (unwritten) outputs";
-        EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
-        EXPECT_GT(den, 0.0);
+        expect_matches(d, ref);
         if (t != sm90::W4A16Tactic::kSmall) {  // bf16 D: the same values rounded to nearest
           const std::vector<uint16_t> d16 = gemm.run_bf16_out(t);
           int64_t mismatches = 0;
@@ -268,7 +308,7 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
         // Reference: the fp32 D just computed, through the activation kernel.
         DevBuf<float> dh(h.size());
         CUDA_CHECK(cudaMemcpy(dh.p, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
-        DevBuf<uint16_t> want(size_t(M * I)), got(size_t(M * I));
+        DevBuf<uint16_t> want(size_t(M * I)), got(size_t((M + PreparedGemm::kGuardRows) * I));
         CUDA_CHECK(cudaMemset(want.p, 0xFF, want.n * 2));
         CUDA_CHECK(cudaMemset(got.p, 0xFF, got.n * 2));
         sm90::launch_activation(dh.p, with_bias ? d_bias.p : nullptr, d_row_expert.p, gemm.doff.p + G, M, I, p,
@@ -289,6 +329,7 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
         sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
         CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<uint16_t> wv = want.download(), gv = got.download();
+        PreparedGemm::expect_guard_untouched(gv, wv.size());
         int64_t mismatches = 0, nonzero = 0;
         for (size_t i = 0; i < wv.size(); ++i) {
           nonzero += (wv[i] & 0x7FFF) != 0;
