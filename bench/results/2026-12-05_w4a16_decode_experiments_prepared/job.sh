@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepared in session 43 (no GPU was lent that session; nothing here has run on a GPU). Three
-# experiments on the W4A16 split path at decode sizes, one binary (branch wip/fc2-combine, 53299f7 =
-# 5fca86b + decode_experiments.patch; the shipped kernels' SASS unchanged, scripts/sass_same.py), each
+# experiments on the W4A16 split path at decode sizes, one binary (branch wip/fc2-combine, b2d19f8 =
+# 5fca86b + decode_experiments.patch, after session 44's review; the shipped kernels' SASS unchanged,
+# scripts/sass_same.py), each
 # behind a knob that is off by default:
 #  r64: 64 weight rows a CTA, each stage's K steps split between two K groups of 4 warps, their sums
 #       added through shared memory, three CTAs per SM: twice the CTAs and warps of split_small_k1 with
@@ -15,7 +16,7 @@
 #       combines it (launch_combine's arithmetic, bit for bit), no combine kernel after FC2 (T <= 32,
 #       16-token passes), MEGAMOE_W4A16_FC2_COMBINE=1.
 # Binary: the CPU machine's /work/carry-stash/decode_experiments.txz -> .carry/dx.txz (xz: tar xJf;
-# megamoe + megamoe_gpu_tests of 53299f7).
+# megamoe + megamoe_gpu_tests of b2d19f8; 53299f7's as decode_experiments_53299f7.txz).
 # Two calls on one warm machine: `bash job.sh check` (~400 s) then `bash job.sh ab` (~520 s; AB_DEADLINE,
 # default 470 s from the call's start, bounds it: 7 variants x 20 cells, two rounds if time allows).
 # check: W4A16 / fp4 GPU tests (the new r64, tile-major and fused-combine cases included) with the knobs
@@ -44,7 +45,7 @@ if [ "$phase" = check ]; then
     env $k timeout 90 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter="$F" > "$R/tests_${k/=/_}.log" 2>&1
     echo "tests $k rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_${k/=/_}.log" | head -8
   done
-  S='SmallTactic*/W4A16ActEpilogue*:W4A16.GemmTacticsMatchCpu:W4A16.FusedCombine*'
+  S='SmallTactic*/W4A16ActEpilogue*:W4A16.GemmTacticsMatchCpu:W4A16.FusedCombine*:W4A16.SmallTacticEightStep*'
   for t in memcheck racecheck synccheck; do
     timeout 80 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
       --gtest_filter="$S" > "$R/san_$t.log" 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepared in session 43 (not run). The stall profile of session 42's prepared job
 # (../2026-12-05_w4a16_small_stalls_prepared/job.sh) for the shipped small kernels AND the two
-# experiments, one binary (.carry/dx.txz = /work/carry-stash/decode_experiments.txz, 53299f7; its
+# experiments, one binary (.carry/dx.txz = /work/carry-stash/decode_experiments.txz, b2d19f8; its
 # 128-row kernels are 5fca86b's = e90518b's SASS): per FC1 / FC2 kernel at T = 1 (`auto`:
 # split_small_k1, FC1 with the activation epilogue), duration, DRAM throughput, occupancy and the
 # warp stall reasons, plus per-SASS-instruction stall samples (source page):
