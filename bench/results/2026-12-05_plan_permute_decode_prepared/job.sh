@@ -17,7 +17,7 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-# Either binary: pp.txz (0907fff) or session 43's dx.txz (53299f7, which has the knob too; its
+# Either binary: pp.txz (0907fff) or the decode experiments' dx.txz (b2d19f8, which has the knob too; its
 # experiments' knobs stay off here), so that one carry serves this job and the r64 / tile-major ones.
 mkdir -p /tmp/pp
 if [ -f .carry/pp.txz ]; then tar xJf .carry/pp.txz -C /tmp/pp || exit 1
