@@ -15,21 +15,23 @@ commands:
   tune    time every tactic of the layer's backend per token bucket and write the fastest to
           the tactic cache that layers read (docs/TUNING.md)
 
-common options:
-  --preset NAME      model shape: tiny (default), deepseek-v3 (H 7168, I 2048, E 256, K 8),
-                     qwen3-30b-a3b (2048, 768, 128, 8), gpt-oss-120b (2880, 2880, 128, 4,
-                     swiglu_oai, biases), mixtral-8x7b (4096, 14336, 8, 2),
+options several commands take (run takes all of them; check --recipe, --backend, --seed,
+--threads and --device; bench and tune all but --threads, with --activation as under bench
+options; a line in parentheses names the commands where fewer take it):
+  --preset NAME      (run, bench, tune) model shape: tiny (default), deepseek-v3 (H 7168, I 2048,
+                     E 256, K 8), qwen3-30b-a3b (2048, 768, 128, 8), gpt-oss-120b (2880, 2880,
+                     128, 4, swiglu_oai, biases), mixtral-8x7b (4096, 14336, 8, 2),
                      kimi-k2 (7168, 2048, 384, 8), qwen3.5-397b (4096, 1024, 512, 10)
   --recipe NAME      weight/activation format: bf16 (default), fp8_block, w4a16_mxfp4,
                      w4a16_nvfp4, mxfp8, w4a8_mxfp4, nvfp4
   --backend NAME     a registered backend or auto (default: the fastest that supports the
                      device, recipe and shape; cpu_reference on a machine without a GPU)
-  --activation NAME  override the preset's activation: swiglu, swiglu_oai, geglu, relu2
+  --activation NAME  (run) override the preset's activation: swiglu, swiglu_oai, geglu, relu2
   --seed N           seed of the synthetic weights, tokens and routing (default 1)
-  --routing NAME     uniform (default), zipf (s = 1.2, skewed), one-hot-expert (every
-                     token's first choice is expert 0) or balanced (every expert gets
-                     floor or ceil of T*K/E rows)
-  --threads N        CPU threads of the reference (default 0 = all cores)
+  --routing NAME     (run, bench, tune) uniform (default), zipf (s = 1.2, skewed),
+                     one-hot-expert (every token's first choice is expert 0) or balanced
+                     (every expert gets floor or ceil of T*K/E rows)
+  --threads N        (run, check) CPU threads of the reference (default 0 = all cores)
   --device N         CUDA device ordinal (default 0 when a GPU exists)
 
 check options:

@@ -68,7 +68,7 @@ class MoeLayer {
   size_t weight_bytes() const;
 
   // Tactics (docs/TUNING.md): the alternatives the backend can run (empty for the CPU
-  // reference and expert-parallel layers), the one a forward of T tokens runs, where the
+  // reference; an expert-parallel layer's are its inner backend's), the one a forward of T tokens runs, where the
   // layer's tactic table came from ("none", "shipped defaults" or the cache path; a split
   // backend's borrowed table adds " (measured for <its Mega backend>)"), and a
   // tactic to run for every T ("" = back to table / heuristic; InvalidArgument for a name not

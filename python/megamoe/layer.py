@@ -221,7 +221,8 @@ class MoELayer:
         has_bias: prepare_weights takes b13 [E_local, N13] and b2 [E_local, H].
         num_threads: CPU backend threads (0 = all cores).
         tactic_cache: the tactic cache ``megamoe tune`` writes (docs/TUNING.md): "" = the default
-            location ($MEGAMOE_TACTIC_CACHE, else ~/.cache/megamoe/tactics.json), "off" = none
+            location ($MEGAMOE_TACTIC_CACHE, else $XDG_CACHE_HOME/megamoe/tactics.json, else
+            ~/.cache/megamoe/tactics.json), "off" = none
             (each backend's heuristic), else a file path. Read once, here.
 
     Raises:
@@ -412,7 +413,8 @@ class MoELayer:
 
     @property
     def tactic_names(self) -> List[str]:
-        """The tactics this layer's backend can run (empty for the CPU reference and EP layers)."""
+        """The tactics this layer's backend can run (empty for the CPU reference; an EP layer's are its
+        inner backend's)."""
         return list(self._impl.tactic_names)
 
     @property

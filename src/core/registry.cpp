@@ -25,9 +25,9 @@ const std::vector<BackendInfo>& backend_registry() {
     // elsewhere, see its backend.cu), then the split backend.
     r.push_back(sm90_fp8_fp8_bf16_mega_backend_info());
     r.push_back(sm90_fp8_fp8_bf16_split_backend_info());
-    // W4A16: "auto" takes the mega backends (the one-launch kernel where measured faster: T <= 4
-    // by default, the shipped tactic table per preset, see their backend.cu; the same split
-    // stages elsewhere).
+    // W4A16: "auto" takes the mega backends (the one-launch kernel where the shipped tactic table
+    // or a tune measured it faster; without a table never (default crossover 0), see their
+    // backend.cu; the same split stages elsewhere).
     r.push_back(sm90_bf16_mxfp4_bf16_mega_backend_info());
     r.push_back(sm90_bf16_nvfp4_bf16_mega_backend_info());
     r.push_back(sm90_bf16_mxfp4_bf16_split_backend_info());
