@@ -169,6 +169,10 @@ int cmd_run(const Options& opts) {
   s.check = !opts.flag("no-check");
   const bool gpu = gpu_count() > 0 && s.config.backend != "cpu_reference";
   s.config.device = gpu ? opts.get_int32("device", 0, 0) : -1;
+  if (!gpu && opts.has("device"))  // said, not silently replaced
+    std::fprintf(stderr, "megamoe run: --device %d ignored: %s\n", opts.get_int32("device", 0, 0),
+                 gpu_count() > 0 ? "--backend cpu_reference runs on the CPU"
+                                 : "no CUDA device here, the CPU reference runs");
   s.iters = opts.get_int32("iters", gpu ? 20 : 3, 1);
   s.config.max_tokens = std::max<int64_t>(s.tokens, 1);
 

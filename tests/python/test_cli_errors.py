@@ -24,6 +24,13 @@ def megamoe(*args, timeout=60):
     return subprocess.run([str(CLI), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def test_device_on_the_cpu_reference_is_said_to_be_ignored():
+    # The CPU reference runs whatever --device says; the run says so instead of dropping it silently.
+    res = megamoe("run", "--backend", "cpu_reference", "--device", "5", "--tokens", "2", "--iters", "1")
+    assert res.returncode == 0, res.stderr
+    assert "--device 5 ignored" in res.stderr, res.stderr
+
+
 @pytest.mark.parametrize(
     "args, option",
     [
