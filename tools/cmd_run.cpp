@@ -168,9 +168,10 @@ int cmd_run(const Options& opts) {
                   std::to_string(s.tokens));
   s.check = !opts.flag("no-check");
   const bool gpu = gpu_count() > 0 && s.config.backend != "cpu_reference";
-  s.config.device = gpu ? opts.get_int32("device", 0, 0) : -1;
+  const int device = opts.get_int32("device", 0, 0);
+  s.config.device = gpu ? device : -1;
   if (!gpu && opts.has("device"))  // said, not silently replaced
-    std::fprintf(stderr, "megamoe run: --device %d ignored: %s\n", opts.get_int32("device", 0, 0),
+    std::fprintf(stderr, "megamoe run: --device %d ignored: %s\n", device,
                  gpu_count() > 0 ? "--backend cpu_reference runs on the CPU"
                                  : "no CUDA device here, the CPU reference runs");
   s.iters = opts.get_int32("iters", gpu ? 20 : 3, 1);

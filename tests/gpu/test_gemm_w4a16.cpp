@@ -120,12 +120,10 @@ struct PreparedGemm {
   // poison of every byte.
   template <typename T>
   static void expect_guard_untouched(const std::vector<T>& all, size_t used) {
+    T poison;
+    std::memset(&poison, 0xFF, sizeof(T));
     int64_t touched = 0;
-    for (size_t i = used; i < all.size(); ++i) {
-      T poison;
-      std::memset(&poison, 0xFF, sizeof(T));
-      touched += std::memcmp(&all[i], &poison, sizeof(T)) != 0;
-    }
+    for (size_t i = used; i < all.size(); ++i) touched += std::memcmp(&all[i], &poison, sizeof(T)) != 0;
     EXPECT_EQ(touched, 0) << "elements written past the last row";
   }
   // A large tactic into bf16 D16 (poisoned first); returns D16's bits.
