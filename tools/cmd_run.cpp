@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "cli_common.h"
 #include "core/synthetic.h"
@@ -26,6 +28,7 @@ struct RunSetup {
   workload::Routing routing;
   int iters;
   bool check;
+  std::string tactic;  // --tactic: forced on the GPU layer (empty: the layer's own choice)
 };
 
 // The oracle: the CPU reference over weights regenerated per expert.
@@ -101,10 +104,21 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   cudaStream_t stream;
   cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   MoeLayer layer(c);
+  if (!s.tactic.empty()) {  // an unknown name is an error here: run checks one tactic, not a table
+    const std::vector<std::string> names = layer.tactic_names();
+    if (std::find(names.begin(), names.end(), s.tactic) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw_invalid("--tactic", "a tactic of " + layer.backend_name() + ": " + (list.empty() ? "(none)" : list),
+                    s.tactic);
+    }
+    layer.force_tactic(s.tactic);
+  }
   prepare_synthetic_weights(layer, s.seed, stream);
-  std::printf("backend: %s on %s (workspace %.1f MiB, weights %.1f MiB)\n", layer.backend_name().c_str(),
+  std::printf("backend: %s on %s (workspace %.1f MiB, weights %.1f MiB), tactic %s%s\n", layer.backend_name().c_str(),
               gpu_name(c.device).c_str(), double(layer.workspace_bytes()) / (1 << 20),
-              double(layer.weight_bytes()) / (1 << 20));
+              double(layer.weight_bytes()) / (1 << 20), layer.tactic_for(T).c_str(),
+              s.tactic.empty() ? "" : " (forced)");
 
   DeviceBuffer dx(x.size() * 2), dids(routes.ids.size() * 4), dw(routes.weights.size() * 4),
       dout(size_t(T * H * 2));
@@ -150,7 +164,7 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
 
 int cmd_run(const Options& opts) {
   opts.allow_only({"preset", "recipe", "backend", "activation", "seed", "routing", "threads", "device", "tokens",
-                   "iters", "no-check"});
+                   "iters", "no-check", "tactic"});
   RunSetup s{};
   s.preset = workload::find_preset(opts.get("preset", "tiny"));
   s.config = workload::preset_config(s.preset);
@@ -174,6 +188,10 @@ int cmd_run(const Options& opts) {
     std::fprintf(stderr, "megamoe run: --device %d ignored: %s\n", device,
                  gpu_count() > 0 ? "--backend cpu_reference runs on the CPU"
                                  : "no CUDA device here, the CPU reference runs");
+  s.tactic = opts.get("tactic", "");
+  if (!gpu && opts.has("tactic"))  // the CPU reference has no tactics: said, not silently dropped
+    std::fprintf(stderr, "megamoe run: --tactic %s ignored: the CPU reference runs (it has no tactics)\n",
+                 s.tactic.c_str());
   s.iters = opts.get_int32("iters", gpu ? 20 : 3, 1);
   s.config.max_tokens = std::max<int64_t>(s.tokens, 1);
 

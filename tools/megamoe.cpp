@@ -45,6 +45,8 @@ run options:
   --tokens T         tokens in the batch (default 64 for tiny, 4 for the full-size presets)
   --iters N          timed repetitions (default 20 on the GPU, 3 on the CPU)
   --no-check         skip the comparison with the CPU reference
+  --tactic NAME      (GPU) force a tactic of the backend (docs/TUNING.md), e.g. split_large_tile,
+                     and check it against the CPU reference; a name the backend lacks is an error
 
 bench options:
   --tokens LIST      e.g. 1,8,64 or 1-8192 (lo, 2 lo, 4 lo, ... up to hi; default 1-8192)

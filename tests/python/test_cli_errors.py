@@ -31,6 +31,13 @@ def test_device_on_the_cpu_reference_is_said_to_be_ignored():
     assert "--device 5 ignored" in res.stderr, res.stderr
 
 
+def test_tactic_on_the_cpu_reference_is_said_to_be_ignored():
+    # The CPU reference has no tactics; a forced one is reported as ignored, not dropped silently.
+    res = megamoe("run", "--backend", "cpu_reference", "--tactic", "split_large_tile", "--tokens", "2", "--iters", "1")
+    assert res.returncode == 0, res.stderr
+    assert "--tactic split_large_tile ignored" in res.stderr, res.stderr
+
+
 @pytest.mark.parametrize(
     "args, option",
     [
