@@ -16,7 +16,7 @@
 #    split_large_tma` against the CPU reference on the four presets (modes 2 and 0); memcheck / racecheck /
 #    synccheck on the kernel's own tests.
 #  ab: tile (forced split_large_tile) / tma2, tma0, tma1 (forced split_large_tma in pass mode 2, 0,
-#    1), bf16 T = 2048..8192 with uniform routing, and T = 8192 with balanced routing (every expert
+#    1), bf16 T = 1024..8192 with uniform routing, and T = 8192 with balanced routing (every expert
 #    256 rows at deepseek-v3: no ragged tiles, so tile against tma there compares the two mainloops
 #    alone); four presets, two alternated runs, best of two (the deadline cuts tma1's second run
 #    first).
@@ -65,7 +65,7 @@ wrap tile split_large_tile; wrap tma split_large_tma
 V="tile=/tmp/w/tile tma2=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=2 tma0=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=0"
 AB_VARIANTS="$V tma1=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=1" RUN_TIMEOUT=120 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-480}" \
-  "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 2048,4096,8192 --iters 50" \
+  "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "balanced=--recipe bf16 --backend $SPLIT --routing balanced --presets $P --tokens 8192 --iters 50" \
   2>&1 | grep -E "^==|geomean|speed-up|deadline|r[0-9] "
 fi
