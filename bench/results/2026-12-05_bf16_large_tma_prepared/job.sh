@@ -12,14 +12,16 @@
 #  check: the bf16 GEMM / activation-epilogue / split-backend GPU tests and the bf16 backends'
 #    conformance cases (every_tactic forces split_large_tma), the layer-level and every_tactic cases
 #    again with pass modes 0 and 1 (MEGAMOE_BF16_LARGE_TMA_PASSES, read once per process; 2 is the
-#    default; the GEMM-level tests run all three modes themselves); `megamoe run --tactic
+#    default; the GEMM-level tests run all three modes themselves; mode 0 with one column a store,
+#    MEGAMOE_BF16_LARGE_TMA_PAIRED=0); `megamoe run --tactic
 #    split_large_tma` against the CPU reference on the four presets (modes 2 and 0); memcheck / racecheck /
 #    synccheck on the kernel's own tests.
-#  ab: tile (forced split_large_tile) / tma2, tma0, tma1 (forced split_large_tma in pass mode 2, 0,
-#    1), bf16 T = 1024..8192 with uniform routing, and T = 8192 with balanced routing (every expert
-#    256 rows at deepseek-v3: no ragged tiles, so tile against tma there compares the two mainloops
-#    alone); four presets, two alternated runs, best of two (the deadline cuts tma1's second run
-#    first).
+#  ab: tile (forced split_large_tile) / tma2 (forced split_large_tma: pass mode 2, the default, with
+#    the epilogue's paired stores, the default) / tma2s (the same with one column a store:
+#    MEGAMOE_BF16_LARGE_TMA_PAIRED=0) / tma0 (pass mode 0), bf16 T = 1024..8192 with uniform routing,
+#    and T = 8192 with balanced routing (every expert 256 rows at deepseek-v3: no ragged tiles, so
+#    tile against tma there compares the two mainloops alone); four presets, two alternated runs,
+#    best of two (the deadline cuts tma0's second run first).
 #  ncu: FC1 and FC2 of deepseek-v3 and qwen3-30b-a3b at T = 8192, tile against tma: duration, tensor
 #    pipe, issue slots, L2 / DRAM throughput, stall reasons.
 set -u
@@ -36,7 +38,7 @@ F='Bf16LargeTma.*:GemmBf16Act.*:SplitBf16.*:GroupedGemm*:Registered/Conformance.
 timeout 300 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter="$F" > "$R/tests.log" 2>&1
 echo "tests rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|SKIPPED" "$R/tests.log" | head -12
 for m in 0 1; do
-  MEGAMOE_BF16_LARGE_TMA_PASSES=$m timeout 100 $B/megamoe_gpu_tests --gtest_brief=1 \
+  MEGAMOE_BF16_LARGE_TMA_PAIRED=$m MEGAMOE_BF16_LARGE_TMA_PASSES=$m timeout 100 $B/megamoe_gpu_tests --gtest_brief=1 \
     --gtest_filter='SplitBf16.LargeTma*:Registered/Conformance.Run/sm90_bf16_bf16_bf16_*every_tactic' > "$R/tests_mode$m.log" 2>&1
   echo "tests mode $m rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_mode$m.log" | head -8
 done
@@ -62,8 +64,8 @@ wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$B/meg
 mkdir -p "$R/ab"
 # A forced tactic as a variant: a wrapper that appends --tactic to every bench call.
 wrap tile split_large_tile; wrap tma split_large_tma
-V="tile=/tmp/w/tile tma2=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=2 tma0=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=0"
-AB_VARIANTS="$V tma1=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=1" RUN_TIMEOUT=120 \
+V="tile=/tmp/w/tile tma2=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=2 tma2s=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PAIRED=0"
+AB_VARIANTS="$V tma0=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_PASSES=0" RUN_TIMEOUT=120 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-480}" \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "balanced=--recipe bf16 --backend $SPLIT --routing balanced --presets $P --tokens 8192 --iters 50" \
