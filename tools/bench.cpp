@@ -296,6 +296,20 @@ struct CellRunner {
     return median(ms);
   }
 
+  // One forward of T tokens into a poisoned output (0xFFFF: NaN), copied back: what a tactic computes.
+  std::vector<uint16_t> output(MoeLayer& layer, int64_t T, cudaStream_t s) {
+    const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
+    const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
+    const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
+    const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
+    ck(cudaMemsetAsync(dout.ptr, 0xFF, size_t(T * H * 2), s), "poison out");
+    layer.forward(xv, iv, wv, ov, s);
+    std::vector<uint16_t> out(size_t(T * H));
+    ck(cudaMemcpyAsync(out.data(), dout.ptr, out.size() * 2, cudaMemcpyDeviceToHost, s), "copy out");
+    ck(cudaStreamSynchronize(s), "forward");
+    return out;
+  }
+
   DeviceBuffer dx, dids, dw, dout, sink;
   Device dev;
   int64_t E, K, H;
@@ -575,7 +589,8 @@ int cmd_bench(const Options& opts) {
 
 // `megamoe tune`: for each preset and token bucket, every tactic of the layer's backend timed
 // as `bench` times a cell (CUDA graph, L2 flushed, median); the fastest per bucket goes into the
-// tactic cache (core/tactics.h) that layers read at construction. docs/TUNING.md.
+// tactic cache (core/tactics.h) that layers read at construction. docs/TUNING.md. A tactic is
+// timed only if its output matches the heuristic tactic's (no wrong kernel can win a bucket).
 int cmd_tune(const Options& opts) {
   opts.allow_only({"presets", "preset", "tokens", "iters", "rounds", "recipe", "backend", "seed", "routing", "device",
                    "activation", "cache"});
@@ -618,6 +633,7 @@ int cmd_tune(const Options& opts) {
     int64_t T;
     std::vector<std::pair<std::string, double>> ms;
     std::string heuristic, best;
+    std::vector<std::string> rejected;  // tactics whose output disagreed with the heuristic's
   };
   std::vector<Row> rows;
   for (const auto& pname : presets) {
@@ -648,10 +664,32 @@ int cmd_tune(const Options& opts) {
       Row row{pname, T, {}, "", ""};
       layer->force_tactic("");
       row.heuristic = layer->tactic_for(T);
-      std::vector<std::string> runnable;  // the tactics that can run T (not e.g. the one-launch kernel above 64)
+      // The tactics that can run T (not e.g. the one-launch kernel above 64) and compute what the
+      // heuristic's tactic computes: a tactic whose output differs from it by more than twice the
+      // recipe's tolerance against the CPU reference (a kernel wrong on this GPU or shape) is
+      // neither timed nor chosen, and said so.
+      const std::vector<uint16_t> want = cells.output(*layer, T, s);
+      const double limit = 2.0 * rel_l2_limit(recipe);
+      std::vector<std::string> runnable;
       for (const std::string& name : names) {
         layer->force_tactic(name);
-        if (layer->tactic_for(T) == name) runnable.push_back(name);
+        if (layer->tactic_for(T) != name) continue;
+        const double rel = rel_l2_bf16(cells.output(*layer, T, s), want);
+        if (rel <= limit) {
+          runnable.push_back(name);
+        } else {
+          std::fprintf(stderr, "\n[tune] %s T=%lld: tactic %s differs from %s by rel-L2 %.3e (limit %.0e): not timed\n",
+                       pname.c_str(), (long long)T, name.c_str(), row.heuristic.c_str(), rel, limit);
+          row.rejected.push_back(name);
+        }
+      }
+      if (runnable.empty()) {  // not even the heuristic's own tactic repeats its output: keep the bucket as it was
+        std::fprintf(stderr, "\n[tune] %s T=%lld: no tactic reproduced the heuristic's output; bucket not tuned\n",
+                     pname.c_str(), (long long)T);
+        done += names.size() * size_t(rounds);
+        layer->force_tactic("");
+        rows.push_back(row);
+        continue;
       }
       std::vector<double> best_ms(runnable.size(), std::numeric_limits<double>::infinity());
       for (int r = 0; r < rounds; ++r)
@@ -696,6 +734,7 @@ int cmd_tune(const Options& opts) {
       std::snprintf(buf, sizeof buf, "%s%s %.4f", all.empty() ? "" : ", ", n.c_str(), ms);
       all += buf;
     }
+    for (const std::string& n : r.rejected) all += (all.empty() ? "" : ", ") + n + " wrong output";
     std::printf("%-14s %6lld  %-18s %-18s %8.3fx  %s\n", r.preset.c_str(), (long long)r.T, r.best.c_str(),
                 r.heuristic.c_str(), best_ms > 0 && heur_ms > 0 ? heur_ms / best_ms : 0.0, all.c_str());
   }
