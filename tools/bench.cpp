@@ -590,7 +590,8 @@ int cmd_bench(const Options& opts) {
 // `megamoe tune`: for each preset and token bucket, every tactic of the layer's backend timed
 // as `bench` times a cell (CUDA graph, L2 flushed, median); the fastest per bucket goes into the
 // tactic cache (core/tactics.h) that layers read at construction. docs/TUNING.md. A tactic is
-// timed only if its output matches the heuristic tactic's (no wrong kernel can win a bucket).
+// timed only if its output agrees with a majority of the tactics that can run the bucket (no wrong
+// kernel can win one).
 int cmd_tune(const Options& opts) {
   opts.allow_only({"presets", "preset", "tokens", "iters", "rounds", "recipe", "backend", "seed", "routing", "device",
                    "activation", "cache"});
@@ -655,7 +656,9 @@ int cmd_tune(const Options& opts) {
     TacticEntry entry;
     cuda_machine_key(device, &entry.key);
     layer_tactic_key(layer->config(), layer->backend_name(), &entry.key);
-    if (const TacticEntry* old = cache.find(entry.key)) entry = *old;  // keep buckets not re-measured
+    const TacticEntry* old = cache.find(entry.key);
+    if (old) entry = *old;  // keep buckets not re-measured
+    int tuned = 0;          // buckets this run wrote
     CellRunner cells(c, max_t, device);
     size_t done = 0;
     const size_t total = tokens.size() * names.size() * size_t(rounds);
@@ -664,32 +667,69 @@ int cmd_tune(const Options& opts) {
       Row row{pname, T, {}, "", ""};
       layer->force_tactic("");
       row.heuristic = layer->tactic_for(T);
-      // The tactics that can run T (not e.g. the one-launch kernel above 64) and compute what the
-      // heuristic's tactic computes: a tactic whose output differs from it by more than twice the
-      // recipe's tolerance against the CPU reference (a kernel wrong on this GPU or shape) is
-      // neither timed nor chosen, and said so.
-      const std::vector<uint16_t> want = cells.output(*layer, T, s);
-      const double limit = 2.0 * rel_l2_limit(recipe);
-      std::vector<std::string> runnable;
+      std::vector<std::string> candidates;  // the tactics that can run T (not e.g. the one-launch kernel above 64)
       for (const std::string& name : names) {
         layer->force_tactic(name);
-        if (layer->tactic_for(T) != name) continue;
-        const double rel = rel_l2_bf16(cells.output(*layer, T, s), want);
-        if (rel <= limit) {
-          runnable.push_back(name);
-        } else {
-          std::fprintf(stderr, "\n[tune] %s T=%lld: tactic %s differs from %s by rel-L2 %.3e (limit %.0e): not timed\n",
-                       pname.c_str(), (long long)T, name.c_str(), row.heuristic.c_str(), rel, limit);
-          row.rejected.push_back(name);
-        }
+        if (layer->tactic_for(T) == name) candidates.push_back(name);
       }
-      if (runnable.empty()) {  // not even the heuristic's own tactic repeats its output: keep the bucket as it was
-        std::fprintf(stderr, "\n[tune] %s T=%lld: no tactic reproduced the heuristic's output; bucket not tuned\n",
-                     pname.c_str(), (long long)T);
-        done += names.size() * size_t(rounds);
-        layer->force_tactic("");
-        rows.push_back(row);
-        continue;
+      // Only tactics that compute the same function are timed: each candidate's output is compared
+      // with a reference candidate's (the heuristic's first), and the first reference that a strict
+      // majority of the candidates agrees with (rel-L2 within twice the recipe's tolerance against
+      // the CPU reference; NaN never agrees) decides: the others are wrong on this GPU or shape, not
+      // timed, and cannot win. Without a majority nothing is trusted: the bucket is cleared (the
+      // heuristic runs) and the user is pointed at `megamoe check`.
+      std::vector<std::string> runnable;
+      if (candidates.size() <= 1) {
+        runnable = candidates;
+      } else {
+        const double limit = 2.0 * rel_l2_limit(recipe);
+        std::vector<size_t> order(candidates.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        const auto h = std::find(candidates.begin(), candidates.end(), row.heuristic);
+        if (h != candidates.end()) std::swap(order[0], order[size_t(h - candidates.begin())]);
+        for (size_t ri : order) {
+          layer->force_tactic(candidates[ri]);
+          const std::vector<uint16_t> want = cells.output(*layer, T, s);
+          std::vector<std::string> agree, differ;
+          std::vector<double> rel_of;
+          for (size_t i = 0; i < candidates.size(); ++i) {
+            double rel = 0.0;
+            if (i != ri) {
+              layer->force_tactic(candidates[i]);
+              rel = rel_l2_bf16(cells.output(*layer, T, s), want);
+            }
+            if (i == ri ? !has_nan_bf16(want) : rel <= limit) {
+              agree.push_back(candidates[i]);
+            } else {
+              differ.push_back(candidates[i]);
+              rel_of.push_back(rel);
+            }
+          }
+          if (2 * agree.size() <= candidates.size()) continue;  // no majority with this reference
+          runnable = agree;
+          for (size_t i = 0; i < differ.size(); ++i) {
+            std::fprintf(stderr, "\n[tune] %s T=%lld: tactic %s differs from %s (and %zu more) by rel-L2 %.3e "
+                                 "(limit %.0e): wrong output, not timed\n",
+                         pname.c_str(), (long long)T, differ[i].c_str(), candidates[ri].c_str(), agree.size() - 1,
+                         rel_of[i], limit);
+            row.rejected.push_back(differ[i]);
+          }
+          break;
+        }
+        if (runnable.empty()) {
+          std::fprintf(stderr, "\n[tune] %s T=%lld: the %zu tactics do not agree on the output (no majority): bucket "
+                               "cleared, the heuristic runs; check the backend with `megamoe check`\n",
+                       pname.c_str(), (long long)T, candidates.size());
+          row.rejected = candidates;
+          const int b = tactic_bucket_index(T);
+          entry.tactic[size_t(b)].clear();
+          entry.measured[size_t(b)].clear();
+          ++tuned;  // the entry changed
+          done += names.size() * size_t(rounds);
+          layer->force_tactic("");
+          rows.push_back(row);
+          continue;
+        }
       }
       std::vector<double> best_ms(runnable.size(), std::numeric_limits<double>::infinity());
       for (int r = 0; r < rounds; ++r)
@@ -715,10 +755,12 @@ int cmd_tune(const Options& opts) {
       const int b = tactic_bucket_index(T);
       entry.tactic[size_t(b)] = row.best;
       entry.measured[size_t(b)] = row.ms;
+      ++tuned;
       rows.push_back(row);
     }
     std::fprintf(stderr, "\n");
-    cache.put(entry);
+    // An entry takes precedence over the shipped defaults: none is written that this run did not fill.
+    if (tuned > 0 || old) cache.put(entry);
   }
   cudaStreamDestroy(s);
   cache.save(path);
@@ -735,6 +777,11 @@ int cmd_tune(const Options& opts) {
       all += buf;
     }
     for (const std::string& n : r.rejected) all += (all.empty() ? "" : ", ") + n + " wrong output";
+    if (r.best.empty()) {  // no majority: nothing timed
+      std::printf("%-14s %6lld  %-18s %-18s %9s  %s\n", r.preset.c_str(), (long long)r.T, "(not-tuned)",
+                  r.heuristic.c_str(), "-", all.c_str());
+      continue;
+    }
     std::printf("%-14s %6lld  %-18s %-18s %8.3fx  %s\n", r.preset.c_str(), (long long)r.T, r.best.c_str(),
                 r.heuristic.c_str(), best_ms > 0 && heur_ms > 0 ? heur_ms / best_ms : 0.0, all.c_str());
   }

@@ -160,6 +160,12 @@ double rel_l2_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>
   return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
 }
 
+bool has_nan_bf16(const std::vector<uint16_t>& out) {
+  for (uint16_t b : out)
+    if ((b & 0x7F80u) == 0x7F80u && (b & 0x007Fu) != 0) return true;
+  return false;
+}
+
 double max_abs_diff_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref) {
   double m = 0;
   for (size_t i = 0; i < out.size(); ++i)

@@ -61,6 +61,8 @@ double rel_l2_limit(Recipe recipe);
 
 // rel-L2 of bf16 outputs; NaN if either has a NaN.
 double rel_l2_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref);
+// Whether any element of a bf16 output is NaN (e.g. the 0xFFFF poison a kernel never overwrote).
+bool has_nan_bf16(const std::vector<uint16_t>& out);
 double max_abs_diff_bf16(const std::vector<uint16_t>& out, const std::vector<uint16_t>& ref);
 
 // Host memory budget for materialising canonical weights: 40% of physical memory.

@@ -113,6 +113,10 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
                     s.tactic);
     }
     layer.force_tactic(s.tactic);
+    if (layer.tactic_for(T) != s.tactic)  // e.g. the one-launch kernel above its token limit: say so
+      throw_invalid("--tactic", "a tactic of " + layer.backend_name() + " that runs T = " + std::to_string(T) + " (" +
+                                    s.tactic + " falls back to " + layer.tactic_for(T) + " there)",
+                    s.tactic);
   }
   prepare_synthetic_weights(layer, s.seed, stream);
   std::printf("backend: %s on %s (workspace %.1f MiB, weights %.1f MiB), tactic %s%s\n", layer.backend_name().c_str(),
@@ -189,6 +193,7 @@ int cmd_run(const Options& opts) {
                  gpu_count() > 0 ? "--backend cpu_reference runs on the CPU"
                                  : "no CUDA device here, the CPU reference runs");
   s.tactic = opts.get("tactic", "");
+  if (opts.has("tactic") && s.tactic.empty()) throw_invalid("--tactic", "a tactic name", "nothing");
   if (!gpu && opts.has("tactic"))  // the CPU reference has no tactics: said, not silently dropped
     std::fprintf(stderr, "megamoe run: --tactic %s ignored: the CPU reference runs (it has no tactics)\n",
                  s.tactic.c_str());

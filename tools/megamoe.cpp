@@ -12,8 +12,9 @@ commands:
   run     run one layer forward on synthetic data and compare it with the CPU reference
   check   run a GPU backend against the CPU reference over a small case matrix (self-test)
   bench   time the layer over token counts (CUDA-graph replays, median) with its roofline
-  tune    time every tactic of the layer's backend per token bucket and write the fastest to
-          the tactic cache that layers read (docs/TUNING.md)
+  tune    time every tactic of the layer's backend per token bucket (those whose output agrees
+          with the majority) and write the fastest to the tactic cache that layers read
+          (docs/TUNING.md)
 
 options several commands take (run takes all of them; check --recipe, --backend, --seed,
 --threads and --device; bench and tune all but --threads, with --activation as under bench
@@ -46,7 +47,8 @@ run options:
   --iters N          timed repetitions (default 20 on the GPU, 3 on the CPU)
   --no-check         skip the comparison with the CPU reference
   --tactic NAME      (GPU) force a tactic of the backend (docs/TUNING.md), e.g. split_large_tile,
-                     and check it against the CPU reference; a name the backend lacks is an error
+                     and check it against the CPU reference (unless --no-check); a name the
+                     backend lacks, or a tactic that cannot run T, is an error
 
 bench options:
   --tokens LIST      e.g. 1,8,64 or 1-8192 (lo, 2 lo, 4 lo, ... up to hi; default 1-8192)
@@ -71,8 +73,11 @@ tune options:
                      median kept (default 2, 1..10)
   --cache FILE       the tactic cache to update (default: $MEGAMOE_TACTIC_CACHE, else
                      $XDG_CACHE_HOME/megamoe/tactics.json, else ~/.cache/megamoe/tactics.json)
-  Prints a progress bar on stderr and a table (winner, the heuristic's choice, the winner's
-  speed-up over it, every tactic's time) on stdout.
+  Before timing a bucket, each tactic that can run it runs once: only those whose output agrees
+  with a majority of them (rel-L2 within twice the recipe's tolerance) are timed; the others are
+  named on stderr and marked `wrong output`; without a majority the bucket is cleared (the
+  heuristic runs). Prints a progress bar on stderr and a table (winner, the heuristic's choice,
+  the winner's speed-up over it, every tactic's time) on stdout.
 
 Run `megamoe <command> --help` for the same text.
 )";

@@ -38,6 +38,13 @@ def test_tactic_on_the_cpu_reference_is_said_to_be_ignored():
     assert "--tactic split_large_tile ignored" in res.stderr, res.stderr
 
 
+def test_tactic_without_a_name_is_refused():
+    # `--tactic=` names nothing: an error, not a run with the layer's own choice.
+    res = megamoe("run", "--tactic=", "--tokens", "2", "--iters", "1")
+    assert res.returncode != 0 and res.returncode > 0, (res.returncode, res.stderr)
+    assert "--tactic" in res.stderr, res.stderr
+
+
 @pytest.mark.parametrize(
     "args, option",
     [
