@@ -720,7 +720,6 @@ int cmd_tune(const Options& opts) {
           std::fprintf(stderr, "\n[tune] %s T=%lld: the %zu tactics do not agree on the output (no majority): bucket "
                                "cleared, the heuristic runs; check the backend with `megamoe check`\n",
                        pname.c_str(), (long long)T, candidates.size());
-          row.rejected = candidates;
           const int b = tactic_bucket_index(T);
           entry.tactic[size_t(b)].clear();
           entry.measured[size_t(b)].clear();
