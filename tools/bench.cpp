@@ -275,14 +275,18 @@ struct CellRunner {
     return touched;
   }
 
+  // One forward of the filled inputs' first T tokens into dout, on s.
+  void forward(MoeLayer& layer, int64_t T, cudaStream_t s) {
+    layer.forward(TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev),
+                  TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev),
+                  TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev),
+                  TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev), s);
+  }
+
   double time(MoeLayer& layer, int64_t T, int iters, cudaStream_t s, DeviceBuffer& flush, int flush_byte) {
-    const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
-    const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
-    const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
-    const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
-    layer.forward(xv, iv, wv, ov, s);
+    forward(layer, T, s);
     ck(cudaStreamSynchronize(s), "forward");
-    const CapturedGraph g(s, [&] { layer.forward(xv, iv, wv, ov, s); });
+    const CapturedGraph g(s, [&] { forward(layer, T, s); });
     const auto ms = time_runs(
         s, 5, iters,
         [&] {
@@ -298,12 +302,8 @@ struct CellRunner {
 
   // One forward of T tokens into a poisoned output (0xFFFF: NaN), copied back: what a tactic computes.
   std::vector<uint16_t> output(MoeLayer& layer, int64_t T, cudaStream_t s) {
-    const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
-    const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
-    const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
-    const auto ov = TensorView::contiguous(dout.ptr, DType::kBF16, {T, H}, dev);
     ck(cudaMemsetAsync(dout.ptr, 0xFF, size_t(T * H * 2), s), "poison out");
-    layer.forward(xv, iv, wv, ov, s);
+    forward(layer, T, s);
     std::vector<uint16_t> out(size_t(T * H));
     ck(cudaMemcpyAsync(out.data(), dout.ptr, out.size() * 2, cudaMemcpyDeviceToHost, s), "copy out");
     ck(cudaStreamSynchronize(s), "forward");
@@ -634,7 +634,7 @@ int cmd_tune(const Options& opts) {
     int64_t T;
     std::vector<std::pair<std::string, double>> ms;
     std::string heuristic, best;
-    std::vector<std::string> rejected;  // tactics whose output disagreed with the heuristic's
+    std::vector<std::string> rejected;  // tactics outside the majority that agreed on the output
   };
   std::vector<Row> rows;
   for (const auto& pname : presets) {
