@@ -33,23 +33,31 @@ class Sm90SplitBf16 : public Sm90BackendBase {
   size_t workspace_bytes() const override;
   size_t weight_bytes() const override;
   // Tactics: the grouped GEMMs' CUTLASS swap-AB (decode) or 128x256 (prefill) kernels, or our own
-  // TMA-fed small kernel for both GEMMs (split_tma_small: 128 weight rows a CTA, tokens in 32- or
-  // 64-row passes, two CTAs per SM; kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h).
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTmaSmall}; }
+  // TMA-fed kernels for both GEMMs: split_tma_small (128 weight rows a CTA, tokens in 32- or 64-row
+  // passes, two CTAs per SM; kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h) and split_large_tma
+  // (persistent, wgmma, passes of up to 256 tokens only as wide as the expert's rows;
+  // kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h).
+  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTmaSmall, kLargeTma}; }
   std::string tactic_for(int64_t T) const override {
-    return tma_small(T) ? kTmaSmall : split_tactic_name(split_gemm_tactic(T));
+    const std::string& r = requested_tactic(T);
+    if (r == kTmaSmall || r == kLargeTma) return r;
+    return split_tactic_name(split_gemm_tactic(T));
   }
 
   static constexpr const char* kSwapAB = "split_swap_ab";
   static constexpr const char* kLargeTile = "split_large_tile";
   static constexpr const char* kTmaSmall = "split_tma_small";
+  static constexpr const char* kLargeTma = "split_large_tma";
 
  protected:
   // The CUTLASS GEMM tactic of a forward of T tokens: the requested one when it is one of the two,
-  // else sm90::choose_tactic's heuristic (never split_tma_small: only the table picks it).
+  // else sm90::choose_tactic's heuristic (never split_tma_small / split_large_tma: only the table or
+  // a forced tactic picks them).
   sm90::GroupedGemmTactic split_gemm_tactic(int64_t T) const;
   // Whether both GEMMs of a forward of T tokens run our small kernel (split_tma_small requested).
   bool tma_small(int64_t T) const { return requested_tactic(T) == kTmaSmall; }
+  // Whether both GEMMs of a forward of T tokens run our large kernel (split_large_tma requested).
+  bool large_tma(int64_t T) const { return requested_tactic(T) == kLargeTma; }
   static const char* split_tactic_name(sm90::GroupedGemmTactic t) {
     return t == sm90::GroupedGemmTactic::kSwapAB ? kSwapAB : kLargeTile;
   }

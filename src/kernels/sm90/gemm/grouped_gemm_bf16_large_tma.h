@@ -1,0 +1,43 @@
+// bf16 grouped GEMM for large T without CUTLASS (grouped_gemm_bf16_large_tma.cuh; the bf16 split
+// backend's `split_large_tma` tactic): for every expert g,
+//   D[rows of g, 0:N] = A[rows of g, 0:K] . W[g, 0:N, 0:K]^T
+// written as fp32 D, bf16 D (round to nearest even), or, as FC1, a = bf16(act(D + b13)) [rows, I]
+// with the activation in the epilogue (W13 gate/up interleaved for a gated activation,
+// common/gate_up_layout.h; relu2 canonical). Offsets [G + 1] on the device; asynchronous,
+// allocation-free, graph-capturable.
+// Needs: K % 8 == 0 (a partial last 64-wide K step is zero-filled), lda >= K and % 8 == 0, A and W
+// 16-byte aligned; gated activation: N % 16 == 0.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/sm90/gemm/act_epilogue_args.h"
+
+namespace megamoe::sm90::bf16_large {
+
+enum class LargeTmaOut : uint8_t { kF32, kBf16, kAct };
+
+struct Bf16LargeTmaArgs {
+  const void* A = nullptr;  // bf16 [rows, lda]
+  int64_t lda = 0;
+  const void* W = nullptr;  // bf16 [G, N, K]
+  void* D = nullptr;        // fp32 [rows, ldd] (kF32), bf16 [rows, ldd] (kBf16), bf16 a [rows, ldd] (kAct)
+  int64_t ldd = 0;
+  const int32_t* offsets = nullptr;
+  int num_groups = 0;
+  int64_t N = 0, K = 0;
+  LargeTmaOut out = LargeTmaOut::kF32;
+  ActEpilogueArgs act;  // kAct only
+  // How an expert's rows are cut into passes (each a full K loop over the tile's weights):
+  //   0: passes of 256 rows, then the remainder rounded up to 32;
+  //   1: ceil(rows / 256) passes of equal width (rounded up to 32; fewer MMA passes over the
+  //      weights, more padded columns for some row counts);
+  //  -1: MEGAMOE_BF16_LARGE_TMA_BALANCED (read once per process), else 0.
+  int balanced_passes = -1;
+};
+
+// Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.
+void launch_bf16_large_tma(const Bf16LargeTmaArgs& args, int64_t rows_bound, cudaStream_t stream);
+
+}  // namespace megamoe::sm90::bf16_large

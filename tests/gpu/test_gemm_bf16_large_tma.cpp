@@ -1,0 +1,152 @@
+// GPU tests of our bf16 large TMA grouped GEMM (src/kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h,
+// the `split_large_tma` tactic): per expert g, D[rows of g] = A[rows of g] . W[g]^T, fp32 or bf16 D.
+// (Its activation epilogue is tested with the other kernels' in test_gemm_bf16_act.cpp.)
+//
+// For both pass policies (passes of 256 then the remainder; equal passes):
+//   - fp32 D against a float64 CPU loop over the same bf16 values, per element within a bound
+//     on fp32 accumulation (1e-5 of the sum of |a w|), every row;
+//   - bf16 D is bf16(fp32 D) rounded to nearest even, bit for bit;
+//   - rows before offsets[0], after offsets[G] (and 320 guard rows past them) and the padding
+//     columns of ldd stay untouched (poison);
+//   - experts of 0 .. 600 rows (every pass width 32 .. 256, one to three passes), N with a
+//     partial last 128-row block (N % 128 == 64 and == 16), K with a partial last 64-wide step, lda
+//     larger than K; 150 experts of 0 .. 4 rows (more tiles than SMs, the persistent walk wraps).
+// Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
+#include "split_test_util.h"
+
+namespace megamoe::gputest {
+namespace {
+
+using sm90::bf16_large::Bf16LargeTmaArgs;
+using sm90::bf16_large::LargeTmaOut;
+
+constexpr uint32_t kPoisonF32 = 0x7FC00BADu;  // quiet NaNs with payloads no kernel writes
+constexpr uint16_t kPoisonBf16 = 0x7FC1;
+constexpr int64_t kGuardRows = 320;
+
+float bf16f(uint16_t b) { return formats::bf16_bits_to_float(b); }
+
+struct Shape {
+  std::string name;
+  int64_t N, K, lda_pad, ldd_pad;
+  int row0;  // rows before offsets[0]
+  std::vector<int> rows;
+};
+
+void run_shape(const Shape& sh, int balanced) {
+  const std::string name = sh.name + (balanced ? " balanced" : " greedy");
+  SCOPED_TRACE(name);
+  const int G = int(sh.rows.size());
+  const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
+  std::vector<int32_t> offsets(size_t(G) + 1, sh.row0);
+  for (int g = 0; g < G; ++g) offsets[size_t(g) + 1] = offsets[size_t(g)] + sh.rows[size_t(g)];
+  const int64_t end = offsets[size_t(G)], all_rows = end + kGuardRows;
+  const uint64_t seed = case_seed(name);
+  std::vector<uint16_t> A(size_t(all_rows * lda)), W(size_t(int64_t(G) * N * K));
+  fill_bf16(A, seed, 1, 1.0f);
+  fill_bf16(W, seed, 2, 1.0f);
+
+  DevBuf<uint16_t> dA, dW, dD16;
+  DevBuf<float> dD;
+  DevBuf<int32_t> doff;
+  dA.upload(A);
+  dW.upload(W);
+  doff.upload(offsets);
+  float poison;
+  std::memcpy(&poison, &kPoisonF32, 4);
+  dD.upload(std::vector<float>(size_t(all_rows * ldd), poison));
+  dD16.upload(std::vector<uint16_t>(size_t(all_rows * ldd), kPoisonBf16));
+
+  Bf16LargeTmaArgs a;
+  a.A = dA.p;
+  a.lda = lda;
+  a.W = dW.p;
+  a.offsets = doff.p;
+  a.num_groups = G;
+  a.N = N;
+  a.K = K;
+  a.ldd = ldd;
+  a.balanced_passes = balanced;
+  a.D = dD.p;
+  a.out = LargeTmaOut::kF32;
+  // rows_bound = end: the token map ends at the last expert's last row (the zero fill past it).
+  sm90::bf16_large::launch_bf16_large_tma(a, end, nullptr);
+  a.D = dD16.p;
+  a.out = LargeTmaOut::kBf16;
+  sm90::bf16_large::launch_bf16_large_tma(a, end, nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> D = dD.download();
+  const std::vector<uint16_t> D16 = dD16.download();
+
+  std::vector<int> expert_of(size_t(all_rows), -1);
+  for (int g = 0; g < G; ++g)
+    for (int32_t r = offsets[size_t(g)]; r < offsets[size_t(g) + 1]; ++r) expert_of[size_t(r)] = g;
+  int64_t bad = 0, bad16 = 0, touched = 0, checked = 0;
+  std::string first_bad;
+  for (int64_t r = 0; r < all_rows; ++r) {
+    const int g = expert_of[size_t(r)];
+    for (int64_t n = 0; n < ldd; ++n) {
+      const size_t i = size_t(r * ldd + n);
+      uint32_t bits;
+      std::memcpy(&bits, &D[i], 4);
+      if (g < 0 || n >= N) {
+        touched += (bits != kPoisonF32) + (D16[i] != kPoisonBf16);
+        continue;
+      }
+      double ref = 0.0, mag = 0.0;
+      const uint16_t* ar = &A[size_t(r * lda)];
+      const uint16_t* wr = &W[size_t((int64_t(g) * N + n) * K)];
+      for (int64_t k = 0; k < K; ++k) {
+        const double p = double(bf16f(ar[k])) * double(bf16f(wr[k]));
+        ref += p;
+        mag += std::fabs(p);
+      }
+      ++checked;
+      if (!(std::fabs(double(D[i]) - ref) <= 1e-5 * mag + 1e-30)) {
+        if (bad++ == 0)
+          first_bad = "row " + std::to_string(r) + " col " + std::to_string(n) + ": " + std::to_string(D[i]) +
+                      " vs " + std::to_string(ref);
+      }
+      bad16 += D16[i] != formats::float_to_bf16_bits(D[i]);
+    }
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_EQ(bad, 0) << "fp32 D against the float64 loop; first: " << first_bad;
+  EXPECT_EQ(bad16, 0) << "bf16 D is not bf16(fp32 D)";
+  EXPECT_EQ(touched, 0) << "rows outside the experts, guard rows or ldd's padding columns were written";
+}
+
+TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  // Row counts: every pass width (1..32 -> 32, .., 225..256 -> 256), two passes (257, 300, 520),
+  // three (600, 769), empty experts between.
+  const std::vector<int> widths = {0, 1, 31, 32, 33, 64, 65, 100, 128, 150, 161, 200, 225, 255, 256,
+                                   0, 257, 300, 511, 512, 520, 600, 769, 0};
+  std::vector<Shape> shapes = {
+      {"N320 K200", 320, 200, 8, 8, 5, widths},       // partial last row block (64 of 128), partial K step
+      {"N144 K136", 144, 136, 0, 0, 0, widths},       // a last row block of 16 rows, K = two steps + 8
+      {"N256 K64", 256, 64, 0, 4, 0, widths},         // one K step
+  };
+  std::mt19937_64 rng(case_seed("tiny experts"));
+  std::vector<int> tiny(150);
+  for (int& r : tiny) r = int(rng() % 5);
+  shapes.push_back({"150 experts of 0-4 rows", 256, 128, 0, 0, 3, tiny});
+  for (int balanced : {0, 1})
+    for (const Shape& sh : shapes) run_shape(sh, balanced);
+}
+
+}  // namespace
+}  // namespace megamoe::gputest
