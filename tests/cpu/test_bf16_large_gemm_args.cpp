@@ -80,8 +80,8 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
          a.act.activation = Activation::kReLU2;
          a.ldd = 128;
        }},
-      {"pass policy out of range", "balanced_passes", [](auto& a) { a.balanced_passes = 2; }},
-      {"pass policy below -1", "balanced_passes", [](auto& a) { a.balanced_passes = -2; }},
+      {"pass mode out of range", "pass_mode", [](auto& a) { a.pass_mode = 3; }},
+      {"pass mode below -1", "pass_mode", [](auto& a) { a.pass_mode = -2; }},
   };
   for (const BadCase& c : cases) {
     Bf16LargeTmaArgs a = valid_args();

@@ -5,7 +5,7 @@
 // For every activation, with and without b13, and for every kernel of the dispatcher (swap-AB
 // 32- and 64-wide token tiles, the 128x256 large tile) and our TMA-fed small kernel
 // (grouped_gemm_bf16_small_tma.cu, 32- and 64-token passes, one and two K steps a stage) and our
-// large TMA kernel (grouped_gemm_bf16_large_tma.cu, passes of 32 .. 256 tokens, both pass policies):
+// large TMA kernel (grouped_gemm_bf16_large_tma.cu, passes of 32 .. 320 tokens, the three pass modes):
 //   - bitwise: a from run_act equals FC1 to fp32 h (the plain epilogue, run()) followed by the
 //     activation kernel reading interleaved h -- the pipeline before the fusion;
 //   - against a float64 CPU loop over the canonical W13 (the interleave undone by construction)
@@ -49,7 +49,7 @@ struct ActProblem {
   bool bias;
   GroupedGemmTactic tactic;
   bool small_tma;         // our TMA-fed small kernel (grouped_gemm_bf16_small_tma.cu) instead of the dispatcher's
-  int large_tma;          // -1: not; 0 / 1: our large TMA kernel with that pass policy (balanced_passes)
+  int large_tma;          // -1: not; 0 / 1 / 2: our large TMA kernel with that pass mode (pass_mode)
   int64_t K;              // 200: a partial last K step; 320: five 64-wide parts (our small kernel's two-step stages)
   std::vector<int> rows;  // per group
   int64_t bound;          // host upper bound on the rows (picks the kernel)
@@ -119,7 +119,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
   la.N = N13;
   la.K = K;
   la.act = args;
-  la.balanced_passes = pc.large_tma;
+  la.pass_mode = pc.large_tma;
   if (pc.large_tma >= 0) {
     la.D = dh.p;
     la.ldd = N13;
@@ -222,8 +222,8 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
   // kernel at 3 (32-token passes) and 37 (64-token passes, groups of more than 64 rows: two).
   // Our small kernel at K = 200 (one K step a stage, a partial last step) and K = 320 (two steps a
   // stage: five 64-wide parts, a last stage half past K).
-  // Our large kernel: 6 groups of ~250 rows (passes of 32 .. 256 and second passes), both pass
-  // policies, K = 200.
+  // Our large kernel: 6 groups of ~300 rows (passes of 32 .. 320 and second passes), the three pass
+  // modes, K = 200.
   const Shape shapes[] = {{"swap32", GroupedGemmTactic::kSwapAB, false, -1, 8, 24, 200},
                           {"swap64", GroupedGemmTactic::kSwapAB, false, -1, 8, 160, 200},
                           {"large", GroupedGemmTactic::kLargeTile, false, -1, 6, 540, 200},
@@ -232,7 +232,8 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
                           {"small_tma32_2steps", GroupedGemmTactic::kSwapAB, true, -1, 8, 24, 320},
                           {"small_tma64_2steps", GroupedGemmTactic::kSwapAB, true, -1, 8, 300, 320},
                           {"large_tma", GroupedGemmTactic::kLargeTile, false, 0, 6, 1500, 200},
-                          {"large_tma_balanced", GroupedGemmTactic::kLargeTile, false, 1, 6, 1500, 200}};
+                          {"large_tma_balanced", GroupedGemmTactic::kLargeTile, false, 1, 6, 1500, 200},
+                          {"large_tma_320", GroupedGemmTactic::kLargeTile, false, 2, 6, 1500, 200}};
   for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
     for (bool bias : {false, true})
       for (const Shape& sh : shapes) {

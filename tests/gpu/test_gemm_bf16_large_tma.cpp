@@ -2,13 +2,15 @@
 // the `split_large_tma` tactic): per expert g, D[rows of g] = A[rows of g] . W[g]^T, fp32 or bf16 D.
 // (Its activation epilogue is tested with the other kernels' in test_gemm_bf16_act.cpp.)
 //
-// For both pass policies (passes of 256 then the remainder; equal passes):
+// For the three pass modes (passes of 256 then the remainder; equal passes; passes of 320 with two
+// MMAs of 144 or 160 for 257..320 rows):
 //   - fp32 D against a float64 CPU loop over the same bf16 values, per element within a bound
 //     on fp32 accumulation (1e-5 of the sum of |a w|), every row;
 //   - bf16 D is bf16(fp32 D) rounded to nearest even, bit for bit;
 //   - rows before offsets[0], after offsets[G] (and 320 guard rows past them) and the padding
 //     columns of ldd stay untouched (poison);
-//   - experts of 0 .. 600 rows (every pass width 32 .. 256, one to three passes), N with a
+//   - experts of 0 .. 769 rows (every pass width 32 .. 256, both two-MMA widths, one to four
+//     passes), N with a
 //     partial last 128-row block (N % 128 == 64 and == 16), K with a partial last 64-wide step, lda
 //     larger than K; 150 experts of 0 .. 4 rows (more tiles than SMs, the persistent walk wraps).
 // Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
@@ -45,8 +47,8 @@ struct Shape {
   std::vector<int> rows;
 };
 
-void run_shape(const Shape& sh, int balanced) {
-  const std::string name = sh.name + (balanced ? " balanced" : " greedy");
+void run_shape(const Shape& sh, int mode) {
+  const std::string name = sh.name + " pass mode " + std::to_string(mode);
   SCOPED_TRACE(name);
   const int G = int(sh.rows.size());
   const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
@@ -78,7 +80,7 @@ void run_shape(const Shape& sh, int balanced) {
   a.N = N;
   a.K = K;
   a.ldd = ldd;
-  a.balanced_passes = balanced;
+  a.pass_mode = mode;
   a.D = dD.p;
   a.out = LargeTmaOut::kF32;
   // rows_bound = end: the token map ends at the last expert's last row (the zero fill past it).
@@ -131,10 +133,11 @@ void run_shape(const Shape& sh, int balanced) {
 TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  // Row counts: every pass width (1..32 -> 32, .., 225..256 -> 256), two passes (257, 300, 520),
-  // three (600, 769), empty experts between.
-  const std::vector<int> widths = {0, 1, 31, 32, 33, 64, 65, 100, 128, 150, 161, 200, 225, 255, 256,
-                                   0, 257, 300, 511, 512, 520, 600, 769, 0};
+  // Row counts: every pass width (1..32 -> 32, .., 225..256 -> 256), two passes (257, 300, 520) or
+  // one two-MMA pass (257..288: 2 x 144, 289..320: 2 x 160; mode 2), three or more (600, 769, 961),
+  // empty experts between.
+  const std::vector<int> widths = {0,   1,   31,  32,  33,  64,  65,  100, 128, 150, 161, 200, 225, 255, 256, 0,
+                                   257, 288, 289, 300, 320, 321, 511, 512, 520, 600, 640, 769, 961, 0};
   std::vector<Shape> shapes = {
       {"N320 K200", 320, 200, 8, 8, 5, widths},       // partial last row block (64 of 128), partial K step
       {"N144 K136", 144, 136, 0, 0, 0, widths},       // a last row block of 16 rows, K = two steps + 8
@@ -144,8 +147,8 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   std::vector<int> tiny(150);
   for (int& r : tiny) r = int(rng() % 5);
   shapes.push_back({"150 experts of 0-4 rows", 256, 128, 0, 0, 3, tiny});
-  for (int balanced : {0, 1})
-    for (const Shape& sh : shapes) run_shape(sh, balanced);
+  for (int mode : {0, 1, 2})
+    for (const Shape& sh : shapes) run_shape(sh, mode);
 }
 
 }  // namespace

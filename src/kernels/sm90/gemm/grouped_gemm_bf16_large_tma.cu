@@ -1,5 +1,5 @@
 // The bf16 large TMA GEMM (grouped_gemm_bf16_large_tma.cuh): the arguments' checks, the pass
-// policy's knob, and the fp32 / bf16 D kernels (the activation kernel is in
+// mode's knob, and the fp32 / bf16 D kernels (the activation kernel is in
 // grouped_gemm_bf16_large_tma_act.cu).
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.cuh"
 
@@ -10,9 +10,9 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int balanced, cudaStream_t stream) {
-  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, balanced, stream)
-                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, balanced, stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream) {
+  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, stream)
+                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, stream);
 }
 
 void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaStream_t stream) {
@@ -40,12 +40,16 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (rows_bound > int64_t(INT32_MAX) || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
     throw_invalid("rows_bound, num_groups * N", "below 2^31 (bf16 large GEMM)",
                   std::to_string(rows_bound) + ", " + std::to_string(int64_t(a.num_groups) * a.N));
-  if (a.balanced_passes < -1 || a.balanced_passes > 1)
-    throw_invalid("balanced_passes", "-1 (the environment), 0 or 1", std::to_string(a.balanced_passes));
-  // MEGAMOE_BF16_LARGE_TMA_BALANCED: the pass policy for A/B measurements, read once per process.
-  static const int env_balanced = env_int("MEGAMOE_BF16_LARGE_TMA_BALANCED", 0) != 0 ? 1 : 0;
-  const int balanced = a.balanced_passes >= 0 ? a.balanced_passes : env_balanced;
-  const cudaError_t e = act ? launch_act(a, rows_bound, balanced, stream) : launch_plain(a, rows_bound, balanced, stream);
+  if (a.pass_mode < -1 || a.pass_mode > 2)
+    throw_invalid("pass_mode", "-1 (the environment), 0, 1 or 2", std::to_string(a.pass_mode));
+  // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (a value
+  // other than 0, 1 or 2 is 0).
+  static const int env_mode = [] {
+    const int64_t m = env_int("MEGAMOE_BF16_LARGE_TMA_PASSES", 0);
+    return m >= 0 && m <= 2 ? int(m) : 0;
+  }();
+  const int mode = a.pass_mode >= 0 ? a.pass_mode : env_mode;
+  const cudaError_t e = act ? launch_act(a, rows_bound, mode, stream) : launch_plain(a, rows_bound, mode, stream);
   cu::check(who, e, "bf16 large GEMM launch");
 }
 

@@ -8,12 +8,15 @@
 // qwen3-30b-a3b's; with every expert at exactly 256 rows (`--routing balanced`) the bf16 layer ran
 // 1.14x / 1.21x / 1.07x faster (docs/BENCHMARKS.md, "What the experts' uneven sizes cost").
 // Here tokens are wgmma's N (swap-AB: D^T = W . A^T), and N can be any multiple of 8 up to 256, so a
-// pass is only as wide as its rows rounded up to kTokBox = 32: at most 31 padded columns an expert.
+// pass of up to 256 rows is only as wide as its rows rounded up to kTokBox = 32: at most 31 padded
+// columns an expert (a simulation of the bench's uniform routing at T = 8192: 6% of the MMA work
+// against CUTLASS's 26% at deepseek-v3, README of bench/results/2026-12-05_bf16_large_tma_prepared/).
 //
-// Work: an expert's rows are cut into passes of at most 256 tokens (Bf16LargeTmaArgs::
-// balanced_passes: passes of 256 and the remainder, or equal passes); a tile is (expert, block of 128
-// weight rows, pass): a full K loop of 64-wide steps (wgmma's M: two consumer warpgroups of 64
-// rows), then its epilogue. Tiles are handed out persistently (tile t = blockIdx.x + i * gridDim.x)
+// Work: an expert's rows are cut into passes (Bf16LargeTmaArgs::pass_mode: 0 = passes of 256 and the
+// remainder; 1 = ceil(rows / 256) equal passes; 2 = passes of 320, where a pass of 257..320 rows
+// runs two MMAs of N = 144 or 160 on its halves, so experts of 256 +- 16 rows take one pass); a tile
+// is (expert, block of 128 weight rows, pass): a full K loop of 64-wide steps (wgmma's M: two
+// consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently (tile t = blockIdx.x + i * gridDim.x)
 // in the order expert, block, pass (pass fastest): the CTAs running the passes of one weight block
 // run side by side, so the block comes from HBM once and from L2 for the others (one CTA running
 // all passes of its block one after the other would read it from HBM again: a block's 128 rows
@@ -22,7 +25,8 @@
 //
 // Warp roles (384 threads, one CTA per SM):
 //   warps 0-3, 4-7  consumers (warpgroup c): per step 4 wgmma m64nNk16 (N = the pass's width, one
-//                   accumulator array per width: N / 2 floats a thread), both operands from shared
+//                   accumulator array per width: N / 2 floats a thread; two-MMA passes 2 x 72 or
+//                   2 x 80), both operands from shared
 //                   memory (A = the stage's weight rows 64 c .. 64 c + 63, B = its token rows), one
 //                   group in flight across steps; epilogue from registers straight to global memory
 //   warp 8, lane 0  TMA issuer: per step one box of the tile's 128 weight rows (64 K) and the
@@ -30,11 +34,11 @@
 //   warps 9-11      idle (a warpgroup must own the registers setmaxnreg gives away)
 // setmaxnreg: producer warpgroup 40, consumers 232 (128 x 40 + 256 x 232 = 64512 of 65536). ptxas
 // compiles the kernel for 168 registers a thread (384 threads, one CTA an SM): N = 256 holds 128
-// accumulators, like CUTLASS's 128 x 256 cooperative tile.
+// accumulators, like CUTLASS's 128 x 256 cooperative tile; a 320-row pass 160.
 //
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [weights 128 rows x 128 B | tokens
-// 256 rows x 128 B], both SW128 K-major, 48 KB a stage (CUTLASS's large tile: 4 stages of 48 KB);
-// a pass of width W fills only W / 32 token boxes (and waits for only their bytes).
+// 320 rows x 128 B], both SW128 K-major, 56 KB a stage (CUTLASS's large tile: 4 stages of 48 KB);
+// a pass of r rows fills only ceil(r / 32) token boxes (and waits for only their bytes).
 // Barriers: a full / empty pair per stage: full = the issuer's arrival with the stage's transaction
 // bytes, empty = the 8 consumer warps (lane 0 of each, after the wgmma wait that retires the stage's
 // MMAs). Every wait is bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch
@@ -70,16 +74,17 @@ namespace {
 
 constexpr int kThreads = 384;
 constexpr int kWRows = 128;        // weight rows per tile: 2 consumer warpgroups x wgmma's M = 64
-constexpr int kMaxTok = 256;       // tokens per pass: wgmma's largest N
-constexpr int kTokBox = 32;        // token rows per TMA box; pass widths are multiples of it
+constexpr int kMaxTok = 256;       // tokens per MMA: wgmma's largest N
+constexpr int kMaxPass = 320;      // tokens per pass: two MMAs of N = 144 or 160 (pass mode 2)
+constexpr int kTokBox = 32;        // token rows per TMA box; one-MMA pass widths are multiples of it
 constexpr int kBK = 64;            // K per step: one 128-byte row part of bf16 (the SW128 span)
 constexpr int kRowBytes = 128;
 constexpr int kWBytes = kWRows * kRowBytes;        // 16384: the tile's weights of one step
 constexpr int kWgABytes = 64 * kRowBytes;          // 8192: one warpgroup's A (its 64 weight rows)
-constexpr int kXBytes = kMaxTok * kRowBytes;       // 32768: the widest pass's tokens of one step
+constexpr int kXBytes = kMaxPass * kRowBytes;      // 40960: the widest pass's tokens of one step
 constexpr int kTokBoxBytes = kTokBox * kRowBytes;  // 4096
-constexpr int kStageBytes = kWBytes + kXBytes;     // 49152
-constexpr int kStages = 4;                         // 196608 bytes: a fifth stage would pass 227 KB
+constexpr int kStageBytes = kWBytes + kXBytes;     // 57344
+constexpr int kStages = 4;                         // 229376 bytes: CUTLASS's large tile also runs 4
 constexpr int kAlignSlack = 1024;                  // SW128 tiles start on 1024-byte boundaries
 constexpr int kSmem = kAlignSlack + kStages * kStageBytes;
 constexpr int kConsumerWarps = 8;
@@ -90,7 +95,9 @@ static_assert(kWBytes % 1024 == 0 && kWgABytes % 1024 == 0 && kTokBoxBytes % 102
               "every operand tile and token box starts on an 8-row (1024-byte) SW128 atom");
 static_assert(kSmem <= 227 * 1024, "fits the opt-in shared memory of a CTA");
 static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
-static_assert(kMaxTok % kTokBox == 0 && kMaxTok / kTokBox == 8, "eight pass widths: 32, 64, .., 256");
+static_assert(kMaxTok % kTokBox == 0 && kMaxTok / kTokBox == 8, "eight one-MMA pass widths: 32, 64, .., 256");
+static_assert((144 * kRowBytes) % 1024 == 0 && (160 * kRowBytes) % 1024 == 0 && 2 * 160 == kMaxPass,
+              "a two-MMA pass's second half starts on an 8-row SW128 atom, and fits the stage");
 
 struct Barriers {
   uint64_t full[kStages], empty[kStages];
@@ -104,11 +111,13 @@ struct EpiArgs {
 
 using ptx::smem_u32;
 
-// The token rows a pass covers (every pass of an expert but the last): 256, or with balanced passes
-// the expert's rows over ceil(rows / 256) passes, rounded up to a whole token box (<= 256). Every
-// role computes it from the same rows.
-__device__ __forceinline__ int pass_step(int rows, int balanced) {
-  if (!balanced || rows <= kMaxTok) return kMaxTok;
+// The token rows a pass covers (every pass of an expert but the last), by pass mode
+// (Bf16LargeTmaArgs::pass_mode): 0: 256; 1: the expert's rows over ceil(rows / 256) passes, rounded
+// up to a whole token box (<= 256); 2: 320 (a pass of 257..320 rows runs two MMAs on its halves).
+// Every role computes it from the same rows.
+__device__ __forceinline__ int pass_step(int rows, int mode) {
+  if (mode == 2) return kMaxPass;
+  if (mode == 0 || rows <= kMaxTok) return kMaxTok;
   const int passes = (rows + kMaxTok - 1) / kMaxTok;
   return ((rows + passes - 1) / passes + kTokBox - 1) / kTokBox * kTokBox;
 }
@@ -119,19 +128,19 @@ __device__ __forceinline__ int token_boxes(int rows) { return (rows + kTokBox - 
 // the sequence without talking to the others. next() returns false when the tiles are exhausted.
 struct TileWalk {
   const int32_t* offsets;
-  int G, nblk, balanced;
+  int G, nblk, mode;
   int t;
   int g = -1, base = 0, count = 0, npass = 1, ps = kMaxTok;  // expert g's tiles are [base, base + count)
   int lo = 0, hi = 0, blk = 0, t0 = 0, rows = 0;
-  __device__ TileWalk(const int32_t* o, int G_, int nblk_, int balanced_)
-      : offsets(o), G(G_), nblk(nblk_), balanced(balanced_), t(int(blockIdx.x)) {}
+  __device__ TileWalk(const int32_t* o, int G_, int nblk_, int mode_)
+      : offsets(o), G(G_), nblk(nblk_), mode(mode_), t(int(blockIdx.x)) {}
   __device__ bool next() {
     while (t >= base + count) {
       base += count;
       if (++g >= G) return false;
       lo = __ldg(offsets + g);
       hi = __ldg(offsets + g + 1);
-      ps = pass_step(hi - lo, balanced);
+      ps = pass_step(hi - lo, mode);
       npass = (hi - lo + ps - 1) / ps;
       count = hi > lo ? nblk * npass : 0;
     }
@@ -146,30 +155,41 @@ struct TileWalk {
 
 // Consumer warpgroup c: one pass of NT tokens over the K loop. `step` is the CTA-wide step counter
 // (stage = step % kStages), advanced by KT. After issuing step i's MMAs, wait for step i - 1's
-// group, then release its stage (wgmma reads both operands asynchronously).
-template <int NT>
-__device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], Barriers& bars, uint32_t base, int c, int lane,
-                                             int KT, uint32_t& step) {
+// group, then release its stage (wgmma reads both operands asynchronously). kTwo: a pass of up to
+// 2 NT tokens as two MMAs of width NT per k16 block, on token rows 0..NT-1 (acc) and NT..2NT-1
+// (acc2) of the stage, the same A descriptor.
+template <int NT, bool kTwo = false>
+__device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)[NT / 2], Barriers& bars,
+                                             uint32_t base, int c, int lane, int KT, uint32_t& step) {
 #pragma unroll
-  for (int i = 0; i < NT / 2; ++i) acc[i] = 0.0f;
+  for (int i = 0; i < NT / 2; ++i) {
+    acc[i] = 0.0f;
+    if constexpr (kTwo) acc2[i] = 0.0f;
+  }
   for (int kt = 0; kt < KT; ++kt) {
     const uint32_t i = step + uint32_t(kt), s = i % kStages;
     ptx::mbar_wait(smem_u32(&bars.full[s]), (i / kStages) & 1u, kTimeoutNs);
     const uint32_t st = base + s * uint32_t(kStageBytes);
     const uint64_t adesc = wgmma::sw128_desc(st + uint32_t(c * kWgABytes));
     const uint64_t bdesc = wgmma::sw128_desc(st + uint32_t(kWBytes));
+    const uint64_t bdesc2 = wgmma::sw128_desc(st + uint32_t(kWBytes + NT * kRowBytes));
     wgmma::fence();
     wgmma::fence_acc(acc);
+    if constexpr (kTwo) wgmma::fence_acc(acc2);
 #pragma unroll
-    for (int k16 = 0; k16 < 4; ++k16)  // +2 = +32 bytes of K in both tiles
+    for (int k16 = 0; k16 < 4; ++k16) {  // +2 = +32 bytes of K in both tiles
       wgmma::mma_ss<NT>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
+      if constexpr (kTwo) wgmma::mma_ss<NT>(acc2, adesc + uint64_t(2 * k16), bdesc2 + uint64_t(2 * k16));
+    }
     wgmma::commit();
     wgmma::wait<1>();
     wgmma::fence_acc(acc);
+    if constexpr (kTwo) wgmma::fence_acc(acc2);
     if (kt > 0 && lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(i - 1) % kStages]));
   }
   wgmma::wait<0>();
   wgmma::fence_acc(acc);
+  if constexpr (kTwo) wgmma::fence_acc(acc2);
   step += uint32_t(KT);
   if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
 }
@@ -227,11 +247,10 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
   }
 }
 
+// The pass's epilogue: the activation picked at run time (one K loop for the four).
 template <int NT, LargeTmaOut O>
-__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane, int KT,
-                                         uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
-  float acc[NT / 2];
-  consume_pass<NT>(acc, bars, base, c, lane, KT, step);
+__device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
+                                           int t0, int rows, int N) {
   if constexpr (O != LargeTmaOut::kAct) {
     store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N);
   } else {
@@ -244,10 +263,29 @@ __device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint
   }
 }
 
+template <int NT, LargeTmaOut O>
+__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane, int KT,
+                                         uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
+  float acc[NT / 2];
+  consume_pass<NT>(acc, acc, bars, base, c, lane, KT, step);
+  store_pass<NT, O>(ep, acc, lane, g, n_warp, t0, rows, N);
+}
+
+// A pass of NH + 1 .. 2 NH tokens (pass mode 2): two accumulator arrays of one MMA width, the second
+// for tokens t0 + NH ...
+template <int NH, LargeTmaOut O>
+__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane,
+                                             int KT, uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
+  float acc[NH / 2], acc2[NH / 2];
+  consume_pass<NH, true>(acc, acc2, bars, base, c, lane, KT, step);
+  store_pass<NH, O>(ep, acc, lane, g, n_warp, t0, NH, N);
+  store_pass<NH, O>(ep, acc2, lane, g, n_warp, t0 + NH, rows - NH, N);
+}
+
 template <LargeTmaOut O>
 __global__ void __launch_bounds__(kThreads, 1)
     bf16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
-                          const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int balanced) {
+                          const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t base = (smem_u32(smem_raw) + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
@@ -264,7 +302,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
   ptx::pdl_wait_then_release();  // the activations come from the previous kernel
 
-  TileWalk walk(offsets, G, nblk, balanced);
+  TileWalk walk(offsets, G, nblk, mode);
   uint32_t step = 0;  // CTA-wide step counter: the same sequence in both roles
   if (warp >= kConsumerWarps) {
     ptx::setmaxnreg_dec<kProducerRegs>();
@@ -293,6 +331,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   while (walk.next()) {
     const int n_warp = walk.blk * kWRows + warp * 16;  // the warp's first weight row (16 a warp)
     const int g = walk.g, t0 = walk.t0, rows = walk.rows;
+    if (rows > kMaxTok) {  // pass mode 2: two MMAs, on rows 0..143 / 144..287 or 0..159 / 160..319
+      if (rows <= 288) run_pass_two<144, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
+      else run_pass_two<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
+      continue;
+    }
     switch (token_boxes(rows)) {  // one accumulator array per MMA width: MMAs of different N sharing
                                   // one array made ptxas serialise them (warning C7512)
       case 1: run_pass<32, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
@@ -310,7 +353,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
-cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int balanced, cudaStream_t stream) {
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
@@ -333,7 +376,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int balan
                         (std::min<int64_t>(a.num_groups, rows_bound) + cu::ceil_div<int64_t>(rows_bound, kMaxTok));
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
   const EpiArgs ep{a.D, a.ldd, a.act};
-  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, balanced);
+  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode);
   return cudaGetLastError();
 }
 
@@ -341,7 +384,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int balan
 
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int balanced, cudaStream_t stream);
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int balanced, cudaStream_t stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

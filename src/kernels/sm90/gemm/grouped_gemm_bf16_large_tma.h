@@ -29,12 +29,14 @@ struct Bf16LargeTmaArgs {
   int64_t N = 0, K = 0;
   LargeTmaOut out = LargeTmaOut::kF32;
   ActEpilogueArgs act;  // kAct only
-  // How an expert's rows are cut into passes (each a full K loop over the tile's weights):
-  //   0: passes of 256 rows, then the remainder rounded up to 32;
-  //   1: ceil(rows / 256) passes of equal width (rounded up to 32; fewer MMA passes over the
-  //      weights, more padded columns for some row counts);
-  //  -1: MEGAMOE_BF16_LARGE_TMA_BALANCED (read once per process), else 0.
-  int balanced_passes = -1;
+  // How an expert's rows are cut into passes (each a full K loop over the tile's weights, MMA widths
+  // rounded up to 32 rows):
+  //   0: passes of 256 rows, then the remainder;
+  //   1: ceil(rows / 256) passes of about equal width;
+  //   2: passes of 320 rows, then the remainder; a pass of 257..320 rows runs two MMAs of width 144
+  //      (up to 288 rows) or 160 on its halves (one pass for experts of 256 +- 16 rows);
+  //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 0.
+  int pass_mode = -1;
 };
 
 // Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.
