@@ -42,11 +42,11 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
                   std::to_string(rows_bound) + ", " + std::to_string(int64_t(a.num_groups) * a.N));
   if (a.pass_mode < -1 || a.pass_mode > 2)
     throw_invalid("pass_mode", "-1 (the environment), 0, 1 or 2", std::to_string(a.pass_mode));
-  // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (a value
-  // other than 0, 1 or 2 is 0).
+  // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (unset,
+  // or a value other than 0, 1 or 2: mode 2).
   static const int env_mode = [] {
-    const int64_t m = env_int("MEGAMOE_BF16_LARGE_TMA_PASSES", 0);
-    return m >= 0 && m <= 2 ? int(m) : 0;
+    const int64_t m = env_int("MEGAMOE_BF16_LARGE_TMA_PASSES", 2);
+    return m >= 0 && m <= 2 ? int(m) : 2;
   }();
   const int mode = a.pass_mode >= 0 ? a.pass_mode : env_mode;
   const cudaError_t e = act ? launch_act(a, rows_bound, mode, stream) : launch_plain(a, rows_bound, mode, stream);

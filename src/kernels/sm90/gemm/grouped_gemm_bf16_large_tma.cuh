@@ -13,8 +13,9 @@
 // against CUTLASS's 26% at deepseek-v3, README of bench/results/2026-12-05_bf16_large_tma_prepared/).
 //
 // Work: an expert's rows are cut into passes (Bf16LargeTmaArgs::pass_mode: 0 = passes of 256 and the
-// remainder; 1 = ceil(rows / 256) equal passes; 2 = passes of 320, where a pass of 257..320 rows
-// runs two MMAs of N = 144 or 160 on its halves, so experts of 256 +- 16 rows take one pass); a tile
+// remainder; 1 = ceil(rows / 256) equal passes; 2, the default = passes of 320, where a pass of
+// 257..320 rows runs two MMAs of N = 144 or 160 on its halves, so experts of 256 +- 16 rows take
+// one pass); a tile
 // is (expert, block of 128 weight rows, pass): a full K loop of 64-wide steps (wgmma's M: two
 // consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently (tile t = blockIdx.x + i * gridDim.x)
 // in the order expert, block, pass (pass fastest): the CTAs running the passes of one weight block

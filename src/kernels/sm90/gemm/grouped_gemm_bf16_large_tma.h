@@ -34,8 +34,9 @@ struct Bf16LargeTmaArgs {
   //   0: passes of 256 rows, then the remainder;
   //   1: ceil(rows / 256) passes of about equal width;
   //   2: passes of 320 rows, then the remainder; a pass of 257..320 rows runs two MMAs of width 144
-  //      (up to 288 rows) or 160 on its halves (one pass for experts of 256 +- 16 rows);
-  //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 0.
+  //      (up to 288 rows) or 160 on its halves (one pass for experts of 256 +- 16 rows; the same
+  //      padded columns as mode 0 for such experts, a third fewer weight streams);
+  //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 2.
   int pass_mode = -1;
 };
 
