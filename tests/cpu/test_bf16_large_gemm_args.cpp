@@ -3,6 +3,7 @@
 // argument is an InvalidArgument naming it, never a faulting TMA copy or a silently wrong product.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -80,6 +81,12 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
          a.act.activation = Activation::kReLU2;
          a.ldd = 128;
        }},
+      {"num_groups * N past 2^31", "rows_bound, num_groups * N",
+       [](auto& a) {
+         a.num_groups = 65536;
+         a.N = 65536;
+         a.ldd = 65536;
+       }},
       {"pass mode out of range", "pass_mode", [](auto& a) { a.pass_mode = 3; }},
       {"pass mode below -1", "pass_mode", [](auto& a) { a.pass_mode = -2; }},
   };
@@ -92,6 +99,22 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
     } catch (const InvalidArgument& e) {
       EXPECT_EQ(e.argument(), c.argument) << c.what << ": " << e.what();
     }
+  }
+}
+
+TEST(Bf16LargeArgs, TooManyTilesForTheIntWalk) {
+  // 256 row blocks (N = 32768) x (1 expert + 2^23 passes of 256 of 2^31 - 1 rows): ~2^31 tiles, past
+  // what the kernel's int tile counter may step through.
+  Bf16LargeTmaArgs a = valid_args();
+  a.num_groups = 1;
+  a.N = 32768;
+  a.out = LargeTmaOut::kF32;
+  a.ldd = 32768;
+  try {
+    sm90::bf16_large::launch_bf16_large_tma(a, INT32_MAX, nullptr);
+    ADD_FAILURE() << "accepted ~2^31 tiles";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "rows_bound, N") << e.what();
   }
 }
 

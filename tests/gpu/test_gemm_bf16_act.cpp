@@ -64,7 +64,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
   const int64_t N13 = gated ? 2 * I : I, lda_out = I + kPad;
   std::vector<int32_t> offsets(G + 1, 0);
   for (int g = 0; g < G; ++g) offsets[g + 1] = offsets[g] + pc.rows[g];
-  const int64_t rows = offsets[G], tail = 3, all_rows = rows + tail;
+  const int64_t rows = offsets[G], tail = 256, all_rows = rows + tail;  // a pass overshoots by <= 255 rows
   const uint64_t seed = case_seed(name);
   std::vector<uint16_t> A(size_t(all_rows * K)), W(size_t(G * N13 * K));
   fill_bf16(A, seed, 1, 1.0f);
@@ -222,8 +222,7 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
   // kernel at 3 (32-token passes) and 37 (64-token passes, groups of more than 64 rows: two).
   // Our small kernel at K = 200 (one K step a stage, a partial last step) and K = 320 (two steps a
   // stage: five 64-wide parts, a last stage half past K).
-  // Our large kernel: 6 groups of ~300 rows (passes of 32 .. 320 and second passes), the three pass
-  // modes, K = 200.
+  // Our large kernel (rows below, not random: every pass width), the three pass modes, K = 200.
   const Shape shapes[] = {{"swap32", GroupedGemmTactic::kSwapAB, false, -1, 8, 24, 200},
                           {"swap64", GroupedGemmTactic::kSwapAB, false, -1, 8, 160, 200},
                           {"large", GroupedGemmTactic::kLargeTile, false, -1, 6, 540, 200},
@@ -238,6 +237,13 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
     for (bool bias : {false, true})
       for (const Shape& sh : shapes) {
         const std::string name = std::string(act_name(act)) + (bias ? " bias " : " ") + sh.kernel;
+        if (sh.large_tma >= 0) {  // rows for every one-MMA width (32 .. 256), both two-MMA widths, 3 passes
+          const std::vector<int> rows = {1, 40, 70, 100, 130, 170, 200, 230, 256, 270, 300, 320, 600, 0};
+          int total = 0;
+          for (int r : rows) total += r;
+          run_case({act, bias, sh.tactic, false, sh.large_tma, sh.K, rows, total}, name);
+          continue;
+        }
         run_case({act, bias, sh.tactic, sh.small_tma, sh.large_tma, sh.K, random_rows(sh.G, sh.total, case_seed(name)),
                   sh.total},
                  name);

@@ -40,6 +40,10 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (rows_bound > int64_t(INT32_MAX) || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
     throw_invalid("rows_bound, num_groups * N", "below 2^31 (bf16 large GEMM)",
                   std::to_string(rows_bound) + ", " + std::to_string(int64_t(a.num_groups) * a.N));
+  // The tile walk counts tiles in int (t + gridDim.x must not wrap).
+  if (max_tiles(a.N, a.num_groups, rows_bound) > int64_t(INT32_MAX) / 2)
+    throw_invalid("rows_bound, N", "at most 2^30 tiles of 128 weight rows x a pass of <= 256 tokens (bf16 large GEMM)",
+                  std::to_string(max_tiles(a.N, a.num_groups, rows_bound)) + " tiles");
   if (a.pass_mode < -1 || a.pass_mode > 2)
     throw_invalid("pass_mode", "-1 (the environment), 0, 1 or 2", std::to_string(a.pass_mode));
   // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (unset,

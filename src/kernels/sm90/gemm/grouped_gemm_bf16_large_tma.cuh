@@ -351,6 +351,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
+// Tiles, at most: row blocks x (the experts that can have rows + one more pass per 256 rows; an
+// expert of r rows has at most ceil(r / 256) passes in every mode).
+inline int64_t max_tiles(int64_t N, int G, int64_t rows_bound) {
+  return cu::ceil_div<int64_t>(N, kWRows) * (std::min<int64_t>(G, rows_bound) + cu::ceil_div<int64_t>(rows_bound, kMaxTok));
+}
+
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
@@ -371,10 +377,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
   const cuuint32_t wb[3] = {cuuint32_t(kBK), cuuint32_t(kWRows), 1u};
   const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, wd, ws, wb,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "bf16 large", "W");
-  // Tiles, at most: row blocks x (the experts that can have rows + one more pass per 256 rows; an
-  // expert of r rows has ceil(r / 256) passes); a CTA without a tile exits at once.
-  const int64_t tiles = cu::ceil_div<int64_t>(a.N, kWRows) *
-                        (std::min<int64_t>(a.num_groups, rows_bound) + cu::ceil_div<int64_t>(rows_bound, kMaxTok));
+  const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
   const EpiArgs ep{a.D, a.ldd, a.act};
   kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode);
