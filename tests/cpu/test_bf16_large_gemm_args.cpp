@@ -103,7 +103,7 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
 }
 
 TEST(Bf16LargeArgs, TooManyTilesForTheIntWalk) {
-  // 256 row blocks (N = 32768) x (1 expert + 2^23 passes of 256 of 2^31 - 1 rows): ~2^31 tiles, past
+  // 256 row blocks (N = 32768) x (1 expert + ~2^23 passes of 256 of 2^31 - 321 rows): ~2^31 tiles, past
   // what the kernel's int tile counter may step through.
   Bf16LargeTmaArgs a = valid_args();
   a.num_groups = 1;
@@ -111,10 +111,21 @@ TEST(Bf16LargeArgs, TooManyTilesForTheIntWalk) {
   a.out = LargeTmaOut::kF32;
   a.ldd = 32768;
   try {
-    sm90::bf16_large::launch_bf16_large_tma(a, INT32_MAX, nullptr);
+    sm90::bf16_large::launch_bf16_large_tma(a, INT32_MAX - 320, nullptr);
     ADD_FAILURE() << "accepted ~2^31 tiles";
   } catch (const InvalidArgument& e) {
     EXPECT_EQ(e.argument(), "rows_bound, N") << e.what();
+  }
+}
+
+TEST(Bf16LargeArgs, RowsBoundNearTheIntRange) {
+  // A pass count is computed in int from an expert's rows: rows_bound must stay 320 below 2^31.
+  Bf16LargeTmaArgs a = valid_args();
+  try {
+    sm90::bf16_large::launch_bf16_large_tma(a, int64_t(INT32_MAX) - 319, nullptr);
+    ADD_FAILURE() << "accepted rows_bound 2^31 - 320";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "rows_bound, num_groups * N") << e.what();
   }
 }
 

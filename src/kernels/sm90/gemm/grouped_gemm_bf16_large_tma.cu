@@ -37,8 +37,9 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (a.ldd < cols)
     throw_invalid("ldd", "at least the output's columns (N, or N / 2 with a gated activation): " + std::to_string(cols),
                   std::to_string(a.ldd));
-  if (rows_bound > int64_t(INT32_MAX) || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
-    throw_invalid("rows_bound, num_groups * N", "below 2^31 (bf16 large GEMM)",
+  // rows_bound below 2^31 - 320: a pass count (rows + pass - 1) / pass stays in int.
+  if (rows_bound > int64_t(INT32_MAX) - 320 || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
+    throw_invalid("rows_bound, num_groups * N", "below 2^31 - 320 and 2^31 (bf16 large GEMM)",
                   std::to_string(rows_bound) + ", " + std::to_string(int64_t(a.num_groups) * a.N));
   // The tile walk counts tiles in int (t + gridDim.x must not wrap).
   if (max_tiles(a.N, a.num_groups, rows_bound) > int64_t(INT32_MAX) / 2)

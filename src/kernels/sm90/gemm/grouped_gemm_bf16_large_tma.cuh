@@ -34,8 +34,9 @@
 //                   pass's token rows in boxes of 32 (64 K), into the step's stage
 //   warps 9-11      idle (a warpgroup must own the registers setmaxnreg gives away)
 // setmaxnreg: producer warpgroup 40, consumers 232 (128 x 40 + 256 x 232 = 64512 of 65536). ptxas
-// compiles the kernel for 168 registers a thread (384 threads, one CTA an SM): N = 256 holds 128
-// accumulators, like CUTLASS's 128 x 256 cooperative tile; a 320-row pass 160.
+// reports 168 registers a thread (384 threads, one CTA an SM: the allocation at launch); the
+// consumers' code uses up to the 232 that setmaxnreg gives them (R215 / R229 in the SASS): N = 256
+// holds 128 accumulators, like CUTLASS's 128 x 256 cooperative tile, a 320-row pass 2 x 80.
 //
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [weights 128 rows x 128 B | tokens
 // 320 rows x 128 B], both SW128 K-major, 56 KB a stage (CUTLASS's large tile: 4 stages of 48 KB);
@@ -94,7 +95,7 @@ constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
 static_assert(kWBytes % 1024 == 0 && kWgABytes % 1024 == 0 && kTokBoxBytes % 1024 == 0,
               "every operand tile and token box starts on an 8-row (1024-byte) SW128 atom");
-static_assert(kSmem <= 227 * 1024, "fits the opt-in shared memory of a CTA");
+static_assert(kSmem + 2 * kStages * 8 <= 227 * 1024, "fits the opt-in shared memory of a CTA (with the barriers)");
 static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
 static_assert(kMaxTok % kTokBox == 0 && kMaxTok / kTokBox == 8, "eight one-MMA pass widths: 32, 64, .., 256");
 static_assert((144 * kRowBytes) % 1024 == 0 && (160 * kRowBytes) % 1024 == 0 && 2 * 160 == kMaxPass,
