@@ -148,9 +148,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   // the large kernel's FC2 when y_bf16).
   const auto our_gemm = [&](GemmKernel k, const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K,
                             bool act, bool bf16_out) {
-    const sm90::ActEpilogueArgs act_args{act_.activation, act_.limit, act_.alpha, b13()};
-    if (k == GemmKernel::kLarge) {
-      sm90::bf16_large::Bf16LargeTmaArgs g;
+    const auto fill = [&](auto& g) {  // the fields both kernels' arguments share
       g.A = A;
       g.lda = K;
       g.W = W;
@@ -160,25 +158,20 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
       g.num_groups = int(EL_);
       g.N = N;
       g.K = K;
+      if (act) g.act = {act_.activation, act_.limit, act_.alpha, b13()};
+    };
+    if (k == GemmKernel::kLarge) {
+      sm90::bf16_large::Bf16LargeTmaArgs g;
+      fill(g);
       g.out = act ? sm90::bf16_large::LargeTmaOut::kAct
                   : (bf16_out ? sm90::bf16_large::LargeTmaOut::kBf16 : sm90::bf16_large::LargeTmaOut::kF32);
-      if (act) g.act = act_args;
       sm90::bf16_large::launch_bf16_large_tma(g, rows_bound, stream);
-      return;
+    } else {
+      sm90::bf16_small::Bf16SmallTmaArgs g;
+      fill(g);
+      g.act_out = act;
+      sm90::bf16_small::launch_bf16_small_tma(g, rows_bound, stream);
     }
-    sm90::bf16_small::Bf16SmallTmaArgs g;
-    g.A = A;
-    g.lda = K;
-    g.W = W;
-    g.D = D;
-    g.ldd = ldd;
-    g.offsets = sw_.plan.offsets;
-    g.num_groups = int(EL_);
-    g.N = N;
-    g.K = K;
-    g.act_out = act;
-    if (act) g.act = act_args;
-    sm90::bf16_small::launch_bf16_small_tma(g, rows_bound, stream);
   };
   if (k1 != GemmKernel::kCutlass)
     our_gemm(k1, sw_.x_perm, w13_.ptr, d1, ld1, N13_, H_, fused_act, false);
