@@ -66,6 +66,7 @@
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
 
@@ -74,11 +75,8 @@
 namespace megamoe::sm90::bf16_large {
 namespace {
 
+// kWRows, kMaxTok, kMaxPass, kTokBox: grouped_gemm_bf16_large_tma_walk.h (the work split).
 constexpr int kThreads = 384;
-constexpr int kWRows = 128;        // weight rows per tile: 2 consumer warpgroups x wgmma's M = 64
-constexpr int kMaxTok = 256;       // tokens per MMA: wgmma's largest N
-constexpr int kMaxPass = 320;      // tokens per pass: two MMAs of N = 144 or 160 (pass mode 2)
-constexpr int kTokBox = 32;        // token rows per TMA box; one-MMA pass widths are multiples of it
 constexpr int kBK = 64;            // K per step: one 128-byte row part of bf16 (the SW128 span)
 constexpr int kRowBytes = 128;
 constexpr int kWBytes = kWRows * kRowBytes;        // 16384: the tile's weights of one step
@@ -112,48 +110,6 @@ struct EpiArgs {
 };
 
 using ptx::smem_u32;
-
-// The token rows a pass covers (every pass of an expert but the last), by pass mode
-// (Bf16LargeTmaArgs::pass_mode): 0: 256; 1: the expert's rows over ceil(rows / 256) passes, rounded
-// up to a whole token box (<= 256); 2: 320 (a pass of 257..320 rows runs two MMAs on its halves).
-// Every role computes it from the same rows.
-__device__ __forceinline__ int pass_step(int rows, int mode) {
-  if (mode == 2) return kMaxPass;
-  if (mode == 0 || rows <= kMaxTok) return kMaxTok;
-  const int passes = (rows + kMaxTok - 1) / kMaxTok;
-  return ((rows + passes - 1) / passes + kTokBox - 1) / kTokBox * kTokBox;
-}
-__device__ __forceinline__ int token_boxes(int rows) { return (rows + kTokBox - 1) / kTokBox; }
-
-// The CTA's tile sequence: tile t counts (expert, weight-row block, pass), pass fastest, over the
-// experts with rows. Every role walks it with its own cursor (two loads per expert) and agrees on
-// the sequence without talking to the others. next() returns false when the tiles are exhausted.
-struct TileWalk {
-  const int32_t* offsets;
-  int G, nblk, mode;
-  int t;
-  int g = -1, base = 0, count = 0, npass = 1, ps = kMaxTok;  // expert g's tiles are [base, base + count)
-  int lo = 0, hi = 0, blk = 0, t0 = 0, rows = 0;
-  __device__ TileWalk(const int32_t* o, int G_, int nblk_, int mode_)
-      : offsets(o), G(G_), nblk(nblk_), mode(mode_), t(int(blockIdx.x)) {}
-  __device__ bool next() {
-    while (t >= base + count) {
-      base += count;
-      if (++g >= G) return false;
-      lo = __ldg(offsets + g);
-      hi = __ldg(offsets + g + 1);
-      ps = pass_step(hi - lo, mode);
-      npass = (hi - lo + ps - 1) / ps;
-      count = hi > lo ? nblk * npass : 0;
-    }
-    const int local = t - base;
-    blk = local / npass;
-    t0 = lo + (local - blk * npass) * ps;
-    rows = min(ps, hi - t0);
-    t += int(gridDim.x);
-    return true;
-  }
-};
 
 // Consumer warpgroup c: one pass of NT tokens over the K loop. `step` is the CTA-wide step counter
 // (stage = step % kStages), advanced by KT. After issuing step i's MMAs, wait for step i - 1's
@@ -304,7 +260,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
   ptx::pdl_wait_then_release();  // the activations come from the previous kernel
 
-  TileWalk walk(offsets, G, nblk, mode);
+  TileWalk walk(offsets, G, nblk, mode, int(blockIdx.x), int(gridDim.x));
   uint32_t step = 0;  // CTA-wide step counter: the same sequence in both roles
   if (warp >= kConsumerWarps) {
     ptx::setmaxnreg_dec<kProducerRegs>();
@@ -350,12 +306,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       default: run_pass<256, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
     }
   }
-}
-
-// Tiles, at most: row blocks x (the experts that can have rows + one more pass per 256 rows; an
-// expert of r rows has at most ceil(r / 256) passes in every mode).
-inline int64_t max_tiles(int64_t N, int G, int64_t rows_bound) {
-  return cu::ceil_div<int64_t>(N, kWRows) * (std::min<int64_t>(G, rows_bound) + cu::ceil_div<int64_t>(rows_bound, kMaxTok));
 }
 
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
