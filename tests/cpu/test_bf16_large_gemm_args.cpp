@@ -87,6 +87,7 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
          a.N = 65536;
          a.ldd = 65536;
        }},
+      {"paired_stores out of range", "paired_stores", [](auto& a) { a.paired_stores = 2; }},
       {"pass mode out of range", "pass_mode", [](auto& a) { a.pass_mode = 3; }},
       {"pass mode below -1", "pass_mode", [](auto& a) { a.pass_mode = -2; }},
   };

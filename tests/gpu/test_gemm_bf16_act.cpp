@@ -120,6 +120,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
   la.K = K;
   la.act = args;
   la.pass_mode = pc.large_tma;
+  la.paired_stores = pc.large_tma == 1 ? 0 : 1;  // mode 1 with one column a store, 0 and 2 with two
   if (pc.large_tma >= 0) {
     la.D = dh.p;
     la.ldd = N13;

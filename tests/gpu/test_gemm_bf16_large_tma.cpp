@@ -16,7 +16,8 @@
 //     larger than K; 150 experts of 0 .. 4 rows (more tiles than SMs, the persistent walk wraps);
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
-// Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
+// Stores of one column (pass mode 0 here) and of two adjacent columns by a lane exchange (modes 1
+// and 2; an odd ldd falls back to one). Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -53,8 +54,9 @@ struct Shape {
 
 // wide_bound: rows_bound = every row of A (as the backend passes it: the last pass's token boxes then
 // read rows past offsets[G], here NaN, which must reach no stored output), else offsets[G].
-void run_shape(const Shape& sh, int mode, bool wide_bound) {
-  const std::string name = sh.name + " pass mode " + std::to_string(mode) + (wide_bound ? " wide bound" : "");
+void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
+  const std::string name = sh.name + " pass mode " + std::to_string(mode) + (wide_bound ? " wide bound" : "") +
+                           (paired ? " paired stores" : " single stores");
   SCOPED_TRACE(name);
   const int G = int(sh.rows.size());
   const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
@@ -91,6 +93,7 @@ void run_shape(const Shape& sh, int mode, bool wide_bound) {
   a.K = K;
   a.ldd = ldd;
   a.pass_mode = mode;
+  a.paired_stores = paired;
   a.D = dD.p;
   a.out = LargeTmaOut::kF32;
   const int64_t bound = wide_bound ? all_rows : end;  // end: zero fill past the last expert's row
@@ -166,8 +169,10 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   for (int& r : mixed) r = 1 + int(rng() % 320);
   mixed.back() = 300;  // a two-MMA pass of 160 + 140 rows next to the guard rows
   shapes.push_back({"300 experts of 1-320 rows", 256, 136, 0, 0, 0, mixed});
+  // An odd ldd: paired stores requested, single ones run (4-byte stores would be misaligned).
+  shapes.push_back({"N256 K136 odd ldd", 256, 136, 0, 3, 0, widths});
   for (int mode : {0, 1, 2})
-    for (const Shape& sh : shapes) run_shape(sh, mode, /*wide_bound=*/mode == 2);
+    for (const Shape& sh : shapes) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*paired=*/mode != 0);
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream) {
-  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, stream)
-                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
+  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, paired, stream)
+                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, paired, stream);
 }
 
 void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaStream_t stream) {
@@ -45,6 +45,8 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (max_tiles(a.N, a.num_groups, rows_bound) > int64_t(INT32_MAX) / 2)
     throw_invalid("rows_bound, N", "at most 2^30 tiles of 128 weight rows x a pass of <= 256 tokens (bf16 large GEMM)",
                   std::to_string(max_tiles(a.N, a.num_groups, rows_bound)) + " tiles");
+  if (a.paired_stores < -1 || a.paired_stores > 1)
+    throw_invalid("paired_stores", "-1 (the environment), 0 or 1", std::to_string(a.paired_stores));
   if (a.pass_mode < -1 || a.pass_mode > 2)
     throw_invalid("pass_mode", "-1 (the environment), 0, 1 or 2", std::to_string(a.pass_mode));
   // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (unset,
@@ -54,7 +56,13 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
     return m >= 0 && m <= 2 ? int(m) : 2;
   }();
   const int mode = a.pass_mode >= 0 ? a.pass_mode : env_mode;
-  const cudaError_t e = act ? launch_act(a, rows_bound, mode, stream) : launch_plain(a, rows_bound, mode, stream);
+  // Paired stores (two adjacent columns a store) where the output allows them: an even column count
+  // and row stride, D aligned to two elements; MEGAMOE_BF16_LARGE_TMA_PAIRED=0 turns them off (A/B).
+  static const bool env_paired = env_int("MEGAMOE_BF16_LARGE_TMA_PAIRED", 1) != 0;
+  const bool want_paired = a.paired_stores >= 0 ? a.paired_stores == 1 : env_paired;
+  const bool paired = want_paired && cols % 2 == 0 && a.ldd % 2 == 0 && cu::aligned(a.D, 2 * elem);
+  const cudaError_t e =
+      act ? launch_act(a, rows_bound, mode, paired, stream) : launch_plain(a, rows_bound, mode, paired, stream);
   cu::check(who, e, "bf16 large GEMM launch");
 }
 

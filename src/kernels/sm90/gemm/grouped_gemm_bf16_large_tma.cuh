@@ -49,7 +49,8 @@
 // Rows outside the product: weight rows past N (TMA's zero fill within the expert: the map is
 // [G, N, K]), token columns past the pass (the next rows of A or TMA's zero fill past rows_bound)
 // and K past the end (zero fill in both operands: exact zeros) are multiplied but never stored.
-// Epilogue (the float operations of the other bf16 tactics, so the outputs are bit for bit theirs):
+// Epilogue (the float operations of the other bf16 tactics, so the outputs are bit for bit theirs;
+// stores of two adjacent columns by a lane-pair exchange where the output allows, see store()):
 // accumulator 4 j + q of a thread is weight row n_warp + gq (q < 2) or + 8 (q >= 2) and token
 // 8 j + 2 tig + q % 2; fp32 D = acc, bf16 D = bf16(acc); gated FC1 (W13 gate/up interleaved in 8-row
 // groups): rows gq and gq + 8 are gate j and up j, a[t, j] = bf16(act(acc_g + b13[j], acc_u +
@@ -107,6 +108,7 @@ struct EpiArgs {
   void* D;  // fp32 D / bf16 D [rows, ldd], or bf16 a [rows, ldd]
   int64_t ldd;
   ActEpilogueArgs act;
+  bool paired;  // two adjacent columns per store (see store): even columns, even ldd, D aligned to two elements
 };
 
 using ptx::smem_u32;
@@ -153,72 +155,101 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
 }
 
 // The pass's outputs (tokens t0 .. t0 + rows - 1) of the thread's weight rows n_warp + gq and + 8.
-template <int NT, LargeTmaOut O, Activation A>
+// Every value is made in the thread that holds its accumulator (gated: act(gate, up) of output
+// column jo; plain: acc, relu2: relu(acc + b)^2), then stored:
+//   kPaired false: one 2-byte (bf16) / 4-byte (fp32) store per value: a warp store instruction
+//                  writes 4 token rows x 8 columns;
+//   kPaired true:  lanes gq and gq ^ 1 (lane ^ 4) hold adjacent columns of the same tokens; each
+//                  sends the other one value (one shuffle per two values), so that the even lane
+//                  stores token 8 j + 2 tig and the odd lane token 8 j + 2 tig + 1, both columns at
+//                  once: half the store instructions, 8 token rows x 8 columns each. Needs an even
+//                  column count, an even ldd and D aligned to two elements (EpiArgs::paired).
+template <int NT, LargeTmaOut O, Activation A, bool kPaired>
 __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
                                       int t0, int rows, int N) {
   const int gq = lane >> 2, tig = lane & 3;
   const int na = n_warp + gq, nb = na + 8;
+  auto write = [&](int col, int n, float v) {
+    const size_t idx = size_t(t0 + col) * size_t(ep.ldd) + size_t(n);
+    if constexpr (O == LargeTmaOut::kF32) static_cast<float*>(ep.D)[idx] = v;
+    else static_cast<__nv_bfloat16*>(ep.D)[idx] = __float2bfloat16_rn(v);
+  };
+  auto write2 = [&](int col, int n, float lo, float hi) {  // n even
+    const size_t idx = size_t(t0 + col) * size_t(ep.ldd) + size_t(n);
+    if constexpr (O == LargeTmaOut::kF32) *reinterpret_cast<float2*>(static_cast<float*>(ep.D) + idx) = make_float2(lo, hi);
+    else *reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(ep.D) + idx) = __floats2bfloat162_rn(lo, hi);
+  };
+  // Values v0 (token 8 j + 2 tig) and v1 (the next token) of column n of an output of `cols` columns.
+  auto emit = [&](int j, int n, int cols, float v0, float v1) {
+    if constexpr (!kPaired) {
+      const int col = j * 8 + 2 * tig;
+      if (n < cols) {
+        if (col < rows) write(col, n, v0);
+        if (col + 1 < rows) write(col + 1, n, v1);
+      }
+    } else {
+      const int odd = gq & 1;
+      const float recv = __shfl_xor_sync(0xffffffffu, odd ? v0 : v1, 4);
+      const int col = j * 8 + 2 * tig + odd, n0 = n - odd;
+      if (col < rows && n0 < cols) write2(col, n0, odd ? recv : v0, odd ? v1 : recv);
+    }
+  };
   if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
     // Gated: physical rows na (gate) and nb (up) are output column jo. N % 16 == 0: a warp's 16
     // rows are all in or all out.
     if (n_warp >= N) return;
-    __nv_bfloat16* a = static_cast<__nv_bfloat16*>(ep.D);
     const int I = N / 2, jo = int(gate_up::output_col(na));
     const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
     const float bg = b ? __ldg(b + jo) : 0.0f, bu = b ? __ldg(b + I + jo) : 0.0f;
 #pragma unroll
     for (int j = 0; j < NT / 8; ++j) {
-      if (j * 8 >= rows) break;
-#pragma unroll
-      for (int q = 0; q < 2; ++q) {
-        const int col = j * 8 + 2 * tig + q;
-        if (col < rows)
-          a[size_t(t0 + col) * size_t(ep.ldd) + size_t(jo)] = __float2bfloat16_rn(
-              act::act_fn<A>(acc[4 * j + q] + bg, acc[4 * j + q + 2] + bu, ep.act.limit, ep.act.alpha));
-      }
+      if (j * 8 >= rows) break;  // warp-uniform
+      const float v0 = act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha);
+      const float v1 = act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha);
+      emit(j, jo, I, v0, v1);
     }
   } else {
     const float* b = nullptr;
     if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
     const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
-    auto put = [&](size_t t, int n, float v, float bias) {
-      if (n >= N) return;
-      const size_t idx = t * size_t(ep.ldd) + size_t(n);
-      if constexpr (O == LargeTmaOut::kF32) static_cast<float*>(ep.D)[idx] = v;
-      else if constexpr (O == LargeTmaOut::kBf16) static_cast<__nv_bfloat16*>(ep.D)[idx] = __float2bfloat16_rn(v);
-      else  // relu2: a has N = I columns
-        static_cast<__nv_bfloat16*>(ep.D)[idx] =
-            __float2bfloat16_rn(act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha));
+    auto value = [&](float v, float bias) {
+      if constexpr (O == LargeTmaOut::kAct)  // relu2: a has N = I columns
+        return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha);
+      else
+        return v;
     };
 #pragma unroll
     for (int j = 0; j < NT / 8; ++j) {
-      if (j * 8 >= rows) break;
-#pragma unroll
-      for (int q = 0; q < 2; ++q) {
-        const int col = j * 8 + 2 * tig + q;
-        if (col >= rows) continue;
-        const size_t t = size_t(t0 + col);
-        put(t, na, acc[4 * j + q], ba);
-        put(t, nb, acc[4 * j + q + 2], bb);
-      }
+      if (j * 8 >= rows) break;  // warp-uniform
+      emit(j, na, N, value(acc[4 * j], ba), value(acc[4 * j + 1], ba));
+      emit(j, nb, N, value(acc[4 * j + 2], bb), value(acc[4 * j + 3], bb));
     }
   }
 }
 
 // The pass's epilogue: the activation picked at run time (one K loop for the four).
+template <int NT, LargeTmaOut O, bool kPaired>
+__device__ __forceinline__ void store_act(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
+                                          int t0, int rows, int N) {
+  if constexpr (O != LargeTmaOut::kAct) {
+    store<NT, O, Activation::kSwiGLU, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N);
+  } else {
+    switch (ep.act.activation) {
+      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      case Activation::kSwiGLUOAI:
+        store<NT, O, Activation::kSwiGLUOAI, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N);
+        break;
+      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      default: store<NT, O, Activation::kReLU2, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+    }
+  }
+}
+
 template <int NT, LargeTmaOut O>
 __device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
                                            int t0, int rows, int N) {
-  if constexpr (O != LargeTmaOut::kAct) {
-    store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N);
-  } else {
-    switch (ep.act.activation) {
-      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kSwiGLUOAI: store<NT, O, Activation::kSwiGLUOAI>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      default: store<NT, O, Activation::kReLU2>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-    }
-  }
+  if (ep.paired) store_act<NT, O, true>(ep, acc, lane, g, n_warp, t0, rows, N);
+  else store_act<NT, O, false>(ep, acc, lane, g, n_warp, t0, rows, N);
 }
 
 template <int NT, LargeTmaOut O>
@@ -311,7 +342,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
-cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream) {
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
@@ -330,7 +361,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "bf16 large", "W");
   const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
-  const EpiArgs ep{a.D, a.ldd, a.act};
+  const EpiArgs ep{a.D, a.ldd, a.act, paired};
   kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode);
   return cudaGetLastError();
 }
@@ -339,7 +370,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
 
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream);
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

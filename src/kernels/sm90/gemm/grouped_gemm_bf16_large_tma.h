@@ -38,6 +38,10 @@ struct Bf16LargeTmaArgs {
   //      padded columns as mode 0 for such experts, a third fewer weight streams);
   //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 2.
   int pass_mode = -1;
+  // How the epilogue stores: 1: two adjacent columns a store where the output allows it (an even
+  // column count and ldd, D aligned to two elements; else one), 0: one column a store;
+  // -1: MEGAMOE_BF16_LARGE_TMA_PAIRED (read once per process), else 1.
+  int paired_stores = -1;
 };
 
 // Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.

@@ -4,8 +4,8 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, cudaStream_t stream) {
-  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
+  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, paired, stream);
 }
 
 }  // namespace megamoe::sm90::bf16_large
