@@ -90,6 +90,7 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
       {"paired_stores out of range", "paired_stores", [](auto& a) { a.paired_stores = 2; }},
       {"pass mode out of range", "pass_mode", [](auto& a) { a.pass_mode = 3; }},
       {"pass mode below -1", "pass_mode", [](auto& a) { a.pass_mode = -2; }},
+      {"paired_stores below -1", "paired_stores", [](auto& a) { a.paired_stores = -2; }},
   };
   for (const BadCase& c : cases) {
     Bf16LargeTmaArgs a = valid_args();
@@ -128,6 +129,18 @@ TEST(Bf16LargeArgs, RowsBoundNearTheIntRange) {
   } catch (const InvalidArgument& e) {
     EXPECT_EQ(e.argument(), "rows_bound, num_groups * N") << e.what();
   }
+}
+
+TEST(Bf16LargeArgs, PairedStoresOnlyWhereThePairFits) {
+  alignas(16) static float buf[8];
+  EXPECT_TRUE(sm90::bf16_large::paired_stores_fit(256, 264, buf, 4));
+  EXPECT_TRUE(sm90::bf16_large::paired_stores_fit(256, 264, buf + 2, 4));
+  EXPECT_FALSE(sm90::bf16_large::paired_stores_fit(143, 144, buf, 4)) << "an odd column count";
+  EXPECT_FALSE(sm90::bf16_large::paired_stores_fit(256, 259, buf, 2)) << "an odd row stride";
+  EXPECT_FALSE(sm90::bf16_large::paired_stores_fit(256, 256, buf + 1, 4)) << "fp32 D off an 8-byte boundary";
+  EXPECT_TRUE(sm90::bf16_large::paired_stores_fit(256, 256, reinterpret_cast<uint16_t*>(buf) + 2, 2));
+  EXPECT_FALSE(sm90::bf16_large::paired_stores_fit(256, 256, reinterpret_cast<uint16_t*>(buf) + 1, 2))
+      << "bf16 D off a 4-byte boundary";
 }
 
 TEST(Bf16LargeArgs, NothingToDoLaunchesNothing) {

@@ -17,13 +17,14 @@
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
 // Stores of one column (pass mode 0 here) and of two adjacent columns by a lane exchange (modes 1
-// and 2; an odd ldd falls back to one). Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
+// and 2; an odd ldd, an odd N and a D off the pair's alignment fall back to one). Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -50,6 +51,7 @@ struct Shape {
   int64_t N, K, lda_pad, ldd_pad;
   int row0;  // rows before offsets[0]
   std::vector<int> rows;
+  int d_offset = 0;  // D starts this many elements into its buffer (1: off the pair alignment)
 };
 
 // wide_bound: rows_bound = every row of A (as the backend passes it: the last pass's token boxes then
@@ -80,8 +82,9 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
   doff.upload(offsets);
   float poison;
   std::memcpy(&poison, &kPoisonF32, 4);
-  dD.upload(std::vector<float>(size_t(all_rows * ldd), poison));
-  dD16.upload(std::vector<uint16_t>(size_t(all_rows * ldd), kPoisonBf16));
+  const size_t off = size_t(sh.d_offset);
+  dD.upload(std::vector<float>(size_t(all_rows * ldd) + off, poison));
+  dD16.upload(std::vector<uint16_t>(size_t(all_rows * ldd) + off, kPoisonBf16));
 
   Bf16LargeTmaArgs a;
   a.A = dA.p;
@@ -94,16 +97,21 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
   a.ldd = ldd;
   a.pass_mode = mode;
   a.paired_stores = paired;
-  a.D = dD.p;
+  a.D = dD.p + off;
   a.out = LargeTmaOut::kF32;
   const int64_t bound = wide_bound ? all_rows : end;  // end: zero fill past the last expert's row
   sm90::bf16_large::launch_bf16_large_tma(a, bound, nullptr);
-  a.D = dD16.p;
+  a.D = dD16.p + off;
   a.out = LargeTmaOut::kBf16;
   sm90::bf16_large::launch_bf16_large_tma(a, bound, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> D = dD.download();
-  const std::vector<uint16_t> D16 = dD16.download();
+  std::vector<float> D = dD.download();
+  std::vector<uint16_t> D16 = dD16.download();
+  uint32_t head_bits = kPoisonF32;
+  if (off) std::memcpy(&head_bits, &D[0], 4);
+  EXPECT_TRUE(head_bits == kPoisonF32 && (off == 0 || D16[0] == kPoisonBf16)) << "the element before D was written";
+  D.erase(D.begin(), D.begin() + std::ptrdiff_t(off));
+  D16.erase(D16.begin(), D16.begin() + std::ptrdiff_t(off));
 
   std::vector<int> expert_of(size_t(all_rows), -1);
   for (int g = 0; g < G; ++g)
@@ -169,8 +177,11 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   for (int& r : mixed) r = 1 + int(rng() % 320);
   mixed.back() = 300;  // a two-MMA pass of 160 + 140 rows next to the guard rows
   shapes.push_back({"300 experts of 1-320 rows", 256, 136, 0, 0, 0, mixed});
-  // An odd ldd: paired stores requested, single ones run (4-byte stores would be misaligned).
+  // Where the pair does not fit, paired stores requested and single ones run: an odd ldd, an odd N
+  // (padding columns after it must stay untouched), D one element off the pair's alignment.
   shapes.push_back({"N256 K136 odd ldd", 256, 136, 0, 3, 0, widths});
+  shapes.push_back({"N143 K136 odd N", 143, 136, 0, 5, 0, widths});
+  shapes.push_back({"N256 K136 D off by one", 256, 136, 0, 0, 0, widths, /*d_offset=*/1});
   for (int mode : {0, 1, 2})
     for (const Shape& sh : shapes) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*paired=*/mode != 0);
 }

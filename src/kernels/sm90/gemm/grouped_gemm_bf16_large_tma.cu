@@ -56,11 +56,11 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
     return m >= 0 && m <= 2 ? int(m) : 2;
   }();
   const int mode = a.pass_mode >= 0 ? a.pass_mode : env_mode;
-  // Paired stores (two adjacent columns a store) where the output allows them: an even column count
-  // and row stride, D aligned to two elements; MEGAMOE_BF16_LARGE_TMA_PAIRED=0 turns them off (A/B).
+  // Paired stores (two adjacent columns a store) where the output allows them (paired_stores_fit);
+  // MEGAMOE_BF16_LARGE_TMA_PAIRED=0 turns them off (A/B).
   static const bool env_paired = env_int("MEGAMOE_BF16_LARGE_TMA_PAIRED", 1) != 0;
   const bool want_paired = a.paired_stores >= 0 ? a.paired_stores == 1 : env_paired;
-  const bool paired = want_paired && cols % 2 == 0 && a.ldd % 2 == 0 && cu::aligned(a.D, 2 * elem);
+  const bool paired = want_paired && paired_stores_fit(cols, a.ldd, a.D, elem);
   const cudaError_t e =
       act ? launch_act(a, rows_bound, mode, paired, stream) : launch_plain(a, rows_bound, mode, paired, stream);
   cu::check(who, e, "bf16 large GEMM launch");

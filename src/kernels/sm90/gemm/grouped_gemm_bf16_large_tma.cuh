@@ -108,7 +108,7 @@ struct EpiArgs {
   void* D;  // fp32 D / bf16 D [rows, ldd], or bf16 a [rows, ldd]
   int64_t ldd;
   ActEpilogueArgs act;
-  bool paired;  // two adjacent columns per store (see store): even columns, even ldd, D aligned to two elements
+  bool paired;  // two adjacent columns per store (see store; paired_stores_fit)
 };
 
 using ptx::smem_u32;
@@ -156,18 +156,18 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
 
 // The pass's outputs (tokens t0 .. t0 + rows - 1) of the thread's weight rows n_warp + gq and + 8.
 // Every value is made in the thread that holds its accumulator (gated: act(gate, up) of output
-// column jo; plain: acc, relu2: relu(acc + b)^2), then stored:
-//   kPaired false: one 2-byte (bf16) / 4-byte (fp32) store per value: a warp store instruction
-//                  writes 4 token rows x 8 columns;
-//   kPaired true:  lanes gq and gq ^ 1 (lane ^ 4) hold adjacent columns of the same tokens; each
-//                  sends the other one value (one shuffle per two values), so that the even lane
-//                  stores token 8 j + 2 tig and the odd lane token 8 j + 2 tig + 1, both columns at
-//                  once: half the store instructions, 8 token rows x 8 columns each. Needs an even
-//                  column count, an even ldd and D aligned to two elements (EpiArgs::paired).
-template <int NT, LargeTmaOut O, Activation A, bool kPaired>
+// column jo; plain: acc, relu2: relu(acc + b)^2). Lanes gq and gq ^ 1 (lane ^ 4) hold adjacent
+// columns of the same tokens; each sends the other one value (one shuffle per two values), so that
+// the even lane holds token 8 j + 2 tig and the odd lane token 8 j + 2 tig + 1, both columns. Then
+//   EpiArgs::paired:  one store of the two columns (4 bytes bf16, 8 bytes fp32): a warp store
+//                     instruction writes 8 token rows x 8 columns; needs an even column count, an
+//                     even ldd and D aligned to two elements (paired_stores_fit);
+//   else:             one store per column (the single-store variant of the A/B, and any output
+//                     the pair does not fit).
+template <int NT, LargeTmaOut O, Activation A>
 __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
                                       int t0, int rows, int N) {
-  const int gq = lane >> 2, tig = lane & 3;
+  const int gq = lane >> 2, tig = lane & 3, odd = gq & 1;
   const int na = n_warp + gq, nb = na + 8;
   auto write = [&](int col, int n, float v) {
     const size_t idx = size_t(t0 + col) * size_t(ep.ldd) + size_t(n);
@@ -176,22 +176,23 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
   };
   auto write2 = [&](int col, int n, float lo, float hi) {  // n even
     const size_t idx = size_t(t0 + col) * size_t(ep.ldd) + size_t(n);
-    if constexpr (O == LargeTmaOut::kF32) *reinterpret_cast<float2*>(static_cast<float*>(ep.D) + idx) = make_float2(lo, hi);
-    else *reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(ep.D) + idx) = __floats2bfloat162_rn(lo, hi);
+    if constexpr (O == LargeTmaOut::kF32)  // one 8-byte store (a float2 after the selects split in two)
+      *reinterpret_cast<unsigned long long*>(static_cast<float*>(ep.D) + idx) =
+          (static_cast<unsigned long long>(__float_as_uint(hi)) << 32) | __float_as_uint(lo);
+    else
+      *reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(ep.D) + idx) = __floats2bfloat162_rn(lo, hi);
   };
   // Values v0 (token 8 j + 2 tig) and v1 (the next token) of column n of an output of `cols` columns.
   auto emit = [&](int j, int n, int cols, float v0, float v1) {
-    if constexpr (!kPaired) {
-      const int col = j * 8 + 2 * tig;
-      if (n < cols) {
-        if (col < rows) write(col, n, v0);
-        if (col + 1 < rows) write(col + 1, n, v1);
-      }
+    const float recv = __shfl_xor_sync(0xffffffffu, odd ? v0 : v1, 4);
+    const int col = j * 8 + 2 * tig + odd, n0 = n - odd;  // n0: the pair's even column
+    const float lo = odd ? recv : v0, hi = odd ? v1 : recv;
+    if (col >= rows) return;
+    if (ep.paired) {
+      if (n0 < cols) write2(col, n0, lo, hi);
     } else {
-      const int odd = gq & 1;
-      const float recv = __shfl_xor_sync(0xffffffffu, odd ? v0 : v1, 4);
-      const int col = j * 8 + 2 * tig + odd, n0 = n - odd;
-      if (col < rows && n0 < cols) write2(col, n0, odd ? recv : v0, odd ? v1 : recv);
+      if (n0 < cols) write(col, n0, lo);
+      if (n0 + 1 < cols) write(col, n0 + 1, hi);
     }
   };
   if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
@@ -228,28 +229,19 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
 }
 
 // The pass's epilogue: the activation picked at run time (one K loop for the four).
-template <int NT, LargeTmaOut O, bool kPaired>
-__device__ __forceinline__ void store_act(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
-                                          int t0, int rows, int N) {
-  if constexpr (O != LargeTmaOut::kAct) {
-    store<NT, O, Activation::kSwiGLU, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N);
-  } else {
-    switch (ep.act.activation) {
-      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kSwiGLUOAI:
-        store<NT, O, Activation::kSwiGLUOAI, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N);
-        break;
-      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      default: store<NT, O, Activation::kReLU2, kPaired>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-    }
-  }
-}
-
 template <int NT, LargeTmaOut O>
 __device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
                                            int t0, int rows, int N) {
-  if (ep.paired) store_act<NT, O, true>(ep, acc, lane, g, n_warp, t0, rows, N);
-  else store_act<NT, O, false>(ep, acc, lane, g, n_warp, t0, rows, N);
+  if constexpr (O != LargeTmaOut::kAct) {
+    store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N);
+  } else {
+    switch (ep.act.activation) {
+      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      case Activation::kSwiGLUOAI: store<NT, O, Activation::kSwiGLUOAI>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      default: store<NT, O, Activation::kReLU2>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+    }
+  }
 }
 
 template <int NT, LargeTmaOut O>

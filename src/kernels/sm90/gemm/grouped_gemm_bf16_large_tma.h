@@ -10,6 +10,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/sm90/gemm/act_epilogue_args.h"
@@ -43,6 +44,13 @@ struct Bf16LargeTmaArgs {
   // -1: MEGAMOE_BF16_LARGE_TMA_PAIRED (read once per process), else 1.
   int paired_stores = -1;
 };
+
+// Whether the epilogue can store two adjacent columns at once (4-byte bf16 / 8-byte fp32 stores):
+// an even column count (N, or N / 2 with a gated activation), an even row stride ldd and D aligned to
+// two elements of `elem_bytes`.
+inline bool paired_stores_fit(int64_t cols, int64_t ldd, const void* D, size_t elem_bytes) {
+  return cols % 2 == 0 && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(D) % (2 * elem_bytes) == 0;
+}
 
 // Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.
 void launch_bf16_large_tma(const Bf16LargeTmaArgs& args, int64_t rows_bound, cudaStream_t stream);
