@@ -186,5 +186,14 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
     for (const Shape& sh : shapes) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*paired=*/mode != 0);
 }
 
+// The same checks on a small problem (each pass width kind, both two-MMA widths, a second pass, the
+// ring wrapped), so that compute-sanitizer (memcheck, racecheck, synccheck) finishes in seconds.
+TEST(Bf16LargeTma, SmallProblemForSanitizers) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::vector<int> rows = {0, 1, 33, 200, 257, 300, 600, 0};
+  for (int mode : {0, 2}) run_shape({"sanitizer N144 K328", 144, 328, 0, 2, 3, rows}, mode, mode == 2, mode == 2);
+}
+
 }  // namespace
 }  // namespace megamoe::gputest
