@@ -213,6 +213,49 @@ TEST(SplitBf16, WideIntermediateBf16YEqualsFp32Y) {
   }
 }
 
+// split_large_tma (our large kernel for both GEMMs, grouped_gemm_bf16_large_tma.h) and the per-GEMM
+// split_large_tma_fc1 / _fc2 (the other GEMM on CUTLASS's large tile) forced at sizes where experts
+// hold 1 .. ~1500 rows (Zipf routing: passes of every width, one to six passes): the
+// layer against the CPU reference, eagerly and from a CUDA graph, for a gated activation and relu2,
+// with and without biases (fp32 y then), and with FC1 writing fp32 h for the activation kernel
+// (MEGAMOE_SPLIT_FUSED_ACT=0) bit for bit equal to the fused epilogue.
+TEST(SplitBf16, LargeTmaTacticMatchesReference) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  for (Activation act : {Activation::kSwiGLU, Activation::kReLU2})
+    for (bool bias : {false, true}) {
+      const std::string name = std::string("large tma ") + (act == Activation::kReLU2 ? "relu2" : "swiglu") +
+                               (bias ? " bias" : "");
+      SCOPED_TRACE(name);
+      MoeConfig c = split_config(8, 2, kH, kI, 4096, act, bias);
+      TestLayer fused(c, case_seed(name));
+      std::unique_ptr<TestLayer> unfused;
+      {
+        const std::vector<std::pair<const char*, const char*>> vars = {{"MEGAMOE_SPLIT_FUSED_ACT", "0"}};
+        ScopedEnv env(vars);
+        unfused = std::make_unique<TestLayer>(c, fused);
+      }
+      for (const char* tactic : {"split_large_tma", "split_large_tma_fc1", "split_large_tma_fc2"}) {
+        for (int64_t T : {1, 100, 1000, 4096}) {
+          SCOPED_TRACE(std::string(tactic) + " T=" + std::to_string(T));
+          fused.layer->force_tactic(tactic);
+          unfused->layer->force_tactic(tactic);
+          ASSERT_EQ(fused.layer->tactic_for(T), tactic);
+          const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed(name + " in " + std::to_string(T)), 0.05);
+          DeviceInputs d(in);
+          const std::vector<uint16_t> got = run_layer(*fused.layer, d);
+          EXPECT_EQ(count_nan(got), 0);
+          EXPECT_LE(rel_l2(got, run_reference(c, *fused.ref, in)), 5e-3);
+          EXPECT_TRUE(run_layer(*unfused->layer, d) == got) << "fp32 h + the activation kernel differs from the epilogue";
+          cudaStream_t s;
+          CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+          expect_graph_replays_equal(*fused.layer, d, got, /*replays=*/2, s);
+          CUDA_CHECK(cudaStreamDestroy(s));
+        }
+      }
+    }
+}
+
 TEST(SplitBf16, DeepseekWorkspaceFitsBudget) {
   MEGAMOE_REQUIRE_SM90();
   MoeConfig c = split_config(256, 8, 7168, 2048, 8192);

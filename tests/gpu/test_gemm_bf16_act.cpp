@@ -4,7 +4,8 @@
 //
 // For every activation, with and without b13, and for every kernel of the dispatcher (swap-AB
 // 32- and 64-wide token tiles, the 128x256 large tile) and our TMA-fed small kernel
-// (grouped_gemm_bf16_small_tma.cu, 32- and 64-token passes, one and two K steps a stage):
+// (grouped_gemm_bf16_small_tma.cu, 32- and 64-token passes, one and two K steps a stage) and our
+// large TMA kernel (grouped_gemm_bf16_large_tma.cu, passes of 32 .. 320 tokens, the three pass modes):
 //   - bitwise: a from run_act equals FC1 to fp32 h (the plain epilogue, run()) followed by the
 //     activation kernel reading interleaved h -- the pipeline before the fusion;
 //   - against a float64 CPU loop over the canonical W13 (the interleave undone by construction)
@@ -26,6 +27,7 @@
 
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "megamoe/errors.h"
@@ -47,6 +49,7 @@ struct ActProblem {
   bool bias;
   GroupedGemmTactic tactic;
   bool small_tma;         // our TMA-fed small kernel (grouped_gemm_bf16_small_tma.cu) instead of the dispatcher's
+  int large_tma;          // -1: not; 0 / 1 / 2: our large TMA kernel with that pass mode (pass_mode)
   int64_t K;              // 200: a partial last K step; 320: five 64-wide parts (our small kernel's two-step stages)
   std::vector<int> rows;  // per group
   int64_t bound;          // host upper bound on the rows (picks the kernel)
@@ -61,7 +64,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
   const int64_t N13 = gated ? 2 * I : I, lda_out = I + kPad;
   std::vector<int32_t> offsets(G + 1, 0);
   for (int g = 0; g < G; ++g) offsets[g + 1] = offsets[g] + pc.rows[g];
-  const int64_t rows = offsets[G], tail = 3, all_rows = rows + tail;
+  const int64_t rows = offsets[G], tail = 256, all_rows = rows + tail;  // a pass overshoots by <= 255 rows
   const uint64_t seed = case_seed(name);
   std::vector<uint16_t> A(size_t(all_rows * K)), W(size_t(G * N13 * K));
   fill_bf16(A, seed, 1, 1.0f);
@@ -107,7 +110,23 @@ void run_case(const ActProblem& pc, const std::string& name) {
   sa.N = N13;
   sa.K = K;
   sa.act = args;
-  if (pc.small_tma) {
+  sm90::bf16_large::Bf16LargeTmaArgs la;
+  la.A = dA.p;
+  la.lda = K;
+  la.W = dW.p;
+  la.offsets = doff.p;
+  la.num_groups = G;
+  la.N = N13;
+  la.K = K;
+  la.act = args;
+  la.pass_mode = pc.large_tma;
+  la.paired_stores = pc.large_tma == 1 ? 0 : 1;  // mode 1 with one column a store, 0 and 2 with two
+  if (pc.large_tma >= 0) {
+    la.D = dh.p;
+    la.ldd = N13;
+    la.out = sm90::bf16_large::LargeTmaOut::kF32;
+    sm90::bf16_large::launch_bf16_large_tma(la, pc.bound, s);
+  } else if (pc.small_tma) {
     sa.D = dh.p;
     sa.ldd = N13;
     sm90::bf16_small::launch_bf16_small_tma(sa, pc.bound, s);
@@ -121,7 +140,12 @@ void run_case(const ActProblem& pc, const std::string& name) {
   ap.gate_up_interleaved = gated;
   sm90::launch_activation(dh.p, pc.bias ? db13.p : nullptr, drow_expert.p, doff.p + G, std::max<int64_t>(rows, 1), I,
                           ap, da_ref.p, s);
-  if (pc.small_tma) {
+  if (pc.large_tma >= 0) {
+    la.D = da.p;
+    la.ldd = lda_out;
+    la.out = sm90::bf16_large::LargeTmaOut::kAct;
+    sm90::bf16_large::launch_bf16_large_tma(la, pc.bound, s);
+  } else if (pc.small_tma) {
     sa.D = da.p;
     sa.ldd = lda_out;
     sa.act_out = true;
@@ -191,6 +215,7 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
     const char* kernel;
     GroupedGemmTactic tactic;
     bool small_tma;
+    int large_tma;
     int G, total;
     int64_t K;
   };
@@ -198,18 +223,30 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
   // kernel at 3 (32-token passes) and 37 (64-token passes, groups of more than 64 rows: two).
   // Our small kernel at K = 200 (one K step a stage, a partial last step) and K = 320 (two steps a
   // stage: five 64-wide parts, a last stage half past K).
-  const Shape shapes[] = {{"swap32", GroupedGemmTactic::kSwapAB, false, 8, 24, 200},
-                          {"swap64", GroupedGemmTactic::kSwapAB, false, 8, 160, 200},
-                          {"large", GroupedGemmTactic::kLargeTile, false, 6, 540, 200},
-                          {"small_tma32", GroupedGemmTactic::kSwapAB, true, 8, 24, 200},
-                          {"small_tma64", GroupedGemmTactic::kSwapAB, true, 8, 300, 200},
-                          {"small_tma32_2steps", GroupedGemmTactic::kSwapAB, true, 8, 24, 320},
-                          {"small_tma64_2steps", GroupedGemmTactic::kSwapAB, true, 8, 300, 320}};
+  // Our large kernel (rows below, not random: every pass width), the three pass modes, K = 200.
+  const Shape shapes[] = {{"swap32", GroupedGemmTactic::kSwapAB, false, -1, 8, 24, 200},
+                          {"swap64", GroupedGemmTactic::kSwapAB, false, -1, 8, 160, 200},
+                          {"large", GroupedGemmTactic::kLargeTile, false, -1, 6, 540, 200},
+                          {"small_tma32", GroupedGemmTactic::kSwapAB, true, -1, 8, 24, 200},
+                          {"small_tma64", GroupedGemmTactic::kSwapAB, true, -1, 8, 300, 200},
+                          {"small_tma32_2steps", GroupedGemmTactic::kSwapAB, true, -1, 8, 24, 320},
+                          {"small_tma64_2steps", GroupedGemmTactic::kSwapAB, true, -1, 8, 300, 320},
+                          {"large_tma", GroupedGemmTactic::kLargeTile, false, 0, 6, 1500, 200},
+                          {"large_tma_balanced", GroupedGemmTactic::kLargeTile, false, 1, 6, 1500, 200},
+                          {"large_tma_320", GroupedGemmTactic::kLargeTile, false, 2, 6, 1500, 200}};
   for (Activation act : {Activation::kSwiGLU, Activation::kSwiGLUOAI, Activation::kGeGLU, Activation::kReLU2})
     for (bool bias : {false, true})
       for (const Shape& sh : shapes) {
         const std::string name = std::string(act_name(act)) + (bias ? " bias " : " ") + sh.kernel;
-        run_case({act, bias, sh.tactic, sh.small_tma, sh.K, random_rows(sh.G, sh.total, case_seed(name)), sh.total},
+        if (sh.large_tma >= 0) {  // rows for every one-MMA width (32 .. 256), both two-MMA widths, 3 passes
+          const std::vector<int> rows = {1, 40, 70, 100, 130, 170, 200, 230, 256, 270, 300, 320, 600, 0};
+          int total = 0;
+          for (int r : rows) total += r;
+          run_case({act, bias, sh.tactic, false, sh.large_tma, sh.K, rows, total}, name);
+          continue;
+        }
+        run_case({act, bias, sh.tactic, sh.small_tma, sh.large_tma, sh.K, random_rows(sh.G, sh.total, case_seed(name)),
+                  sh.total},
                  name);
       }
 }

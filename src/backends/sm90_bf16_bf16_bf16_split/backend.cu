@@ -6,7 +6,9 @@
 //                                             the activation in the GEMM's epilogue (act_epilogue.cuh)
 //   FC2 grouped GEMM                          a . W2[e]^T -> y [rows, H] fp32 (bf16, see below)
 //   (tactic split_tma_small: both GEMMs on our own small kernel, grouped_gemm_bf16_small_tma.h,
-//   with the same epilogues; fp32 y)
+//   with the same epilogues; fp32 y. Tactic split_large_tma: both on our own large kernel,
+//   grouped_gemm_bf16_large_tma.h, bf16 y as the large tile writes it; split_large_tma_fc1 / _fc2:
+//   that GEMM on it, the other on CUTLASS's large tile)
 //   combine (kernels/sm90/moe/combine.cu)         y + b2 -> bf16 -> fixed-order weighted sum -> out
 //
 // W13 is stored gate/up interleaved in groups of 8 rows (kernels/sm90/common/gate_up_layout.h; the
@@ -56,6 +58,7 @@
 #include "backends/sm90_common/sm90_backend_base.h"
 #include "core/backend.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h"
 #include "kernels/sm90/moe/moe_kernels.h"
 #include "routing/route_plan.h"
@@ -107,18 +110,21 @@ void Sm90SplitBf16::upload_weights(const MoeWeights& w) {
 sm90::GroupedGemmTactic Sm90SplitBf16::split_gemm_tactic(int64_t T) const {
   const std::string& r = requested_tactic(T);
   if (r == kSwapAB) return sm90::GroupedGemmTactic::kSwapAB;
-  if (r == kLargeTile) return sm90::GroupedGemmTactic::kLargeTile;
+  if (r == kLargeTile || r == kLargeTmaFc1 || r == kLargeTmaFc2) return sm90::GroupedGemmTactic::kLargeTile;
   return sm90::choose_tactic(T * K_, int(EL_));
 }
 
 void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f) {
   const int64_t T = f.T, ldx = f.ldx, rows_bound = f.rows_bound;
   const cudaStream_t stream = f.stream;
+  // The kernel of each GEMM: CUTLASS's `tactic`, or ours (no per-expert CUTLASS arguments):
+  // split_tma_small both on the small kernel (fp32 y), split_large_tma both on the large one,
+  // split_large_tma_fc1 / _fc2 that GEMM on the large kernel and the other on CUTLASS's large tile.
   const sm90::GroupedGemmTactic tactic = split_gemm_tactic(T);
-  // split_tma_small: both GEMMs on our small kernel (fp32 y; no per-expert CUTLASS arguments).
-  const bool ours = tma_small(T);
+  const GemmKernel k1 = gemm_kernel(T, 1), k2 = gemm_kernel(T, 2);
   // y as bf16 straight from the FC2 epilogue when no bias must be added first.
-  const bool y_bf16 = fc2_bf16_y(!ours && tactic == sm90::GroupedGemmTactic::kLargeTile);
+  const bool y_bf16 =
+      fc2_bf16_y(k2 == GemmKernel::kLarge || (k2 == GemmKernel::kCutlass && tactic == sm90::GroupedGemmTactic::kLargeTile));
   const auto out2 = y_bf16 ? sm90::GroupedGemmOutput::kBF16 : sm90::GroupedGemmOutput::kF32;
   // PDL on created streams only (the legacy/per-thread default streams keep plain ordering).
   const bool pdl = knobs_.pdl && f.created_stream;
@@ -131,31 +137,44 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   routing::PlanExtras ex;
   ex.pdl_first = pdl;
   ex.permute = routing::plan_permute_within(args.x.data, ldx, H_, sw_.x_perm, rows_bound, knobs_.plan_permute_bytes);
-  if (knobs_.fused_setup && !ours) {
+  if (knobs_.fused_setup && k1 == GemmKernel::kCutlass)
     ex.gemm[0] = fc1_->prepare_writes(sw_.x_perm, H_, w13_.ptr, d1, ld1, rows_bound, tactic, out1);
+  if (knobs_.fused_setup && k2 == GemmKernel::kCutlass)
     ex.gemm[1] = fc2_->prepare_writes(sw_.a, I_, w2_.ptr, sw_.y, H_, rows_bound, tactic, out2);
-  }
   routing::build_route_plan_gpu(args.topk_ids, f.dims, sw_.plan, ex, stream);
   if (ex.permute.x == nullptr)
     sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
-  // Our small kernel: D [rows, ldd] = A [rows, K] . W[e]^T per expert (a with the activation).
-  const auto small_gemm = [&](const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K, bool act) {
-    sm90::bf16_small::Bf16SmallTmaArgs g;
-    g.A = A;
-    g.lda = K;
-    g.W = W;
-    g.D = D;
-    g.ldd = ldd;
-    g.offsets = sw_.plan.offsets;
-    g.num_groups = int(EL_);
-    g.N = N;
-    g.K = K;
-    g.act_out = act;
-    if (act) g.act = {act_.activation, act_.limit, act_.alpha, b13()};
-    sm90::bf16_small::launch_bf16_small_tma(g, rows_bound, stream);
+  // Our kernels: D [rows, ldd] = A [rows, K] . W[e]^T per expert (a with the activation; bf16 D for
+  // the large kernel's FC2 when y_bf16).
+  const auto our_gemm = [&](GemmKernel k, const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K,
+                            bool act, bool bf16_out) {
+    const auto fill = [&](auto& g) {  // the fields both kernels' arguments share
+      g.A = A;
+      g.lda = K;
+      g.W = W;
+      g.D = D;
+      g.ldd = ldd;
+      g.offsets = sw_.plan.offsets;
+      g.num_groups = int(EL_);
+      g.N = N;
+      g.K = K;
+      if (act) g.act = {act_.activation, act_.limit, act_.alpha, b13()};
+    };
+    if (k == GemmKernel::kLarge) {
+      sm90::bf16_large::Bf16LargeTmaArgs g;
+      fill(g);
+      g.out = act ? sm90::bf16_large::LargeTmaOut::kAct
+                  : (bf16_out ? sm90::bf16_large::LargeTmaOut::kBf16 : sm90::bf16_large::LargeTmaOut::kF32);
+      sm90::bf16_large::launch_bf16_large_tma(g, rows_bound, stream);
+    } else {
+      sm90::bf16_small::Bf16SmallTmaArgs g;
+      fill(g);
+      g.act_out = act;
+      sm90::bf16_small::launch_bf16_small_tma(g, rows_bound, stream);
+    }
   };
-  if (ours)
-    small_gemm(sw_.x_perm, w13_.ptr, d1, ld1, N13_, H_, fused_act);
+  if (k1 != GemmKernel::kCutlass)
+    our_gemm(k1, sw_.x_perm, w13_.ptr, d1, ld1, N13_, H_, fused_act, false);
   else if (knobs_.fused_setup)
     fc1_->launch_prepared(rows_bound, tactic, out1, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (fused_act)
@@ -165,8 +184,8 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   if (!fused_act)
     sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
                             stream, pdl);
-  if (ours)
-    small_gemm(sw_.a, w2_.ptr, sw_.y, H_, H_, I_, false);
+  if (k2 != GemmKernel::kCutlass)
+    our_gemm(k2, sw_.a, w2_.ptr, sw_.y, H_, H_, I_, false, y_bf16);
   else if (knobs_.fused_setup)
     fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (y_bf16)

@@ -33,23 +33,40 @@ class Sm90SplitBf16 : public Sm90BackendBase {
   size_t workspace_bytes() const override;
   size_t weight_bytes() const override;
   // Tactics: the grouped GEMMs' CUTLASS swap-AB (decode) or 128x256 (prefill) kernels, or our own
-  // TMA-fed small kernel for both GEMMs (split_tma_small: 128 weight rows a CTA, tokens in 32- or
-  // 64-row passes, two CTAs per SM; kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h).
-  std::vector<std::string> tactic_names() const override { return {kSwapAB, kLargeTile, kTmaSmall}; }
+  // TMA-fed kernels for both GEMMs: split_tma_small (128 weight rows a CTA, tokens in 32- or 64-row
+  // passes, two CTAs per SM; kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h) and split_large_tma
+  // (persistent, wgmma, passes of up to 256 tokens only as wide as the expert's rows;
+  // kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h), or per GEMM (split_large_tma_fc1 / _fc2: that
+  // GEMM on our large kernel, the other on CUTLASS's large tile).
+  std::vector<std::string> tactic_names() const override {
+    return {kSwapAB, kLargeTile, kTmaSmall, kLargeTma, kLargeTmaFc1, kLargeTmaFc2};
+  }
   std::string tactic_for(int64_t T) const override {
-    return tma_small(T) ? kTmaSmall : split_tactic_name(split_gemm_tactic(T));
+    const std::string& r = requested_tactic(T);
+    if (r == kTmaSmall || r == kLargeTma || r == kLargeTmaFc1 || r == kLargeTmaFc2) return r;
+    return split_tactic_name(split_gemm_tactic(T));
   }
 
   static constexpr const char* kSwapAB = "split_swap_ab";
   static constexpr const char* kLargeTile = "split_large_tile";
   static constexpr const char* kTmaSmall = "split_tma_small";
+  static constexpr const char* kLargeTma = "split_large_tma";
+  static constexpr const char* kLargeTmaFc1 = "split_large_tma_fc1";
+  static constexpr const char* kLargeTmaFc2 = "split_large_tma_fc2";
 
  protected:
-  // The CUTLASS GEMM tactic of a forward of T tokens: the requested one when it is one of the two,
-  // else sm90::choose_tactic's heuristic (never split_tma_small: only the table picks it).
+  // The CUTLASS GEMM tactic of a forward of T tokens: the requested one when it is one of the two
+  // (the large tile for split_large_tma_fc1 / _fc2's other GEMM), else sm90::choose_tactic's
+  // heuristic (never our kernels: only the table or a forced tactic picks them).
   sm90::GroupedGemmTactic split_gemm_tactic(int64_t T) const;
-  // Whether both GEMMs of a forward of T tokens run our small kernel (split_tma_small requested).
-  bool tma_small(int64_t T) const { return requested_tactic(T) == kTmaSmall; }
+  // The kernel that runs GEMM `which` (1: FC1, 2: FC2) of a forward of T tokens.
+  enum class GemmKernel { kCutlass, kSmall, kLarge };
+  GemmKernel gemm_kernel(int64_t T, int which) const {
+    const std::string& r = requested_tactic(T);
+    if (r == kTmaSmall) return GemmKernel::kSmall;
+    if (r == kLargeTma || r == (which == 1 ? kLargeTmaFc1 : kLargeTmaFc2)) return GemmKernel::kLarge;
+    return GemmKernel::kCutlass;
+  }
   static const char* split_tactic_name(sm90::GroupedGemmTactic t) {
     return t == sm90::GroupedGemmTactic::kSwapAB ? kSwapAB : kLargeTile;
   }

@@ -1,0 +1,69 @@
+// The bf16 large TMA GEMM (grouped_gemm_bf16_large_tma.cuh): the arguments' checks, the pass
+// mode's knob, and the fp32 / bf16 D kernels (the activation kernel is in
+// grouped_gemm_bf16_large_tma_act.cu).
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.cuh"
+
+#include <string>
+
+#include "core/env_int.h"
+#include "megamoe/errors.h"
+
+namespace megamoe::sm90::bf16_large {
+
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
+  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, paired, stream)
+                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, paired, stream);
+}
+
+void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaStream_t stream) {
+  if (rows_bound <= 0 || a.num_groups <= 0) return;
+  const char* who = "bf16 large GEMM";
+  if (a.K % 8 != 0 || a.K <= 0) throw_invalid("K", "a positive multiple of 8 (bf16 large GEMM)", std::to_string(a.K));
+  if (a.N <= 0) throw_invalid("N", "positive (bf16 large GEMM)", std::to_string(a.N));
+  const bool act = a.out == LargeTmaOut::kAct;
+  const bool gated = act && a.act.activation != Activation::kReLU2;
+  if (gated && a.N % 16 != 0)
+    throw_invalid("N", "2 * I with I a multiple of 8 (gated activation epilogue, gate/up groups of 8)",
+                  std::to_string(a.N));
+  if (a.lda < a.K || a.lda % 8 != 0) throw_invalid("lda", ">= K and a multiple of 8", std::to_string(a.lda));
+  cu::require_aligned16(a.A, "A", "bf16 large GEMM: TMA");
+  cu::require_aligned16(a.W, "W", "bf16 large GEMM: TMA");
+  if (a.offsets == nullptr) throw_invalid("offsets", "a device pointer to num_groups + 1 offsets", "null");
+  const size_t elem = a.out == LargeTmaOut::kF32 ? 4 : 2;
+  if (a.D == nullptr || !cu::aligned(a.D, elem))
+    throw_invalid("D", elem == 4 ? "a 4-byte aligned fp32 pointer" : "a 2-byte aligned bf16 pointer",
+                  a.D == nullptr ? "null" : "misaligned");
+  const int64_t cols = gated ? a.N / 2 : a.N;
+  if (a.ldd < cols)
+    throw_invalid("ldd", "at least the output's columns (N, or N / 2 with a gated activation): " + std::to_string(cols),
+                  std::to_string(a.ldd));
+  // rows_bound below 2^31 - 320: a pass count (rows + pass - 1) / pass stays in int.
+  if (rows_bound > int64_t(INT32_MAX) - 320 || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
+    throw_invalid("rows_bound, num_groups * N", "below 2^31 - 320 and 2^31 (bf16 large GEMM)",
+                  std::to_string(rows_bound) + ", " + std::to_string(int64_t(a.num_groups) * a.N));
+  // The tile walk counts tiles in int (t + gridDim.x must not wrap).
+  if (max_tiles(a.N, a.num_groups, rows_bound) > int64_t(INT32_MAX) / 2)
+    throw_invalid("rows_bound, N", "at most 2^30 tiles of 128 weight rows x a pass of <= 256 tokens (bf16 large GEMM)",
+                  std::to_string(max_tiles(a.N, a.num_groups, rows_bound)) + " tiles");
+  if (a.paired_stores < -1 || a.paired_stores > 1)
+    throw_invalid("paired_stores", "-1 (the environment), 0 or 1", std::to_string(a.paired_stores));
+  if (a.pass_mode < -1 || a.pass_mode > 2)
+    throw_invalid("pass_mode", "-1 (the environment), 0, 1 or 2", std::to_string(a.pass_mode));
+  // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (unset,
+  // or a value other than 0, 1 or 2: mode 2).
+  static const int env_mode = [] {
+    const int64_t m = env_int("MEGAMOE_BF16_LARGE_TMA_PASSES", 2);
+    return m >= 0 && m <= 2 ? int(m) : 2;
+  }();
+  const int mode = a.pass_mode >= 0 ? a.pass_mode : env_mode;
+  // Paired stores (two adjacent columns a store) where the output allows them (paired_stores_fit);
+  // MEGAMOE_BF16_LARGE_TMA_PAIRED=0 turns them off (A/B).
+  static const bool env_paired = env_int("MEGAMOE_BF16_LARGE_TMA_PAIRED", 1) != 0;
+  const bool want_paired = a.paired_stores >= 0 ? a.paired_stores == 1 : env_paired;
+  const bool paired = want_paired && paired_stores_fit(cols, a.ldd, a.D, elem);
+  const cudaError_t e =
+      act ? launch_act(a, rows_bound, mode, paired, stream) : launch_plain(a, rows_bound, mode, paired, stream);
+  cu::check(who, e, "bf16 large GEMM launch");
+}
+
+}  // namespace megamoe::sm90::bf16_large

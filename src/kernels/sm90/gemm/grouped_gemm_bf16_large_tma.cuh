@@ -1,0 +1,368 @@
+// bf16 grouped GEMM for large T, our own warp-specialised kernel (grouped_gemm_bf16_large_tma.h;
+// tactic `split_large_tma` of the bf16 split backend): a TMA producer warp, two wgmma consumer
+// warpgroups, tiles whose token width follows the expert's rows.
+//
+// Why: CUTLASS's 128 x 256 tile (`split_large_tile`) runs an expert's rows in 128-row tiles, so the
+// last tile of every expert multiplies up to 127 rows that do not exist: at T = 8192 with uniform
+// routing 18% of deepseek-v3's MMA work (256 +- 16 rows an expert), 19% of gpt-oss-120b's, 12% of
+// qwen3-30b-a3b's; with every expert at exactly 256 rows (`--routing balanced`) the bf16 layer ran
+// 1.14x / 1.21x / 1.07x faster (docs/BENCHMARKS.md, "What the experts' uneven sizes cost").
+// Here tokens are wgmma's N (swap-AB: D^T = W . A^T), and N can be any multiple of 8 up to 256, so a
+// pass of up to 256 rows is only as wide as its rows rounded up to kTokBox = 32: at most 31 padded
+// columns an expert (a simulation of the bench's uniform routing at T = 8192: 6% of the MMA work
+// against CUTLASS's 26% at deepseek-v3, README of bench/results/2026-12-05_bf16_large_tma_prepared/).
+//
+// Work: an expert's rows are cut into passes (Bf16LargeTmaArgs::pass_mode: 0 = passes of 256 and the
+// remainder; 1 = ceil(rows / 256) equal passes; 2, the default = passes of 320, where a pass of
+// 257..320 rows runs two MMAs of N = 144 or 160 on its halves, so experts of 256 +- 16 rows take
+// one pass); a tile
+// is (expert, block of 128 weight rows, pass): a full K loop of 64-wide steps (wgmma's M: two
+// consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently (tile t = blockIdx.x + i * gridDim.x)
+// in the order expert, block, pass (pass fastest): the CTAs running the passes of one weight block
+// run side by side, so the block comes from HBM once and from L2 for the others (one CTA running
+// all passes of its block one after the other would read it from HBM again: a block's 128 rows
+// are 1.8 MB at K = 7168, and 132 of them in flight overflow the 50 MB L2), and the CTAs of a wave
+// share the expert's token rows in L2.
+//
+// Warp roles (384 threads, one CTA per SM):
+//   warps 0-3, 4-7  consumers (warpgroup c): per step 4 wgmma m64nNk16 (N = the pass's width, one
+//                   accumulator array per width: N / 2 floats a thread; two-MMA passes 2 x 72 or
+//                   2 x 80), both operands from shared
+//                   memory (A = the stage's weight rows 64 c .. 64 c + 63, B = its token rows), one
+//                   group in flight across steps; epilogue from registers straight to global memory
+//   warp 8, lane 0  TMA issuer: per step one box of the tile's 128 weight rows (64 K) and the
+//                   pass's token rows in boxes of 32 (64 K), into the step's stage
+//   warps 9-11      idle (a warpgroup must own the registers setmaxnreg gives away)
+// setmaxnreg: producer warpgroup 40, consumers 232 (128 x 40 + 256 x 232 = 64512 of 65536). ptxas
+// reports 168 registers a thread (384 threads, one CTA an SM: the allocation at launch); the
+// consumers' code uses up to the 232 that setmaxnreg gives them (R215 / R229 in the SASS): N = 256
+// holds 128 accumulators, like CUTLASS's 128 x 256 cooperative tile, a 320-row pass 2 x 80.
+//
+// Shared memory (dynamic, 1024-byte aligned): kStages stages of [weights 128 rows x 128 B | tokens
+// 320 rows x 128 B], both SW128 K-major, 56 KB a stage (CUTLASS's large tile: 4 stages of 48 KB);
+// a pass of r rows fills only ceil(r / 32) token boxes (and waits for only their bytes).
+// Barriers: a full / empty pair per stage: full = the issuer's arrival with the stage's transaction
+// bytes, empty = the 8 consumer warps (lane 0 of each, after the wgmma wait that retires the stage's
+// MMAs). Every wait is bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch
+// error, not a hung GPU).
+//
+// Rows outside the product: weight rows past N (TMA's zero fill within the expert: the map is
+// [G, N, K]), token columns past the pass (the next rows of A or TMA's zero fill past rows_bound)
+// and K past the end (zero fill in both operands: exact zeros) are multiplied but never stored.
+// Epilogue (the float operations of the other bf16 tactics, so the outputs are bit for bit theirs;
+// stores of two adjacent columns by a lane-pair exchange where the output allows, see store()):
+// accumulator 4 j + q of a thread is weight row n_warp + gq (q < 2) or + 8 (q >= 2) and token
+// 8 j + 2 tig + q % 2; fp32 D = acc, bf16 D = bf16(acc); gated FC1 (W13 gate/up interleaved in 8-row
+// groups): rows gq and gq + 8 are gate j and up j, a[t, j] = bf16(act(acc_g + b13[j], acc_u +
+// b13[I + j])); relu2 (canonical rows): a[t, n] = bf16(relu(acc + b13[n])^2).
+#pragma once
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/sm90/common/cuda_helpers.h"
+#include "kernels/sm90/common/gate_up_layout.h"
+#include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/tensor_map.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
+#include "kernels/sm90/gemm/wgmma.cuh"
+#include "kernels/sm90/moe/activation_math.cuh"
+
+// Included by the tactic's translation units (grouped_gemm_bf16_large_tma*.cu), each instantiating
+// its own outputs: internal linkage keeps them apart.
+namespace megamoe::sm90::bf16_large {
+namespace {
+
+// kWRows, kMaxTok, kMaxPass, kTokBox: grouped_gemm_bf16_large_tma_walk.h (the work split).
+constexpr int kThreads = 384;
+constexpr int kBK = 64;            // K per step: one 128-byte row part of bf16 (the SW128 span)
+constexpr int kRowBytes = 128;
+constexpr int kWBytes = kWRows * kRowBytes;        // 16384: the tile's weights of one step
+constexpr int kWgABytes = 64 * kRowBytes;          // 8192: one warpgroup's A (its 64 weight rows)
+constexpr int kXBytes = kMaxPass * kRowBytes;      // 40960: the widest pass's tokens of one step
+constexpr int kTokBoxBytes = kTokBox * kRowBytes;  // 4096
+constexpr int kStageBytes = kWBytes + kXBytes;     // 57344
+constexpr int kStages = 4;                         // 229376 bytes: CUTLASS's large tile also runs 4
+constexpr int kAlignSlack = 1024;                  // SW128 tiles start on 1024-byte boundaries
+constexpr int kSmem = kAlignSlack + kStages * kStageBytes;
+constexpr int kConsumerWarps = 8;
+constexpr int kIssuerWarp = 8;
+constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
+static_assert(kWBytes % 1024 == 0 && kWgABytes % 1024 == 0 && kTokBoxBytes % 1024 == 0,
+              "every operand tile and token box starts on an 8-row (1024-byte) SW128 atom");
+static_assert(kSmem + 2 * kStages * 8 <= 227 * 1024, "fits the opt-in shared memory of a CTA (with the barriers)");
+static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
+static_assert(kMaxTok % kTokBox == 0 && kMaxTok / kTokBox == 8, "eight one-MMA pass widths: 32, 64, .., 256");
+static_assert((144 * kRowBytes) % 1024 == 0 && (160 * kRowBytes) % 1024 == 0 && 2 * 160 == kMaxPass,
+              "a two-MMA pass's second half starts on an 8-row SW128 atom, and fits the stage");
+
+struct Barriers {
+  uint64_t full[kStages], empty[kStages];
+};
+
+struct EpiArgs {
+  void* D;  // fp32 D / bf16 D [rows, ldd], or bf16 a [rows, ldd]
+  int64_t ldd;
+  ActEpilogueArgs act;
+  bool paired;  // two adjacent columns per store (see store; paired_stores_fit)
+};
+
+using ptx::smem_u32;
+
+// Consumer warpgroup c: one pass of NT tokens over the K loop. `step` is the CTA-wide step counter
+// (stage = step % kStages), advanced by KT. After issuing step i's MMAs, wait for step i - 1's
+// group, then release its stage (wgmma reads both operands asynchronously). kTwo: a pass of up to
+// 2 NT tokens as two MMAs of width NT per k16 block, on token rows 0..NT-1 (acc) and NT..2NT-1
+// (acc2) of the stage, the same A descriptor.
+template <int NT, bool kTwo = false>
+__device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)[NT / 2], Barriers& bars,
+                                             uint32_t base, int c, int lane, int KT, uint32_t& step) {
+#pragma unroll
+  for (int i = 0; i < NT / 2; ++i) {
+    acc[i] = 0.0f;
+    if constexpr (kTwo) acc2[i] = 0.0f;
+  }
+  for (int kt = 0; kt < KT; ++kt) {
+    const uint32_t i = step + uint32_t(kt), s = i % kStages;
+    ptx::mbar_wait(smem_u32(&bars.full[s]), (i / kStages) & 1u, kTimeoutNs);
+    const uint32_t st = base + s * uint32_t(kStageBytes);
+    const uint64_t adesc = wgmma::sw128_desc(st + uint32_t(c * kWgABytes));
+    const uint64_t bdesc = wgmma::sw128_desc(st + uint32_t(kWBytes));
+    const uint64_t bdesc2 = wgmma::sw128_desc(st + uint32_t(kWBytes + NT * kRowBytes));
+    wgmma::fence();
+    wgmma::fence_acc(acc);
+    if constexpr (kTwo) wgmma::fence_acc(acc2);
+#pragma unroll
+    for (int k16 = 0; k16 < 4; ++k16) {  // +2 = +32 bytes of K in both tiles
+      wgmma::mma_ss<NT>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
+      if constexpr (kTwo) wgmma::mma_ss<NT>(acc2, adesc + uint64_t(2 * k16), bdesc2 + uint64_t(2 * k16));
+    }
+    wgmma::commit();
+    wgmma::wait<1>();
+    wgmma::fence_acc(acc);
+    if constexpr (kTwo) wgmma::fence_acc(acc2);
+    if (kt > 0 && lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(i - 1) % kStages]));
+  }
+  wgmma::wait<0>();
+  wgmma::fence_acc(acc);
+  if constexpr (kTwo) wgmma::fence_acc(acc2);
+  step += uint32_t(KT);
+  if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
+}
+
+// The pass's outputs (tokens t0 .. t0 + rows - 1) of the thread's weight rows n_warp + gq and + 8.
+// Every value is made in the thread that holds its accumulator (gated: act(gate, up) of output
+// column jo; plain: acc, relu2: relu(acc + b)^2). Lanes gq and gq ^ 1 (lane ^ 4) hold adjacent
+// columns of the same tokens; each sends the other one value (one shuffle per two values), so that
+// the even lane holds token 8 j + 2 tig and the odd lane token 8 j + 2 tig + 1, both columns. Then
+//   EpiArgs::paired:  one store of the two columns (4 bytes bf16, 8 bytes fp32): a warp store
+//                     instruction writes 8 token rows x 8 columns; needs an even column count, an
+//                     even ldd and D aligned to two elements (paired_stores_fit);
+//   else:             one store per column (the single-store variant of the A/B, and any output
+//                     the pair does not fit).
+template <int NT, LargeTmaOut O, Activation A>
+__device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
+                                      int t0, int rows, int N) {
+  const int gq = lane >> 2, tig = lane & 3, odd = gq & 1;
+  const int na = n_warp + gq, nb = na + 8;
+  auto write = [&](int col, int n, float v) {
+    const size_t idx = size_t(t0 + col) * size_t(ep.ldd) + size_t(n);
+    if constexpr (O == LargeTmaOut::kF32) static_cast<float*>(ep.D)[idx] = v;
+    else static_cast<__nv_bfloat16*>(ep.D)[idx] = __float2bfloat16_rn(v);
+  };
+  auto write2 = [&](int col, int n, float lo, float hi) {  // n even
+    const size_t idx = size_t(t0 + col) * size_t(ep.ldd) + size_t(n);
+    if constexpr (O == LargeTmaOut::kF32)  // one 8-byte store (a float2 after the selects split in two)
+      *reinterpret_cast<unsigned long long*>(static_cast<float*>(ep.D) + idx) =
+          (static_cast<unsigned long long>(__float_as_uint(hi)) << 32) | __float_as_uint(lo);
+    else
+      *reinterpret_cast<__nv_bfloat162*>(static_cast<__nv_bfloat16*>(ep.D) + idx) = __floats2bfloat162_rn(lo, hi);
+  };
+  // Values v0 (token 8 j + 2 tig) and v1 (the next token) of column n of an output of `cols` columns.
+  auto emit = [&](int j, int n, int cols, float v0, float v1) {
+    const float recv = __shfl_xor_sync(0xffffffffu, odd ? v0 : v1, 4);
+    const int col = j * 8 + 2 * tig + odd, n0 = n - odd;  // n0: the pair's even column
+    const float lo = odd ? recv : v0, hi = odd ? v1 : recv;
+    if (col >= rows) return;
+    if (ep.paired) {
+      if (n0 < cols) write2(col, n0, lo, hi);
+    } else {
+      if (n0 < cols) write(col, n0, lo);
+      if (n0 + 1 < cols) write(col, n0 + 1, hi);
+    }
+  };
+  if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
+    // Gated: physical rows na (gate) and nb (up) are output column jo. N % 16 == 0: a warp's 16
+    // rows are all in or all out.
+    if (n_warp >= N) return;
+    const int I = N / 2, jo = int(gate_up::output_col(na));
+    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+    const float bg = b ? __ldg(b + jo) : 0.0f, bu = b ? __ldg(b + I + jo) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < NT / 8; ++j) {
+      if (j * 8 >= rows) break;  // warp-uniform
+      const float v0 = act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha);
+      const float v1 = act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha);
+      emit(j, jo, I, v0, v1);
+    }
+  } else {
+    const float* b = nullptr;
+    if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+    const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
+    auto value = [&](float v, float bias) {
+      if constexpr (O == LargeTmaOut::kAct)  // relu2: a has N = I columns
+        return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha);
+      else
+        return v;
+    };
+#pragma unroll
+    for (int j = 0; j < NT / 8; ++j) {
+      if (j * 8 >= rows) break;  // warp-uniform
+      emit(j, na, N, value(acc[4 * j], ba), value(acc[4 * j + 1], ba));
+      emit(j, nb, N, value(acc[4 * j + 2], bb), value(acc[4 * j + 3], bb));
+    }
+  }
+}
+
+// The pass's epilogue: the activation picked at run time (one K loop for the four).
+template <int NT, LargeTmaOut O>
+__device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
+                                           int t0, int rows, int N) {
+  if constexpr (O != LargeTmaOut::kAct) {
+    store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N);
+  } else {
+    switch (ep.act.activation) {
+      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      case Activation::kSwiGLUOAI: store<NT, O, Activation::kSwiGLUOAI>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      default: store<NT, O, Activation::kReLU2>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+    }
+  }
+}
+
+template <int NT, LargeTmaOut O>
+__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane, int KT,
+                                         uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
+  float acc[NT / 2];
+  consume_pass<NT>(acc, acc, bars, base, c, lane, KT, step);
+  store_pass<NT, O>(ep, acc, lane, g, n_warp, t0, rows, N);
+}
+
+// A pass of NH + 1 .. 2 NH tokens (pass mode 2): two accumulator arrays of one MMA width, the second
+// for tokens t0 + NH ...
+template <int NH, LargeTmaOut O>
+__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane,
+                                             int KT, uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
+  float acc[NH / 2], acc2[NH / 2];
+  consume_pass<NH, true>(acc, acc2, bars, base, c, lane, KT, step);
+  store_pass<NH, O>(ep, acc, lane, g, n_warp, t0, NH, N);
+  store_pass<NH, O>(ep, acc2, lane, g, n_warp, t0 + NH, rows - NH, N);
+}
+
+template <LargeTmaOut O>
+__global__ void __launch_bounds__(kThreads, 1)
+    bf16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
+                          const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode) {
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ Barriers bars;
+  const uint32_t base = (smem_u32(smem_raw) + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
+  const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+  const int KT = (K + kBK - 1) / kBK, nblk = (N + kWRows - 1) / kWRows;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      ptx::mbar_init(smem_u32(&bars.full[s]), 1);
+      ptx::mbar_init(smem_u32(&bars.empty[s]), kConsumerWarps);
+    }
+    ptx::mbar_fence_init();
+  }
+  __syncthreads();
+  ptx::pdl_wait_then_release();  // the activations come from the previous kernel
+
+  TileWalk walk(offsets, G, nblk, mode, int(blockIdx.x), int(gridDim.x));
+  uint32_t step = 0;  // CTA-wide step counter: the same sequence in both roles
+  if (warp >= kConsumerWarps) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (warp != kIssuerWarp || lane != 0) return;
+    ptx::prefetch_tensormap(&tm_x);
+    ptx::prefetch_tensormap(&tm_w);
+    while (walk.next()) {
+      // Every box starts inside the pass (t0 + 32 b < t0 + rows <= offsets[G] <= rows_bound); the
+      // last may run past the tensor's rows (zero fill).
+      const int boxes = token_boxes(walk.rows);
+      for (int kt = 0; kt < KT; ++kt, ++step) {
+        const uint32_t s = step % kStages, use = step / kStages;
+        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        const uint32_t full = smem_u32(&bars.full[s]), st = base + s * uint32_t(kStageBytes);
+        ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBoxBytes));  // zero-filled bytes count too
+        ptx::tma_load_3d(st, &tm_w, full, kt * kBK, walk.blk * kWRows, walk.g);
+        for (int b = 0; b < boxes; ++b)
+          ptx::tma_load_2d(st + uint32_t(kWBytes + b * kTokBoxBytes), &tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
+      }
+    }
+    return;
+  }
+
+  ptx::setmaxnreg_inc<kConsumerRegs>();
+  const int c = warp / 4;  // warpgroup: weight rows 64 c .. 64 c + 63 of the tile
+  while (walk.next()) {
+    const int n_warp = walk.blk * kWRows + warp * 16;  // the warp's first weight row (16 a warp)
+    const int g = walk.g, t0 = walk.t0, rows = walk.rows;
+    if (rows > kMaxTok) {  // pass mode 2: two MMAs, on rows 0..143 / 144..287 or 0..159 / 160..319
+      if (rows <= 288) run_pass_two<144, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
+      else run_pass_two<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
+      continue;
+    }
+    switch (token_boxes(rows)) {  // one accumulator array per MMA width: MMAs of different N sharing
+                                  // one array made ptxas serialise them (warning C7512)
+      case 1: run_pass<32, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 2: run_pass<64, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 3: run_pass<96, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 4: run_pass<128, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 5: run_pass<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 6: run_pass<192, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 7: run_pass<224, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      default: run_pass<256, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+    }
+  }
+}
+
+// Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
+// checked the arguments.
+template <LargeTmaOut O>
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
+  auto kernel = bf16_large_tma_kernel<O>;
+  const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  if (attr != cudaSuccess) return attr;
+  // Tokens [rows_bound, K] bf16 (row stride lda): boxes of 64 K x 32 rows, 128-byte swizzle (B).
+  const cuuint64_t xd[2] = {cuuint64_t(a.K), cuuint64_t(rows_bound)};
+  const cuuint64_t xs[1] = {cuuint64_t(a.lda * 2)};
+  const cuuint32_t xb[2] = {cuuint32_t(kBK), cuuint32_t(kTokBox)};
+  const CUtensorMap tx = cu::encode_tensor_map(a.A, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, xd, xs, xb,
+                                               CU_TENSOR_MAP_SWIZZLE_128B, "bf16 large", "A");
+  // Weights [G, N, K] bf16: boxes of 64 K x 128 rows x 1 expert, 128-byte swizzle (A; rows past N
+  // zero-filled within the expert).
+  const cuuint64_t wd[3] = {cuuint64_t(a.K), cuuint64_t(a.N), cuuint64_t(a.num_groups)};
+  const cuuint64_t ws[2] = {cuuint64_t(a.K * 2), cuuint64_t(a.N * a.K * 2)};
+  const cuuint32_t wb[3] = {cuuint32_t(kBK), cuuint32_t(kWRows), 1u};
+  const CUtensorMap tw = cu::encode_tensor_map(a.W, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, wd, ws, wb,
+                                               CU_TENSOR_MAP_SWIZZLE_128B, "bf16 large", "W");
+  const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
+  const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
+  const EpiArgs ep{a.D, a.ldd, a.act, paired};
+  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+// One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
+// the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream);
+
+}  // namespace megamoe::sm90::bf16_large

@@ -1,0 +1,58 @@
+// bf16 grouped GEMM for large T without CUTLASS (grouped_gemm_bf16_large_tma.cuh; the bf16 split
+// backend's `split_large_tma` tactic): for every expert g,
+//   D[rows of g, 0:N] = A[rows of g, 0:K] . W[g, 0:N, 0:K]^T
+// written as fp32 D, bf16 D (round to nearest even), or, as FC1, a = bf16(act(D + b13)) [rows, I]
+// with the activation in the epilogue (W13 gate/up interleaved for a gated activation,
+// common/gate_up_layout.h; relu2 canonical). Offsets [G + 1] on the device; asynchronous,
+// allocation-free, graph-capturable.
+// Needs: K % 8 == 0 (a partial last 64-wide K step is zero-filled), lda >= K and % 8 == 0, A and W
+// 16-byte aligned; gated activation: N % 16 == 0.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/sm90/gemm/act_epilogue_args.h"
+
+namespace megamoe::sm90::bf16_large {
+
+enum class LargeTmaOut : uint8_t { kF32, kBf16, kAct };
+
+struct Bf16LargeTmaArgs {
+  const void* A = nullptr;  // bf16 [rows, lda]
+  int64_t lda = 0;
+  const void* W = nullptr;  // bf16 [G, N, K]
+  void* D = nullptr;        // fp32 [rows, ldd] (kF32), bf16 [rows, ldd] (kBf16), bf16 a [rows, ldd] (kAct)
+  int64_t ldd = 0;
+  const int32_t* offsets = nullptr;
+  int num_groups = 0;
+  int64_t N = 0, K = 0;
+  LargeTmaOut out = LargeTmaOut::kF32;
+  ActEpilogueArgs act;  // kAct only
+  // How an expert's rows are cut into passes (each a full K loop over the tile's weights, MMA widths
+  // rounded up to 32 rows):
+  //   0: passes of 256 rows, then the remainder;
+  //   1: ceil(rows / 256) passes of about equal width;
+  //   2: passes of 320 rows, then the remainder; a pass of 257..320 rows runs two MMAs of width 144
+  //      (up to 288 rows) or 160 on its halves (one pass for experts of 256 +- 16 rows; the same
+  //      padded columns as mode 0 for such experts, a third fewer weight streams);
+  //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 2.
+  int pass_mode = -1;
+  // How the epilogue stores: 1: two adjacent columns a store where the output allows it (an even
+  // column count and ldd, D aligned to two elements; else one), 0: one column a store;
+  // -1: MEGAMOE_BF16_LARGE_TMA_PAIRED (read once per process), else 1.
+  int paired_stores = -1;
+};
+
+// Whether the epilogue can store two adjacent columns at once (4-byte bf16 / 8-byte fp32 stores):
+// an even column count (N, or N / 2 with a gated activation), an even row stride ldd and D aligned to
+// two elements of `elem_bytes`.
+inline bool paired_stores_fit(int64_t cols, int64_t ldd, const void* D, size_t elem_bytes) {
+  return cols % 2 == 0 && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(D) % (2 * elem_bytes) == 0;
+}
+
+// Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.
+void launch_bf16_large_tma(const Bf16LargeTmaArgs& args, int64_t rows_bound, cudaStream_t stream);
+
+}  // namespace megamoe::sm90::bf16_large

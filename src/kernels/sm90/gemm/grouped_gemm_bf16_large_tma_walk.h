@@ -1,0 +1,74 @@
+// The bf16 large TMA GEMM's work split (grouped_gemm_bf16_large_tma.cuh), host and device: how an
+// expert's rows are cut into passes, and the tile sequence a persistent CTA walks. One definition
+// the kernel's roles run and a CPU test checks (tests/cpu/test_bf16_large_gemm_args.cpp: every row of
+// every weight block covered exactly once, for every pass mode and grid size).
+#pragma once
+#include <cstdint>
+
+#include "core/host_device.h"
+
+namespace megamoe::sm90::bf16_large {
+
+constexpr int kWRows = 128;    // weight rows per tile: 2 consumer warpgroups x wgmma's M = 64
+constexpr int kMaxTok = 256;   // tokens per MMA: wgmma's largest N
+constexpr int kMaxPass = 320;  // tokens per pass: two MMAs of N = 144 or 160 (pass mode 2)
+constexpr int kTokBox = 32;    // token rows per TMA box; one-MMA pass widths are multiples of it
+
+// The token rows a pass covers (every pass of an expert but the last), by pass mode
+// (Bf16LargeTmaArgs::pass_mode): 0: 256; 1: the expert's rows over ceil(rows / 256) passes, rounded
+// up to a whole token box (<= 256); 2: 320 (a pass of 257..320 rows runs two MMAs on its halves).
+// Every role computes it from the same rows.
+MEGAMOE_HD int pass_step(int rows, int mode) {
+  if (mode == 2) return kMaxPass;
+  if (mode == 0 || rows <= kMaxTok) return kMaxTok;
+  const int passes = (rows + kMaxTok - 1) / kMaxTok;
+  return ((rows + passes - 1) / passes + kTokBox - 1) / kTokBox * kTokBox;
+}
+MEGAMOE_HD int token_boxes(int rows) { return (rows + kTokBox - 1) / kTokBox; }
+
+// Tiles, at most: row blocks x (the experts that can have rows + one more pass per 256 rows; an
+// expert of r rows has at most ceil(r / 256) passes in every mode). The launch's grid bound.
+MEGAMOE_HD int64_t max_tiles(int64_t N, int G, int64_t rows_bound) {
+  const int64_t blocks = (N + kWRows - 1) / kWRows;
+  return blocks * ((G < rows_bound ? int64_t(G) : rows_bound) + (rows_bound + kMaxTok - 1) / kMaxTok);
+}
+
+// The tile sequence of CTA `cta` of `ctas`: tile t = cta + i * ctas counts (expert, weight-row block,
+// pass), pass fastest, over the experts with rows. Every role walks it with its own cursor (two loads
+// per expert) and agrees on the sequence without talking to the others. next() returns false when
+// the tiles are exhausted.
+struct TileWalk {
+  const int32_t* offsets;
+  int G, nblk, mode, ctas;
+  int t;
+  int g = -1, base = 0, count = 0, npass = 1, ps = kMaxTok;  // expert g's tiles are [base, base + count)
+  int lo = 0, hi = 0, blk = 0, t0 = 0, rows = 0;
+  MEGAMOE_HD TileWalk(const int32_t* o, int G_, int nblk_, int mode_, int cta, int ctas_)
+      : offsets(o), G(G_), nblk(nblk_), mode(mode_), ctas(ctas_), t(cta) {}
+  MEGAMOE_HD static int load(const int32_t* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+  }
+  MEGAMOE_HD bool next() {
+    while (t >= base + count) {
+      base += count;
+      if (++g >= G) return false;
+      lo = load(offsets + g);
+      hi = load(offsets + g + 1);
+      ps = pass_step(hi - lo, mode);
+      npass = (hi - lo + ps - 1) / ps;
+      count = hi > lo ? nblk * npass : 0;
+    }
+    const int local = t - base;
+    blk = local / npass;
+    t0 = lo + (local - blk * npass) * ps;
+    rows = ps < hi - t0 ? ps : hi - t0;
+    t += ctas;
+    return true;
+  }
+};
+
+}  // namespace megamoe::sm90::bf16_large

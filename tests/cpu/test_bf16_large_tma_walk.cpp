@@ -1,0 +1,84 @@
+// The bf16 large TMA GEMM's work split (src/kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h),
+// the same code the kernel's roles run, checked on the host: every CTA of a grid walks its tiles,
+// and together they cover every row of every weight block of every expert exactly once, in passes
+// the kernel can run (<= 256 rows, 257..320 only in pass mode 2), never more tiles than the
+// launch's bound; for random expert sizes (empty experts, a few rows, 256 +- 16, thousands), every
+// pass mode and grids of 1, 7 and 132 CTAs.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
+
+namespace megamoe {
+namespace {
+
+using namespace sm90::bf16_large;
+
+TEST(Bf16LargeTmaWalk, PassStepPerMode) {
+  EXPECT_EQ(pass_step(270, 0), 256);
+  EXPECT_EQ(pass_step(270, 1), 160);  // two passes of 135 rows, rounded up to 32
+  EXPECT_EQ(pass_step(600, 1), 224);  // three of 200
+  EXPECT_EQ(pass_step(200, 1), 256);  // one pass: its own width
+  EXPECT_EQ(pass_step(270, 2), 320);
+  EXPECT_EQ(token_boxes(1), 1);
+  EXPECT_EQ(token_boxes(32), 1);
+  EXPECT_EQ(token_boxes(33), 2);
+  EXPECT_EQ(token_boxes(320), 10);
+}
+
+TEST(Bf16LargeTmaWalk, EveryRowOfEveryBlockOnceInRunnablePasses) {
+  std::mt19937_64 rng(20261205);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int G = 1 + int(rng() % 300), nblk = 1 + int(rng() % 5), mode = trial % 3;
+    std::vector<int32_t> offsets(size_t(G) + 1, int32_t(rng() % 50));
+    for (int g = 0; g < G; ++g) {
+      int rows = 0;
+      switch (rng() % 5) {
+        case 0: rows = 0; break;
+        case 1: rows = int(rng() % 40); break;
+        case 2: rows = 240 + int(rng() % 33); break;  // 256 +- 16
+        case 3: rows = int(rng() % 700); break;
+        default: rows = int(rng() % 3000); break;
+      }
+      offsets[size_t(g) + 1] = offsets[size_t(g)] + rows;
+    }
+    const int64_t rows_bound = offsets[size_t(G)];
+    for (int ctas : {1, 7, 132}) {
+      SCOPED_TRACE("trial " + std::to_string(trial) + " mode " + std::to_string(mode) + " ctas " + std::to_string(ctas));
+      // covered[g][blk][row - lo]
+      std::vector<std::vector<std::vector<int>>> covered;
+      covered.resize(size_t(G));
+      for (int g = 0; g < G; ++g)
+        covered[size_t(g)].assign(size_t(nblk), std::vector<int>(size_t(offsets[size_t(g) + 1] - offsets[size_t(g)]), 0));
+      int64_t tiles = 0, bad = 0;
+      for (int cta = 0; cta < ctas; ++cta) {
+        TileWalk w(offsets.data(), G, nblk, mode, cta, ctas);
+        while (w.next()) {
+          ++tiles;
+          const int lo = offsets[size_t(w.g)], hi = offsets[size_t(w.g) + 1];
+          const int max_rows = mode == 2 ? kMaxPass : kMaxTok;
+          if (w.rows < 1 || w.rows > max_rows || w.t0 < lo || w.t0 + w.rows > hi || w.blk < 0 || w.blk >= nblk ||
+              token_boxes(w.rows) * kTokBox < w.rows) {
+            ++bad;
+            continue;
+          }
+          for (int r = w.t0; r < w.t0 + w.rows; ++r) ++covered[size_t(w.g)][size_t(w.blk)][size_t(r - lo)];
+        }
+      }
+      EXPECT_EQ(bad, 0) << "tiles outside their expert or with a pass the kernel cannot run";
+      int64_t wrong = 0;
+      for (const auto& e : covered)
+        for (const auto& b : e)
+          for (int c : b) wrong += c != 1;
+      EXPECT_EQ(wrong, 0) << "rows covered zero or several times";
+      EXPECT_LE(tiles, max_tiles(int64_t(nblk) * kWRows, G, rows_bound)) << "more tiles than the grid bound";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace megamoe
