@@ -42,7 +42,9 @@
 //   Later merges (2026-12-03 .. 2026-12-04, the last after `split_tma_small` became two CTAs per
 //   SM: bench/results/2026-12-04_fp8_tma_small_two_ctas/run2/, 4 buckets; the last W4A16 one,
 //   T = 256..8192 after `split_large`'s activation epilogue: bench/results/2026-12-04_w4a16_large_act_epilogue/tune_run/,
-//   7 buckets) are listed in docs/TUNING.md.
+//   7 buckets; the bf16 one of 2026-12-05, T = 4096 / 8192 with our own large-T GEMM among the
+//   tactics: bench/results/2026-12-05_bf16_large_tma_prepared/run1_tune/, 1 bucket) are listed in
+//   docs/TUNING.md.
 //
 // Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
 // any driver and version).
@@ -169,8 +171,12 @@ const char* shipped_tactics_json() {
      "split_large_tile": 5.7823
     },
     "4096": {
-     "split_swap_ab": 10.1663,
-     "split_large_tile": 7.14755
+     "split_swap_ab": 9.78832,
+     "split_large_tile": 7.03728,
+     "split_tma_small": 14.1209,
+     "split_large_tma": 7.76128,
+     "split_large_tma_fc1": 7.58579,
+     "split_large_tma_fc2": 7.31162
     },
     "8192": {
      "split_swap_ab": 19.571,
@@ -294,12 +300,20 @@ const char* shipped_tactics_json() {
      "split_large_tile": 0.457248
     },
     "4096": {
-     "split_swap_ab": 1.06838,
-     "split_large_tile": 0.713824
+     "split_swap_ab": 1.05078,
+     "split_large_tile": 0.721888,
+     "split_tma_small": 1.61875,
+     "split_large_tma": 0.833728,
+     "split_large_tma_fc1": 0.781568,
+     "split_large_tma_fc2": 0.783936
     },
     "8192": {
-     "split_swap_ab": 1.9969,
-     "split_large_tile": 1.26874
+     "split_swap_ab": 1.96714,
+     "split_large_tile": 1.30445,
+     "split_tma_small": 3.05661,
+     "split_large_tma": 1.71309,
+     "split_large_tma_fc1": 1.52762,
+     "split_large_tma_fc2": 1.44131
     }
    }
   },
@@ -419,12 +433,20 @@ const char* shipped_tactics_json() {
      "split_large_tile": 2.52477
     },
     "4096": {
-     "split_swap_ab": 7.58352,
-     "split_large_tile": 4.62618
+     "split_swap_ab": 7.55101,
+     "split_large_tile": 4.61965,
+     "split_tma_small": 12.0482,
+     "split_large_tma": 5.9184,
+     "split_large_tma_fc1": 5.69978,
+     "split_large_tma_fc2": 4.90883
     },
     "8192": {
-     "split_swap_ab": 16.4973,
-     "split_large_tile": 9.0167
+     "split_swap_ab": 16.0703,
+     "split_large_tile": 9.00413,
+     "split_tma_small": 24.146,
+     "split_large_tma": 9.86714,
+     "split_large_tma_fc1": 9.50736,
+     "split_large_tma_fc2": 9.58864
     }
    }
   },
@@ -455,7 +477,7 @@ const char* shipped_tactics_json() {
     "1024": "split_swap_ab",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "8192": "split_large_tma_fc1"
    },
    "measured_ms": {
     "1": {
@@ -544,12 +566,20 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.78768
     },
     "4096": {
-     "split_swap_ab": 3.18384,
-     "split_large_tile": 2.30378
+     "split_swap_ab": 2.98659,
+     "split_large_tile": 2.09869,
+     "split_tma_small": 4.13296,
+     "split_large_tma": 2.22592,
+     "split_large_tma_fc1": 2.20765,
+     "split_large_tma_fc2": 2.16253
     },
     "8192": {
-     "split_swap_ab": 5.3679,
-     "split_large_tile": 3.7335
+     "split_swap_ab": 5.11891,
+     "split_large_tile": 3.65482,
+     "split_tma_small": 7.6496,
+     "split_large_tma": 3.41306,
+     "split_large_tma_fc1": 3.41136,
+     "split_large_tma_fc2": 3.59696
     }
    }
   },
