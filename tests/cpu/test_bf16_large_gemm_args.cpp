@@ -57,7 +57,7 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
       {"W off a 16-byte boundary", "W", [](auto& a) { a.W = g_buf + 4; }},
       {"offsets null", "offsets", [](auto& a) { a.offsets = nullptr; }},
       {"D null", "D", [](auto& a) { a.D = nullptr; }},
-      {"bf16 a at an odd address", "D", [](auto& a) { a.D = g_buf + 1; }},
+      {"bf16 D at an odd address", "D", [](auto& a) { a.D = g_buf + 1; }},
       {"fp32 D at a 2-byte boundary", "D",
        [](auto& a) {
          a.out = LargeTmaOut::kF32;

@@ -101,24 +101,19 @@ void run_case(const ActProblem& pc, const std::string& name) {
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   // The pipeline before the fusion: fp32 h, then the activation kernel (interleaved h).
+  sm90::Bf16GemmOperands ops;  // our two kernels' shared operands (D and ldd set below)
+  ops.A = dA.p;
+  ops.lda = K;
+  ops.W = dW.p;
+  ops.offsets = doff.p;
+  ops.num_groups = G;
+  ops.N = N13;
+  ops.K = K;
+  ops.act = args;
   sm90::bf16_small::Bf16SmallTmaArgs sa;
-  sa.A = dA.p;
-  sa.lda = K;
-  sa.W = dW.p;
-  sa.offsets = doff.p;
-  sa.num_groups = G;
-  sa.N = N13;
-  sa.K = K;
-  sa.act = args;
+  static_cast<sm90::Bf16GemmOperands&>(sa) = ops;
   sm90::bf16_large::Bf16LargeTmaArgs la;
-  la.A = dA.p;
-  la.lda = K;
-  la.W = dW.p;
-  la.offsets = doff.p;
-  la.num_groups = G;
-  la.N = N13;
-  la.K = K;
-  la.act = args;
+  static_cast<sm90::Bf16GemmOperands&>(la) = ops;
   la.pass_mode = pc.large_tma;
   la.paired_stores = pc.large_tma == 1 ? 0 : 1;  // mode 1 with one column a store, 0 and 2 with two
   if (pc.large_tma >= 0) {

@@ -148,27 +148,26 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
   // the large kernel's FC2 when y_bf16).
   const auto our_gemm = [&](GemmKernel k, const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K,
                             bool act, bool bf16_out) {
-    const auto fill = [&](auto& g) {  // the fields both kernels' arguments share
-      g.A = A;
-      g.lda = K;
-      g.W = W;
-      g.D = D;
-      g.ldd = ldd;
-      g.offsets = sw_.plan.offsets;
-      g.num_groups = int(EL_);
-      g.N = N;
-      g.K = K;
-      if (act) g.act = {act_.activation, act_.limit, act_.alpha, b13()};
-    };
+    sm90::Bf16GemmOperands ops;  // what both kernels' arguments share
+    ops.A = A;
+    ops.lda = K;
+    ops.W = W;
+    ops.D = D;
+    ops.ldd = ldd;
+    ops.offsets = sw_.plan.offsets;
+    ops.num_groups = int(EL_);
+    ops.N = N;
+    ops.K = K;
+    if (act) ops.act = {act_.activation, act_.limit, act_.alpha, b13()};
     if (k == GemmKernel::kLarge) {
       sm90::bf16_large::Bf16LargeTmaArgs g;
-      fill(g);
+      static_cast<sm90::Bf16GemmOperands&>(g) = ops;
       g.out = act ? sm90::bf16_large::LargeTmaOut::kAct
                   : (bf16_out ? sm90::bf16_large::LargeTmaOut::kBf16 : sm90::bf16_large::LargeTmaOut::kF32);
       sm90::bf16_large::launch_bf16_large_tma(g, rows_bound, stream);
     } else {
       sm90::bf16_small::Bf16SmallTmaArgs g;
-      fill(g);
+      static_cast<sm90::Bf16GemmOperands&>(g) = ops;
       g.act_out = act;
       sm90::bf16_small::launch_bf16_small_tma(g, rows_bound, stream);
     }

@@ -18,25 +18,11 @@ cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode
 void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaStream_t stream) {
   if (rows_bound <= 0 || a.num_groups <= 0) return;
   const char* who = "bf16 large GEMM";
-  if (a.K % 8 != 0 || a.K <= 0) throw_invalid("K", "a positive multiple of 8 (bf16 large GEMM)", std::to_string(a.K));
-  if (a.N <= 0) throw_invalid("N", "positive (bf16 large GEMM)", std::to_string(a.N));
   const bool act = a.out == LargeTmaOut::kAct;
   const bool gated = act && a.act.activation != Activation::kReLU2;
-  if (gated && a.N % 16 != 0)
-    throw_invalid("N", "2 * I with I a multiple of 8 (gated activation epilogue, gate/up groups of 8)",
-                  std::to_string(a.N));
-  if (a.lda < a.K || a.lda % 8 != 0) throw_invalid("lda", ">= K and a multiple of 8", std::to_string(a.lda));
-  cu::require_aligned16(a.A, "A", "bf16 large GEMM: TMA");
-  cu::require_aligned16(a.W, "W", "bf16 large GEMM: TMA");
-  if (a.offsets == nullptr) throw_invalid("offsets", "a device pointer to num_groups + 1 offsets", "null");
   const size_t elem = a.out == LargeTmaOut::kF32 ? 4 : 2;
-  if (a.D == nullptr || !cu::aligned(a.D, elem))
-    throw_invalid("D", elem == 4 ? "a 4-byte aligned fp32 pointer" : "a 2-byte aligned bf16 pointer",
-                  a.D == nullptr ? "null" : "misaligned");
+  check_bf16_gemm_operands(a, "bf16 large GEMM", gated, elem);
   const int64_t cols = gated ? a.N / 2 : a.N;
-  if (a.ldd < cols)
-    throw_invalid("ldd", "at least the output's columns (N, or N / 2 with a gated activation): " + std::to_string(cols),
-                  std::to_string(a.ldd));
   // rows_bound below 2^31 - 320: a pass count (rows + pass - 1) / pass stays in int.
   if (rows_bound > int64_t(INT32_MAX) - 320 || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
     throw_invalid("rows_bound, num_groups * N", "below 2^31 - 320 and 2^31 (bf16 large GEMM)",

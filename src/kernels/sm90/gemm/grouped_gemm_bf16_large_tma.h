@@ -13,23 +13,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/sm90/gemm/act_epilogue_args.h"
+#include "kernels/sm90/gemm/bf16_gemm_operands.h"
 
 namespace megamoe::sm90::bf16_large {
 
 enum class LargeTmaOut : uint8_t { kF32, kBf16, kAct };
 
-struct Bf16LargeTmaArgs {
-  const void* A = nullptr;  // bf16 [rows, lda]
-  int64_t lda = 0;
-  const void* W = nullptr;  // bf16 [G, N, K]
-  void* D = nullptr;        // fp32 [rows, ldd] (kF32), bf16 [rows, ldd] (kBf16), bf16 a [rows, ldd] (kAct)
-  int64_t ldd = 0;
-  const int32_t* offsets = nullptr;
-  int num_groups = 0;
-  int64_t N = 0, K = 0;
+// D: fp32 [rows, ldd] (kF32), bf16 [rows, ldd] (kBf16), bf16 a [rows, ldd] (kAct; `act` read only then).
+struct Bf16LargeTmaArgs : Bf16GemmOperands {
   LargeTmaOut out = LargeTmaOut::kF32;
-  ActEpilogueArgs act;  // kAct only
   // How an expert's rows are cut into passes (each a full K loop over the tile's weights, MMA widths
   // rounded up to 32 rows):
   //   0: passes of 256 rows, then the remainder;

@@ -283,20 +283,8 @@ cudaError_t launch_steps(const Bf16SmallTmaArgs& a, int64_t rows_bound, int grid
 
 void launch_bf16_small_tma(const Bf16SmallTmaArgs& a, int64_t rows_bound, cudaStream_t stream) {
   if (rows_bound <= 0 || a.num_groups <= 0) return;
-  if (a.K % 8 != 0 || a.K <= 0) throw_invalid("K", "a positive multiple of 8 (bf16 small GEMM)", std::to_string(a.K));
-  if (a.N <= 0) throw_invalid("N", "positive (bf16 small GEMM)", std::to_string(a.N));
-  if (a.act_out && a.act.activation != Activation::kReLU2 && a.N % 16 != 0)
-    throw_invalid("N", "2 * I with I a multiple of 8 (gated activation epilogue, gate/up groups of 8)",
-                  std::to_string(a.N));
-  if (a.lda < a.K || a.lda % 8 != 0) throw_invalid("lda", ">= K and a multiple of 8", std::to_string(a.lda));
-  cu::require_aligned16(a.A, "A", "bf16 small GEMM: TMA");
-  cu::require_aligned16(a.W, "W", "bf16 small GEMM: TMA");
-  if (a.offsets == nullptr) throw_invalid("offsets", "a device pointer to num_groups + 1 offsets", "null");
-  if (a.D == nullptr || !cu::aligned(a.D, a.act_out ? 2 : 4))
-    throw_invalid("D", a.act_out ? "a 2-byte aligned bf16 pointer" : "a 4-byte aligned fp32 pointer",
-                  a.D == nullptr ? "null" : "misaligned");
-  if (a.ldd < (a.act_out && a.act.activation != Activation::kReLU2 ? a.N / 2 : a.N))
-    throw_invalid("ldd", "at least the output's columns (N, or N / 2 with a gated activation)", std::to_string(a.ldd));
+  check_bf16_gemm_operands(a, "bf16 small GEMM", a.act_out && a.act.activation != Activation::kReLU2,
+                           a.act_out ? 2 : 4);
   if (rows_bound > int64_t(INT32_MAX) || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
     throw_invalid("rows, num_groups * N", "below 2^31 (bf16 small GEMM)", std::to_string(rows_bound));
   const int64_t grid_y = std::min<int64_t>(a.num_groups, rows_bound);

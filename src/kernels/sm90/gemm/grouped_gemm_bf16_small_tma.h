@@ -8,21 +8,13 @@
 
 #include <cstdint>
 
-#include "kernels/sm90/gemm/act_epilogue_args.h"
+#include "kernels/sm90/gemm/bf16_gemm_operands.h"
 
 namespace megamoe::sm90::bf16_small {
 
-struct Bf16SmallTmaArgs {
-  const void* A = nullptr;  // bf16 [rows, lda]
-  int64_t lda = 0;
-  const void* W = nullptr;  // bf16 [G, N, K]
-  void* D = nullptr;        // fp32 [rows, ldd], or bf16 a [rows, ldd] when act_out
-  int64_t ldd = 0;
-  const int32_t* offsets = nullptr;
-  int num_groups = 0;
-  int64_t N = 0, K = 0;
+// D: fp32 [rows, ldd], or bf16 a [rows, ldd] when act_out (`act` read only then).
+struct Bf16SmallTmaArgs : Bf16GemmOperands {
   bool act_out = false;
-  ActEpilogueArgs act;
 };
 
 // Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.
