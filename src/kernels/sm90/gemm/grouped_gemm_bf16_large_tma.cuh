@@ -133,18 +133,7 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
     const uint64_t adesc = wgmma::sw128_desc(st + uint32_t(c * kWgABytes));
     const uint64_t bdesc = wgmma::sw128_desc(st + uint32_t(kWBytes));
     const uint64_t bdesc2 = wgmma::sw128_desc(st + uint32_t(kWBytes + NT * kRowBytes));
-    wgmma::fence();
-    wgmma::fence_acc(acc);
-    if constexpr (kTwo) wgmma::fence_acc(acc2);
-#pragma unroll
-    for (int k16 = 0; k16 < 4; ++k16) {  // +2 = +32 bytes of K in both tiles
-      wgmma::mma_ss<NT>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
-      if constexpr (kTwo) wgmma::mma_ss<NT>(acc2, adesc + uint64_t(2 * k16), bdesc2 + uint64_t(2 * k16));
-    }
-    wgmma::commit();
-    wgmma::wait<1>();
-    wgmma::fence_acc(acc);
-    if constexpr (kTwo) wgmma::fence_acc(acc2);
+    wgmma::mma_k64_ss<NT, kTwo>(acc, acc2, adesc, bdesc, bdesc2);
     if (kt > 0 && lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(i - 1) % kStages]));
   }
   wgmma::wait<0>();

@@ -186,18 +186,7 @@ __device__ __forceinline__ void consume_pass(float (&acc)[N / 2], float (&acc2)[
     const uint64_t adesc = wgmma::sw128_desc(abase + b * uint32_t(kABytes) + uint32_t(c * kAWgBytes));
     const uint64_t bdesc = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes));
     const uint64_t bdesc2 = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes) + uint32_t(N * kSmemRowBytes));
-    wgmma::fence();
-    wgmma::fence_acc(acc);
-    if constexpr (kTwo) wgmma::fence_acc(acc2);
-#pragma unroll
-    for (int k16 = 0; k16 < 4; ++k16) {  // +2 = +32 bytes of K in both tiles
-      wgmma::mma_ss<N>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
-      if constexpr (kTwo) wgmma::mma_ss<N>(acc2, adesc + uint64_t(2 * k16), bdesc2 + uint64_t(2 * k16));
-    }
-    wgmma::commit();
-    wgmma::wait<1>();
-    wgmma::fence_acc(acc);
-    if constexpr (kTwo) wgmma::fence_acc(acc2);
+    wgmma::mma_k64_ss<N, kTwo>(acc, acc2, adesc, bdesc, bdesc2);
     if (kt > 0) release(i - 1);
   }
   wgmma::wait<0>();

@@ -173,4 +173,25 @@ __device__ __forceinline__ void mma_rs<128>(float (&d)[64], const uint32_t (&a)[
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
 }
 
+// One 64-wide K step of a pass with both operands in shared memory (the two large TMA kernels):
+// four k16 MMAs into acc (B at bdesc), and with kTwo the same A against a second B (bdesc2) into
+// acc2 (a pass as two MMAs of width N); committed as one group, then waits until only this group is
+// in flight (the previous step's operands are free to release).
+template <int N, bool kTwo>
+__device__ __forceinline__ void mma_k64_ss(float (&acc)[N / 2], float (&acc2)[N / 2], uint64_t adesc, uint64_t bdesc,
+                                           uint64_t bdesc2) {
+  fence();
+  fence_acc(acc);
+  if constexpr (kTwo) fence_acc(acc2);
+#pragma unroll
+  for (int k16 = 0; k16 < 4; ++k16) {  // +2 = +32 bytes of K in both tiles
+    mma_ss<N>(acc, adesc + uint64_t(2 * k16), bdesc + uint64_t(2 * k16));
+    if constexpr (kTwo) mma_ss<N>(acc2, adesc + uint64_t(2 * k16), bdesc2 + uint64_t(2 * k16));
+  }
+  commit();
+  wait<1>();
+  fence_acc(acc);
+  if constexpr (kTwo) fence_acc(acc2);
+}
+
 }  // namespace megamoe::sm90::wgmma
