@@ -35,6 +35,14 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // column count and ldd, D aligned to two elements; else one), 0: one column a store;
   // -1: MEGAMOE_BF16_LARGE_TMA_PAIRED (read once per process), else 1.
   int paired_stores = -1;
+  // The tile order: 0: static (CTA c runs tiles c, c + grid, ...); 1: dynamic, each CTA takes the
+  // next tile index from `tile_counter` when it is ready for one (tiles of different pass widths take
+  // different times; a fixed stride can hand one CTA all the wide ones); -1:
+  // MEGAMOE_BF16_LARGE_TMA_DYNAMIC (read once per process) where tile_counter is given, else static.
+  int dynamic_tiles = -1;
+  // 2 ints on the device, zero before the first launch that uses them; every launch leaves them zero
+  // (the last CTA resets them). One pair per GEMM that may run at the same time as another.
+  int* tile_counter = nullptr;
 };
 
 // Whether the epilogue can store two adjacent columns at once (4-byte bf16 / 8-byte fp32 stores):
