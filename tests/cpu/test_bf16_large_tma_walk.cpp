@@ -131,5 +131,26 @@ TEST(Bf16LargeTmaWalk, DynamicTicketsCoverEveryRowOnce) {
   }
 }
 
+// at() past the end keeps returning false; a ticket asked twice gives the same tile; a launch whose
+// experts are all empty has no tile.
+TEST(Bf16LargeTmaWalk, AtIsIdempotentAndStaysExhausted) {
+  const std::vector<int32_t> offsets = {0, 300, 300, 900};
+  TileWalk w(offsets.data(), 3, 2, 2, 0, 1);
+  ASSERT_TRUE(w.at(3));
+  const int g = w.g, blk = w.blk, t0 = w.t0, rows = w.rows;
+  ASSERT_TRUE(w.at(3));
+  EXPECT_TRUE(w.g == g && w.blk == blk && w.t0 == t0 && w.rows == rows);
+  int last = 3;
+  while (w.at(last + 1)) ++last;
+  EXPECT_EQ(last + 1, w.base) << "the tile count, once past the end";
+  EXPECT_FALSE(w.at(last + 1));
+  EXPECT_FALSE(w.at(last + 100));
+  const std::vector<int32_t> empty = {5, 5, 5, 5};
+  TileWalk e(empty.data(), 3, 4, 2, 0, 1);
+  EXPECT_FALSE(e.at(0));
+  EXPECT_FALSE(e.next());
+  EXPECT_EQ(e.base, 0);
+}
+
 }  // namespace
 }  // namespace megamoe

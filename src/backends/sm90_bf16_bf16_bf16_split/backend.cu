@@ -44,8 +44,8 @@
 //            MEGAMOE_SPLIT_FUSED_ACT=0); y [R,H] fp32 (or bf16) aliases the start of the region
 //            (x_perm is dead once FC2 runs)
 //   a    = al(2 R I)                               a [R,I] bf16
-//   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace + 16 bytes of
-//   tile counters (our large kernel's dynamic order)
+//   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace + 32 bytes of
+//   tile counters (our large kernel's dynamic order; a separate allocation the backend holds)
 // (al(n) = n rounded up to 256.) deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192:
 // region = 1.88e9 (fp32 y; 2.01e9 with h), a = 0.27e9 -> about 2.0 GiB plus the GEMMs' small workspaces.
 #include <cuda_runtime.h>
@@ -88,10 +88,13 @@ Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c, const SplitBf
     w2_(name, c.device),
     tile_counters_(name, c.device),
     knobs_(knobs) {
-  tile_counters_.allocate(4 * sizeof(int), "large GEMM tile counters");
+  tile_counters_.allocate(8 * sizeof(int), "large GEMM tile counters");
   {
     auto g = guard();
     check(cudaMemset(tile_counters_.ptr, 0, tile_counters_.bytes), "large GEMM tile counters init");
+    // The zeros must land before a forward on any stream (a non-blocking one is not ordered after
+    // the legacy default stream's memset).
+    check(cudaStreamSynchronize(nullptr), "large GEMM tile counters init");
   }
   fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
   fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
@@ -171,7 +174,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
       static_cast<sm90::Bf16GemmOperands&>(g) = ops;
       g.out = act ? sm90::bf16_large::LargeTmaOut::kAct
                   : (bf16_out ? sm90::bf16_large::LargeTmaOut::kBf16 : sm90::bf16_large::LargeTmaOut::kF32);
-      g.tile_counter = static_cast<int*>(tile_counters_.ptr) + 2 * (which - 1);
+      g.tile_counter = static_cast<int*>(tile_counters_.ptr) + 4 * (which - 1);
       sm90::bf16_large::launch_bf16_large_tma(g, rows_bound, stream);
     } else {
       sm90::bf16_small::Bf16SmallTmaArgs g;

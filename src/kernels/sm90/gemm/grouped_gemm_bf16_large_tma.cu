@@ -51,7 +51,7 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (a.dynamic_tiles < -1 || a.dynamic_tiles > 1)
     throw_invalid("dynamic_tiles", "-1 (the environment), 0 or 1", std::to_string(a.dynamic_tiles));
   if (a.dynamic_tiles == 1 && a.tile_counter == nullptr)
-    throw_invalid("tile_counter", "a device pointer to 2 ints, zero before the first launch (dynamic_tiles = 1)",
+    throw_invalid("tile_counter", "a device pointer to 4 ints, zero before the first launch (dynamic_tiles = 1)",
                   "null");
   if (a.tile_counter != nullptr && !cu::aligned(a.tile_counter, alignof(int)))
     throw_invalid("tile_counter", "a 4-byte aligned device pointer", "misaligned");

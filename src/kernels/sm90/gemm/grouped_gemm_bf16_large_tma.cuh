@@ -290,8 +290,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     // counter, so a CTA whose tiles ran short takes more (tiles of different widths take different
     // times; a fixed stride can give one CTA all the wide ones); the ticket rides with the tile's
     // first stage to the consumers.
+    int tiles_run = 0, last_ticket = -1;  // dynamic order: this CTA's tiles; its previous ticket
     for (;;) {
       const int ticket = sched != nullptr ? atomicAdd(sched, 1) : 0;
+      if (sched != nullptr) {
+        if (ticket <= last_ticket) __trap();  // a counter shared by two running launches
+        last_ticket = ticket;
+      }
       if (!(sched != nullptr ? walk.at(ticket) : walk.next())) {
         if (sched != nullptr) {  // the past-the-end ticket, in the next stage, without loads
           const uint32_t s = step % kStages, use = step / kStages;
@@ -301,6 +306,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
         break;
       }
+      ++tiles_run;
       // Every box starts inside the pass (t0 + 32 b < t0 + rows <= offsets[G] <= rows_bound); the
       // last may run past the tensor's rows (zero fill).
       const int boxes = token_boxes(walk.rows);
@@ -316,14 +322,20 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     if (sched != nullptr) {
-      // The CTA's last ticket is drawn. The last CTA to get here resets the counter for the next launch
-      // (every CTA has drawn its last ticket by then; the fences order each CTA's draws before its
-      // arrival here, and the arrivals before the reset).
+      // The CTA's last ticket is drawn. The last CTA to get here checks that the launch ran every tile
+      // once (walk.base: the launch's tile count, once the walk is past its end) and resets the counter
+      // for the next launch (every CTA has drawn its last ticket by then; the fences order each CTA's
+      // draws and count before its arrival here, and the arrivals before the check and the reset). A
+      // counter that was not zero at the start skips tiles: a trap, not a silently wrong product.
+      atomicAdd(sched + 2, tiles_run);
       __threadfence();
       if (atomicAdd(sched + 1, 1) == int(gridDim.x) - 1) {
         __threadfence();
+        const int ran = atomicExch(sched + 2, 0);
         atomicExch(sched, 0);
         atomicExch(sched + 1, 0);
+        atomicExch(sched + 3, ran);  // the last launch's tile count (tests read it)
+        if (ran != walk.base) __trap();
       }
     }
     return;

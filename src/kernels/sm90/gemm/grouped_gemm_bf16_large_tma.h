@@ -40,8 +40,11 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // different times; a fixed stride can hand one CTA all the wide ones); -1:
   // MEGAMOE_BF16_LARGE_TMA_DYNAMIC (read once per process) where tile_counter is given, else static.
   int dynamic_tiles = -1;
-  // 2 ints on the device, zero before the first launch that uses them; every launch leaves them zero
-  // (the last CTA resets them). One pair per GEMM that may run at the same time as another.
+  // 4 ints on the device, zero before the first launch that uses them: [0] the next ticket, [1] CTAs
+  // done, [2] tiles run, all three left zero by every launch (its last CTA resets them), and [3] the
+  // last launch's tile count. A launch that finds [0] non-zero, or shares the counter with another
+  // running launch, traps (a launch error) instead of skipping tiles. One counter per GEMM that may
+  // run at the same time as another.
   int* tile_counter = nullptr;
 };
 
