@@ -292,15 +292,21 @@ __global__ void __launch_bounds__(kThreads, 1)
     // first stage to the consumers.
     int tiles_run = 0, last_ticket = -1;  // dynamic order: this CTA's tiles; its previous ticket
     for (;;) {
+      // The stage of the next tile's first step is free before the ticket is drawn: a CTA takes a
+      // tile only when it can start loading it (a tile drawn earlier would wait here, near the
+      // launch's end while other CTAs find none left).
+      {
+        const uint32_t use = step / kStages;
+        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[step % kStages]), (use - 1) & 1u, kTimeoutNs);
+      }
       const int ticket = sched != nullptr ? atomicAdd(sched, 1) : 0;
       if (sched != nullptr) {
         if (ticket <= last_ticket) __trap();  // a counter shared by two running launches
         last_ticket = ticket;
       }
       if (!(sched != nullptr ? walk.at(ticket) : walk.next())) {
-        if (sched != nullptr) {  // the past-the-end ticket, in the next stage, without loads
-          const uint32_t s = step % kStages, use = step / kStages;
-          if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        if (sched != nullptr) {  // the past-the-end ticket, in the next stage (free, above), without loads
+          const uint32_t s = step % kStages;
           bars.ticket[s] = ticket;
           ptx::mbar_arrive(smem_u32(&bars.full[s]));
         }
@@ -312,7 +318,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int boxes = token_boxes(walk.rows);
       for (int kt = 0; kt < KT; ++kt, ++step) {
         const uint32_t s = step % kStages, use = step / kStages;
-        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        if (kt > 0 && use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
         if (kt == 0 && sched != nullptr) bars.ticket[s] = ticket;  // before the arrival that publishes it
         const uint32_t full = smem_u32(&bars.full[s]), st = base + s * uint32_t(kStageBytes);
         ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBoxBytes));  // zero-filled bytes count too
