@@ -17,7 +17,7 @@
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
 // Stores of one column (pass mode 0 here) and of two adjacent columns by a lane exchange (modes 1
-// and 2; an odd ldd, an odd N and a D off the pair's alignment fall back to one). Bad arguments: tests/cpu/test_bf16_large_gemm_args.cpp (checked on the host before any CUDA call).
+// and 2; an odd ldd, an odd N and a D off the pair's alignment fall back to one). Bad arguments: tests/cpu/test_bf16_gemm_args.cpp (checked on the host before any CUDA call).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>

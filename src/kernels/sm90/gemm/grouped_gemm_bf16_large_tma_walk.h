@@ -1,6 +1,6 @@
 // The bf16 large TMA GEMM's work split (grouped_gemm_bf16_large_tma.cuh), host and device: how an
 // expert's rows are cut into passes, and the tile sequence a persistent CTA walks. One definition
-// the kernel's roles run and a CPU test checks (tests/cpu/test_bf16_large_gemm_args.cpp: every row of
+// the kernel's roles run and a CPU test checks (tests/cpu/test_bf16_large_tma_walk.cpp: every row of
 // every weight block covered exactly once, for every pass mode and grid size).
 #pragma once
 #include <cstdint>
