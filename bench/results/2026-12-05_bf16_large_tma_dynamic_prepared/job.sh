@@ -21,7 +21,10 @@
 #    memcheck / racecheck / synccheck on Bf16LargeTma.SmallProblemForSanitizers (both orders).
 #  ab: tile (forced split_large_tile) / stat (forced split_large_tma, static order: the branch's
 #    restructured producer loop, compare with session 46's tma2) / dyn (dynamic order) / dyn0
-#    (dynamic, passes of 256), T = 1024..8192 uniform and T = 8192 balanced, four presets, best of two.
+#    (dynamic, passes of 256), T = 1024..8192 uniform and T = 8192 balanced, four presets, and
+#    gpt-oss-120b / deepseek-v3 at T = 12288 / 16384 ("beyond": main's table runs
+#    split_large_tma_fc1 for gpt-oss-120b at every T > 4096, and above ~10,000 tokens its experts
+#    need two passes, the static order's bad case), best of two.
 #  tune: T = 4096 / 8192 per preset with the knob on (then merge_tune.py --buckets 4096-8192
 #    --min-gain 0.02 on the CPU machine, after making the dynamic order the default on the branch).
 set -u
@@ -62,6 +65,7 @@ AB_VARIANTS="$V dyn0=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_DYNAMIC=1@MEGAMOE_BF16_LA
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-420}" \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "balanced=--recipe bf16 --backend $SPLIT --routing balanced --presets $P --tokens 8192 --iters 50" \
+  "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 20" \
   2>&1 | grep -E "^==|geomean|speed-up|deadline|r[0-9] "
 fi
 if [ "$phase" = tune ]; then
