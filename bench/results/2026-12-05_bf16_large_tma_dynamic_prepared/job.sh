@@ -65,7 +65,7 @@ AB_VARIANTS="$V dyn0=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_DYNAMIC=1@MEGAMOE_BF16_LA
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_DEADLINE:-420}" \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "balanced=--recipe bf16 --backend $SPLIT --routing balanced --presets $P --tokens 8192 --iters 50" \
-  "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 20" \
+  "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 50" \
   2>&1 | grep -E "^==|geomean|speed-up|deadline|r[0-9] "
 fi
 if [ "$phase" = tune ]; then
