@@ -27,8 +27,13 @@
 #    need two passes, the static order's bad case), best of two.
 #  tune: T = 4096 / 8192 per preset with the knob on (then merge_tune.py --buckets 4096-8192
 #    --min-gain 0.02 on the CPU machine, after making the dynamic order the default on the branch).
+#  peer (~250 s; carry [".carry", ".peers"], .peers = the CPU machine's copy of ../shared/peers):
+#    `auto` bf16 (the Mega backend with main's table: the large tile, gpt-oss-120b T = 8192 on
+#    split_large_tma_fc1) with the static and the dynamic order, T = 4096 / 8192, four presets, each
+#    cell with vLLM's Triton fused MoE (the users' peer) and PyTorch timed in the same job as baselines
+#    (bench/run_bench.py); the records of session 46's A/B carry no peer baseline.
 set -u
-phase=${1:?check, ab or tune}
+phase=${1:?check, ab, tune or peer}
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
@@ -73,6 +78,15 @@ for p in gpt-oss-120b deepseek-v3 qwen3-30b-a3b mixtral-8x7b; do
   MEGAMOE_BF16_LARGE_TMA_DYNAMIC=1 timeout 120 $B/megamoe tune --recipe bf16 --presets $p --tokens 4096,8192 \
     --iters 20 --rounds 2 --cache "$R/tune_bf16_$p.json" > "$R/tune_bf16_$p.txt" 2>&1
   echo "tune $p rc=$? $(( $(date +%s) - t0 ))s"; tr '\r' '\n' < "$R/tune_bf16_$p.txt" | grep -E "^$p " | cut -c1-200
+done
+fi
+if [ "$phase" = peer ]; then
+[ -f .peers/vllm_triton_moe.py ] || { echo "no .peers/vllm_triton_moe.py: carry .peers"; exit 1; }
+for v in 0 1; do
+  MEGAMOE_BF16_LARGE_TMA_DYNAMIC=$v timeout 280 python3 bench/run_bench.py --build "$B" --out "$R/auto_dyn$v.json" \
+    --presets $P --tokens 4096,8192 --backends sm90_bf16_bf16_bf16_mega --vllm-peer .peers/vllm_triton_moe.py \
+    > "$R/auto_dyn$v.log" 2>&1
+  echo "auto dyn=$v rc=$? $(( $(date +%s) - t0 ))s"; grep -E "geomean|vllm" "$R/auto_dyn$v.log" | tail -6
 done
 fi
 echo "end $(( $(date +%s) - t0 ))s"
