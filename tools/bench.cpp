@@ -315,6 +315,49 @@ struct CellRunner {
   int64_t E, K, H;
 };
 
+// `megamoe tune`'s output check for one bucket: the candidates (the tactics that can run T, two or
+// more) that agree with a strict majority of them. Each candidate's output is compared with a
+// reference candidate's (the heuristic's first); the first reference that a strict majority agrees
+// with (rel-L2 within `limit`; NaN never agrees) decides, and the others go to `rejected`, each
+// named on stderr (wrong on this GPU or shape: not timed, cannot win). Empty without a majority.
+std::vector<std::string> majority_agreeing(MoeLayer& layer, CellRunner& cells, const std::vector<std::string>& candidates,
+                                           const std::string& heuristic, int64_t T, cudaStream_t s, double limit,
+                                           const std::string& pname, std::vector<std::string>* rejected) {
+  std::vector<size_t> order(candidates.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto h = std::find(candidates.begin(), candidates.end(), heuristic);
+  if (h != candidates.end()) std::swap(order[0], order[size_t(h - candidates.begin())]);
+  for (size_t ri : order) {
+    layer.force_tactic(candidates[ri]);
+    const std::vector<uint16_t> want = cells.output(layer, T, s);
+    std::vector<std::string> agree, differ;
+    std::vector<double> rel_of;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      double rel = 0.0;
+      if (i != ri) {
+        layer.force_tactic(candidates[i]);
+        rel = rel_l2_bf16(cells.output(layer, T, s), want);
+      }
+      if (i == ri ? !has_nan_bf16(want) : rel <= limit) {
+        agree.push_back(candidates[i]);
+      } else {
+        differ.push_back(candidates[i]);
+        rel_of.push_back(rel);
+      }
+    }
+    if (2 * agree.size() <= candidates.size()) continue;  // no majority with this reference
+    for (size_t i = 0; i < differ.size(); ++i) {
+      std::fprintf(stderr, "\n[tune] %s T=%lld: tactic %s differs from %s (and %zu more) by rel-L2 %.3e "
+                           "(limit %.0e): wrong output, not timed\n",
+                   pname.c_str(), (long long)T, differ[i].c_str(), candidates[ri].c_str(), agree.size() - 1,
+                   rel_of[i], limit);
+      rejected->push_back(differ[i]);
+    }
+    return agree;
+  }
+  return {};
+}
+
 struct Record {
   std::string model, recipe, backend, tactic, gpu, commit, routing, activation;
   int64_t tokens;
@@ -672,63 +715,25 @@ int cmd_tune(const Options& opts) {
         layer->force_tactic(name);
         if (layer->tactic_for(T) == name) candidates.push_back(name);
       }
-      // Only tactics that compute the same function are timed: each candidate's output is compared
-      // with a reference candidate's (the heuristic's first), and the first reference that a strict
-      // majority of the candidates agrees with (rel-L2 within twice the recipe's tolerance against
-      // the CPU reference; NaN never agrees) decides: the others are wrong on this GPU or shape, not
-      // timed, and cannot win. Without a majority nothing is trusted: the bucket is cleared (the
-      // heuristic runs) and the user is pointed at `megamoe check`.
-      std::vector<std::string> runnable;
-      if (candidates.size() <= 1) {
-        runnable = candidates;
-      } else {
-        const double limit = 2.0 * rel_l2_limit(recipe);
-        std::vector<size_t> order(candidates.size());
-        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        const auto h = std::find(candidates.begin(), candidates.end(), row.heuristic);
-        if (h != candidates.end()) std::swap(order[0], order[size_t(h - candidates.begin())]);
-        for (size_t ri : order) {
-          layer->force_tactic(candidates[ri]);
-          const std::vector<uint16_t> want = cells.output(*layer, T, s);
-          std::vector<std::string> agree, differ;
-          std::vector<double> rel_of;
-          for (size_t i = 0; i < candidates.size(); ++i) {
-            double rel = 0.0;
-            if (i != ri) {
-              layer->force_tactic(candidates[i]);
-              rel = rel_l2_bf16(cells.output(*layer, T, s), want);
-            }
-            if (i == ri ? !has_nan_bf16(want) : rel <= limit) {
-              agree.push_back(candidates[i]);
-            } else {
-              differ.push_back(candidates[i]);
-              rel_of.push_back(rel);
-            }
-          }
-          if (2 * agree.size() <= candidates.size()) continue;  // no majority with this reference
-          runnable = agree;
-          for (size_t i = 0; i < differ.size(); ++i) {
-            std::fprintf(stderr, "\n[tune] %s T=%lld: tactic %s differs from %s (and %zu more) by rel-L2 %.3e "
-                                 "(limit %.0e): wrong output, not timed\n",
-                         pname.c_str(), (long long)T, differ[i].c_str(), candidates[ri].c_str(), agree.size() - 1,
-                         rel_of[i], limit);
-            row.rejected.push_back(differ[i]);
-          }
-          break;
-        }
-        if (runnable.empty()) {
-          std::fprintf(stderr, "\n[tune] %s T=%lld: the %zu tactics do not agree on the output (no majority): bucket "
-                               "cleared, the heuristic runs; check the backend with `megamoe check`\n",
-                       pname.c_str(), (long long)T, candidates.size());
-          const int b = tactic_bucket_index(T);
-          entry.tactic[size_t(b)].clear();
-          entry.measured[size_t(b)].clear();
-          ++tuned;  // the entry changed
-          done += names.size() * size_t(rounds);
-          layer->force_tactic("");
-          rows.push_back(row);
-          continue;
-        }
+      // Only tactics that compute the same function are timed (majority_agreeing: rel-L2 within twice
+      // the recipe's tolerance against the CPU reference). Without a majority nothing is trusted: the
+      // bucket is cleared (the heuristic runs) and the user is pointed at `megamoe check`.
+      const std::vector<std::string> runnable =
+          candidates.size() <= 1 ? candidates
+                                 : majority_agreeing(*layer, cells, candidates, row.heuristic, T, s,
+                                                     2.0 * rel_l2_limit(recipe), pname, &row.rejected);
+      if (runnable.empty() && !candidates.empty()) {
+        std::fprintf(stderr, "\n[tune] %s T=%lld: the %zu tactics do not agree on the output (no majority): bucket "
+                             "cleared, the heuristic runs; check the backend with `megamoe check`\n",
+                     pname.c_str(), (long long)T, candidates.size());
+        const int b = tactic_bucket_index(T);
+        entry.tactic[size_t(b)].clear();
+        entry.measured[size_t(b)].clear();
+        ++tuned;  // the entry changed
+        done += names.size() * size_t(rounds);
+        layer->force_tactic("");
+        rows.push_back(row);
+        continue;
       }
       std::vector<double> best_ms(runnable.size(), std::numeric_limits<double>::infinity());
       for (int r = 0; r < rounds; ++r)

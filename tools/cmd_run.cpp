@@ -104,15 +104,12 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   cudaStream_t stream;
   cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   MoeLayer layer(c);
-  if (!s.tactic.empty()) {  // an unknown name is an error here: run checks one tactic, not a table
-    const std::vector<std::string> names = layer.tactic_names();
-    if (std::find(names.begin(), names.end(), s.tactic) == names.end()) {
-      std::string list;
-      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-      throw_invalid("--tactic", "a tactic of " + layer.backend_name() + ": " + (list.empty() ? "(none)" : list),
-                    s.tactic);
+  if (!s.tactic.empty()) {
+    try {  // the layer refuses a name its backend lacks (and lists its tactics); the option is --tactic here
+      layer.force_tactic(s.tactic);
+    } catch (const InvalidArgument& e) {
+      throw_invalid("--tactic", e.expected() + " (" + layer.backend_name() + ")", e.actual());
     }
-    layer.force_tactic(s.tactic);
     if (layer.tactic_for(T) != s.tactic)  // e.g. the one-launch kernel above its token limit: say so
       throw_invalid("--tactic", "a tactic of " + layer.backend_name() + " that runs T = " + std::to_string(T) + " (" +
                                     s.tactic + " falls back to " + layer.tactic_for(T) + " there)",

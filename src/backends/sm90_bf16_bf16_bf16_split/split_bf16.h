@@ -35,7 +35,7 @@ class Sm90SplitBf16 : public Sm90BackendBase {
   // Tactics: the grouped GEMMs' CUTLASS swap-AB (decode) or 128x256 (prefill) kernels, or our own
   // TMA-fed kernels for both GEMMs: split_tma_small (128 weight rows a CTA, tokens in 32- or 64-row
   // passes, two CTAs per SM; kernels/sm90/gemm/grouped_gemm_bf16_small_tma.h) and split_large_tma
-  // (persistent, wgmma, passes of up to 256 tokens only as wide as the expert's rows;
+  // (persistent, wgmma, passes of up to 320 tokens only as wide as the expert's rows;
   // kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h), or per GEMM (split_large_tma_fc1 / _fc2: that
   // GEMM on our large kernel, the other on CUTLASS's large tile).
   std::vector<std::string> tactic_names() const override {

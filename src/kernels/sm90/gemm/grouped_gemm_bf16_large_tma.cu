@@ -22,7 +22,7 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   const bool act = a.out == LargeTmaOut::kAct;
   const bool gated = act && a.act.activation != Activation::kReLU2;
   const size_t elem = a.out == LargeTmaOut::kF32 ? 4 : 2;
-  check_bf16_gemm_operands(a, "bf16 large GEMM", gated, elem);
+  check_bf16_gemm_operands(a, who, gated, elem);
   const int64_t cols = gated ? a.N / 2 : a.N;
   // rows_bound below 2^31 - 320: a pass count (rows + pass - 1) / pass stays in int.
   if (rows_bound > int64_t(INT32_MAX) - 320 || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
