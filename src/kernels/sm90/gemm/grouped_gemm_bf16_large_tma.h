@@ -38,7 +38,8 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // The tile order: 0: static (CTA c runs tiles c, c + grid, ...); 1: dynamic, each CTA takes the
   // next tile index from `tile_counter` when it is ready for one (tiles of different pass widths take
   // different times; a fixed stride can hand one CTA all the wide ones); -1:
-  // MEGAMOE_BF16_LARGE_TMA_DYNAMIC (read once per process) where tile_counter is given, else static.
+  // dynamic where tile_counter is given unless MEGAMOE_BF16_LARGE_TMA_DYNAMIC=0 (read once per
+  // process), else static.
   int dynamic_tiles = -1;
   // 4 ints on the device, zero before the first launch that uses them: [0] the next ticket, [1] CTAs
   // done, [2] tiles run, all three left zero by every launch (its last CTA resets them), and [3] the
