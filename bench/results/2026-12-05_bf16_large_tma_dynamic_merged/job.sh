@@ -4,8 +4,9 @@
 # megamoe_gpu_tests of that commit). One call, carry [".carry", ".peers"]:
 #  tests: the large GEMM's tests (both orders), the act-epilogue / split-backend tests and the bf16
 #    backends' conformance cases in the default (now dynamic) order; sanitizers on the small problem.
-#  ab: tile (forced split_large_tile) / dyn (forced split_large_tma, default order) / stat
-#    (MEGAMOE_BF16_LARGE_TMA_DYNAMIC=0), uniform T = 1024..8192 and beyond (T = 12288 / 16384), best of two.
+#  ab: tile (forced split_large_tile) / dyn (forced split_large_tma, default order), uniform
+#    T = 1024..8192 and beyond (T = 12288 / 16384), best of two (the static order: run1 of the
+#    prepared job and the ncu phase below).
 #  tune: T = 4096 / 8192 per preset (JSON kept for scripts/merge_tune.py).
 #  peer: `auto` bf16, T = 4096 / 8192, with vLLM's Triton fused MoE and PyTorch (bench/run_bench.py).
 set -u
@@ -26,7 +27,7 @@ for t in memcheck racecheck synccheck; do
 done
 wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$B/megamoe" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
 mkdir -p "$R/ab"; wrap tile split_large_tile; wrap tma split_large_tma
-AB_VARIANTS="tile=/tmp/w/tile dyn=/tmp/w/tma stat=/tmp/w/tma@MEGAMOE_BF16_LARGE_TMA_DYNAMIC=0" RUN_TIMEOUT=120 \
+AB_VARIANTS="tile=/tmp/w/tile dyn=/tmp/w/tma" RUN_TIMEOUT=120 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 330 \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 50" \
