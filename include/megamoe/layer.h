@@ -40,6 +40,8 @@ class MoeLayer {
   // out [T,H] bf16 (written, never read). T <= config.max_tokens. On a GPU backend the
   // call is asynchronous on `stream` (nullptr = the legacy default stream), allocates
   // nothing and never synchronises, so it can be captured in a CUDA graph.
+  // Calls on one layer must not overlap (they share its workspace and tile counters: order them on
+  // one stream or with events); different layers may run concurrently.
   // Ids: -1 = no route; other ids outside [0, E) are invalid. Host-resident ids are
   // checked before launch (InvalidArgument); device-resident invalid ids are treated as
   // no route and counted in a device error word, read by invalid_id_count().

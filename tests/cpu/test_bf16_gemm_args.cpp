@@ -157,6 +157,11 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
   cases.push_back({"paired_stores below -1", "paired_stores", [](auto& a) { a.paired_stores = -2; }});
   cases.push_back({"pass mode out of range", "pass_mode", [](auto& a) { a.pass_mode = 3; }});
   cases.push_back({"pass mode below -1", "pass_mode", [](auto& a) { a.pass_mode = -2; }});
+  cases.push_back({"dynamic_tiles out of range", "dynamic_tiles", [](auto& a) { a.dynamic_tiles = 2; }});
+  cases.push_back({"dynamic_tiles below -1", "dynamic_tiles", [](auto& a) { a.dynamic_tiles = -2; }});
+  cases.push_back({"dynamic order without a counter", "tile_counter", [](auto& a) { a.dynamic_tiles = 1; }});
+  cases.push_back({"tile counter off an int boundary", "tile_counter",
+                   [](auto& a) { a.tile_counter = reinterpret_cast<int*>(g_buf + 2); }});
   expect_refused(cases, valid_large(), launch_large);
 }
 

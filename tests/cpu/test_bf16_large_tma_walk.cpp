@@ -80,5 +80,77 @@ TEST(Bf16LargeTmaWalk, EveryRowOfEveryBlockOnceInRunnablePasses) {
   }
 }
 
+// The dynamic order: one launch-wide counter hands out tickets 0, 1, 2, ... to whichever CTA asks
+// next (here a random CTA each time); a CTA positions its cursor with at(ticket) and stops at its
+// first ticket past the last tile. Every row of every block must still be covered exactly once, and
+// the tickets drawn are the tiles plus one per CTA.
+TEST(Bf16LargeTmaWalk, DynamicTicketsCoverEveryRowOnce) {
+  std::mt19937_64 rng(20261206);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int G = 1 + int(rng() % 200), nblk = 1 + int(rng() % 4), mode = trial % 3;
+    std::vector<int32_t> offsets(size_t(G) + 1, 0);
+    for (int g = 0; g < G; ++g) {
+      const int rows = rng() % 4 == 0 ? 0 : int(rng() % (rng() % 2 ? 40 : 900));
+      offsets[size_t(g) + 1] = offsets[size_t(g)] + rows;
+    }
+    const int ctas = 1 + int(rng() % 140);
+    SCOPED_TRACE("trial " + std::to_string(trial) + " mode " + std::to_string(mode) + " ctas " + std::to_string(ctas));
+    std::vector<std::vector<std::vector<int>>> covered(static_cast<size_t>(G));
+    for (int g = 0; g < G; ++g)
+      covered[size_t(g)].assign(size_t(nblk), std::vector<int>(size_t(offsets[size_t(g) + 1] - offsets[size_t(g)]), 0));
+    std::vector<TileWalk> walks;
+    for (int cta = 0; cta < ctas; ++cta) walks.emplace_back(offsets.data(), G, nblk, mode, cta, ctas);
+    std::vector<int> live(static_cast<size_t>(ctas));
+    for (int cta = 0; cta < ctas; ++cta) live[size_t(cta)] = cta;
+    int ticket = 0;
+    int64_t tiles = 0, bad = 0;
+    while (!live.empty()) {
+      const size_t pick = size_t(rng() % live.size());
+      TileWalk& w = walks[size_t(live[pick])];
+      if (!w.at(ticket++)) {
+        live.erase(live.begin() + std::ptrdiff_t(pick));
+        continue;
+      }
+      ++tiles;
+      const int lo = offsets[size_t(w.g)], hi = offsets[size_t(w.g) + 1];
+      if (w.rows < 1 || w.rows > (mode == 2 ? kMaxPass : kMaxTok) || w.t0 < lo || w.t0 + w.rows > hi || w.blk < 0 ||
+          w.blk >= nblk) {
+        ++bad;
+        continue;
+      }
+      for (int r = w.t0; r < w.t0 + w.rows; ++r) ++covered[size_t(w.g)][size_t(w.blk)][size_t(r - lo)];
+    }
+    EXPECT_EQ(bad, 0);
+    int64_t wrong = 0;
+    for (const auto& e : covered)
+      for (const auto& b : e)
+        for (int c : b) wrong += c != 1;
+    EXPECT_EQ(wrong, 0) << "rows covered zero or several times";
+    EXPECT_EQ(int64_t(ticket), tiles + ctas) << "one ticket per tile and one past the end per CTA";
+    EXPECT_LE(tiles, max_tiles(int64_t(nblk) * kWRows, G, offsets[size_t(G)]));
+  }
+}
+
+// at() past the end keeps returning false; a ticket asked twice gives the same tile; a launch whose
+// experts are all empty has no tile.
+TEST(Bf16LargeTmaWalk, AtIsIdempotentAndStaysExhausted) {
+  const std::vector<int32_t> offsets = {0, 300, 300, 900};
+  TileWalk w(offsets.data(), 3, 2, 2, 0, 1);
+  ASSERT_TRUE(w.at(3));
+  const int g = w.g, blk = w.blk, t0 = w.t0, rows = w.rows;
+  ASSERT_TRUE(w.at(3));
+  EXPECT_TRUE(w.g == g && w.blk == blk && w.t0 == t0 && w.rows == rows);
+  int last = 3;
+  while (w.at(last + 1)) ++last;
+  EXPECT_EQ(last + 1, w.base) << "the tile count, once past the end";
+  EXPECT_FALSE(w.at(last + 1));
+  EXPECT_FALSE(w.at(last + 100));
+  const std::vector<int32_t> empty = {5, 5, 5, 5};
+  TileWalk e(empty.data(), 3, 4, 2, 0, 1);
+  EXPECT_FALSE(e.at(0));
+  EXPECT_FALSE(e.next());
+  EXPECT_EQ(e.base, 0);
+}
+
 }  // namespace
 }  // namespace megamoe

@@ -84,7 +84,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
 
   DevBuf<uint16_t> dA, dW, da_ref, da;
   DevBuf<float> dh, db13;
-  DevBuf<int32_t> doff, drow_expert;
+  DevBuf<int32_t> doff, drow_expert, dsched;
   dA.upload(A);
   dW.upload(Wi);
   if (pc.bias) db13.upload(b13);
@@ -116,6 +116,13 @@ void run_case(const ActProblem& pc, const std::string& name) {
   static_cast<sm90::Bf16GemmOperands&>(la) = ops;
   la.pass_mode = pc.large_tma;
   la.paired_stores = pc.large_tma == 1 ? 0 : 1;  // mode 1 with one column a store, 0 and 2 with two
+  if (pc.large_tma == 2) {  // pass mode 2 (the default) in the dynamic tile order, both launches on one counter
+    dsched.upload(std::vector<int32_t>{0, 0, 0, 0});
+    la.dynamic_tiles = 1;
+    la.tile_counter = dsched.p;
+  } else {
+    la.dynamic_tiles = 0;
+  }
   if (pc.large_tma >= 0) {
     la.D = dh.p;
     la.ldd = N13;

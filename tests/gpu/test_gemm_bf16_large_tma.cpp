@@ -16,6 +16,8 @@
 //     larger than K; 150 experts of 0 .. 4 rows (more tiles than SMs, the persistent walk wraps);
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
+// Every case in the static tile order and in the dynamic one (a launch-wide counter, reset by the
+// launch's last CTA: checked zero after each pair of launches).
 // Stores of one column (pass mode 0 here) and of two adjacent columns by a lane exchange (modes 1
 // and 2; an odd ldd, an odd N and a D off the pair's alignment fall back to one). Bad arguments: tests/cpu/test_bf16_gemm_args.cpp (checked on the host before any CUDA call).
 #include <gtest/gtest.h>
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
+#include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
 #include "split_test_util.h"
 
 namespace megamoe::gputest {
@@ -56,9 +59,10 @@ struct Shape {
 
 // wide_bound: rows_bound = every row of A (as the backend passes it: the last pass's token boxes then
 // read rows past offsets[G], here NaN, which must reach no stored output), else offsets[G].
-void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
+// dynamic: tiles from a launch-wide counter (both launches share it; it must be zero again after each).
+void run_shape(const Shape& sh, int mode, bool wide_bound, int paired, bool dynamic = false) {
   const std::string name = sh.name + " pass mode " + std::to_string(mode) + (wide_bound ? " wide bound" : "") +
-                           (paired ? " paired stores" : " single stores");
+                           (paired ? " paired stores" : " single stores") + (dynamic ? " dynamic order" : "");
   SCOPED_TRACE(name);
   const int G = int(sh.rows.size());
   const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
@@ -76,7 +80,7 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
 
   DevBuf<uint16_t> dA, dW, dD16;
   DevBuf<float> dD;
-  DevBuf<int32_t> doff;
+  DevBuf<int32_t> doff, dsched;
   dA.upload(A);
   dW.upload(W);
   doff.upload(offsets);
@@ -99,12 +103,29 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
   a.paired_stores = paired;
   a.D = dD.p + off;
   a.out = LargeTmaOut::kF32;
+  a.dynamic_tiles = dynamic ? 1 : 0;
+  if (dynamic) {
+    dsched.upload(std::vector<int32_t>{0, 0, 0, 0});
+    a.tile_counter = dsched.p;
+  }
   const int64_t bound = wide_bound ? all_rows : end;  // end: zero fill past the last expert's row
   sm90::bf16_large::launch_bf16_large_tma(a, bound, nullptr);
   a.D = dD16.p + off;
   a.out = LargeTmaOut::kBf16;
   sm90::bf16_large::launch_bf16_large_tma(a, bound, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
+  if (dynamic) {
+    // Zero again, and the kernel's own count of the tiles it ran (proof the dynamic order ran) equal to
+    // the work split's.
+    const std::vector<int32_t> left = dsched.download();
+    sm90::bf16_large::TileWalk w(offsets.data(), G, int((N + sm90::bf16_large::kWRows - 1) / sm90::bf16_large::kWRows),
+                                 mode, 0, 1);
+    int tiles = 0;
+    while (w.next()) ++tiles;
+    EXPECT_TRUE(left[0] == 0 && left[1] == 0 && left[2] == 0)
+        << "the tile counter was not reset: " << left[0] << ", " << left[1] << ", " << left[2];
+    EXPECT_EQ(left[3], tiles) << "tiles the last dynamic launch ran";
+  }
   std::vector<float> D = dD.download();
   std::vector<uint16_t> D16 = dD16.download();
   uint32_t head_bits = kPoisonF32;
@@ -146,7 +167,7 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int paired) {
       bad16 += D16[i] != formats::float_to_bf16_bits(D[i]);
     }
   }
-  EXPECT_GT(checked, 0);
+  if (end > sh.row0) EXPECT_GT(checked, 0);
   EXPECT_EQ(bad, 0) << "fp32 D against the float64 loop; first: " << first_bad;
   EXPECT_EQ(bad16, 0) << "bf16 D is not bf16(fp32 D)";
   EXPECT_EQ(touched, 0) << "rows outside the experts, guard rows or ldd's padding columns were written";
@@ -170,6 +191,7 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   std::vector<int> tiny(150);
   for (int& r : tiny) r = int(rng() % 5);
   shapes.push_back({"150 experts of 0-4 rows", 256, 128, 0, 0, 3, tiny});
+  shapes.push_back({"every expert empty", 256, 128, 0, 0, 3, {0, 0, 0, 0}});  // a grid of CTAs without tiles
   // The ring wraps: ten K steps a pass (the last one partial) over 4 stages, and 300 experts of
   // 1..320 rows (~5 tiles of mixed widths a CTA of the 132) through both barrier phases many times.
   shapes.push_back({"N144 K584", 144, 584, 0, 0, 0, widths});
@@ -183,7 +205,8 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   shapes.push_back({"N143 K136 odd N", 143, 136, 0, 5, 0, widths});
   shapes.push_back({"N256 K136 D off by one", 256, 136, 0, 0, 0, widths, /*d_offset=*/1});
   for (int mode : {0, 1, 2})
-    for (const Shape& sh : shapes) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*paired=*/mode != 0);
+    for (const Shape& sh : shapes)
+      for (bool dynamic : {false, true}) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*paired=*/mode != 0, dynamic);
 }
 
 // The same checks on a small problem (each pass width kind, both two-MMA widths, a second pass, the
@@ -192,7 +215,9 @@ TEST(Bf16LargeTma, SmallProblemForSanitizers) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
   const std::vector<int> rows = {0, 1, 33, 200, 257, 300, 600, 0};
-  for (int mode : {0, 2}) run_shape({"sanitizer N144 K328", 144, 328, 0, 2, 3, rows}, mode, mode == 2, mode == 2);
+  for (int mode : {0, 2})
+    for (bool dynamic : {false, true})
+      run_shape({"sanitizer N144 K328", 144, 328, 0, 2, 3, rows}, mode, mode == 2, mode == 2, dynamic);
 }
 
 }  // namespace

@@ -44,7 +44,8 @@
 //            MEGAMOE_SPLIT_FUSED_ACT=0); y [R,H] fp32 (or bf16) aliases the start of the region
 //            (x_perm is dead once FC2 runs)
 //   a    = al(2 R I)                               a [R,I] bf16
-//   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace
+//   workspace_bytes() = plan + region + a + FC1 GEMM workspace + FC2 GEMM workspace + 32 bytes of
+//   tile counters (our large kernel's dynamic order; a separate allocation the backend holds)
 // (al(n) = n rounded up to 256.) deepseek-v3 (H 7168, I 2048, E 256, K 8) at max_tokens 8192:
 // region = 1.88e9 (fp32 y; 2.01e9 with h), a = 0.27e9 -> about 2.0 GiB plus the GEMMs' small workspaces.
 #include <cuda_runtime.h>
@@ -85,14 +86,23 @@ Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c, const SplitBf
   : Sm90BackendBase(name, c, SplitActivations{2, 0, /*fp32_h=*/!knobs.fused_act}),
     w13_(name, c.device),
     w2_(name, c.device),
+    tile_counters_(name, c.device),
     knobs_(knobs) {
+  tile_counters_.allocate(8 * sizeof(int), "large GEMM tile counters");
+  {
+    auto g = guard();
+    check(cudaMemset(tile_counters_.ptr, 0, tile_counters_.bytes), "large GEMM tile counters init");
+    // The zeros must land before a forward on any stream (a non-blocking one is not ordered after
+    // the legacy default stream's memset).
+    check(cudaStreamSynchronize(nullptr), "large GEMM tile counters init");
+  }
   fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
   fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
   act_.gate_up_interleaved = act_.activation != Activation::kReLU2;
 }
 
 size_t Sm90SplitBf16::workspace_bytes() const {
-  return Sm90BackendBase::workspace_bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes();
+  return Sm90BackendBase::workspace_bytes() + fc1_->workspace_bytes() + fc2_->workspace_bytes() + tile_counters_.bytes;
 }
 size_t Sm90SplitBf16::weight_bytes() const { return w13_.bytes + w2_.bytes + bias_bytes(); }
 
@@ -146,7 +156,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
     sm90::launch_permute(args.x.data, ldx, T, K_, H_, sw_.plan.route_to_row, sw_.x_perm, stream, pdl);
   // Our kernels: D [rows, ldd] = A [rows, K] . W[e]^T per expert (a with the activation; bf16 D for
   // the large kernel's FC2 when y_bf16).
-  const auto our_gemm = [&](GemmKernel k, const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K,
+  const auto our_gemm = [&](int which, GemmKernel k, const void* A, const void* W, void* D, int64_t ldd, int64_t N, int64_t K,
                             bool act, bool bf16_out) {
     sm90::Bf16GemmOperands ops;  // what both kernels' arguments share
     ops.A = A;
@@ -164,6 +174,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
       static_cast<sm90::Bf16GemmOperands&>(g) = ops;
       g.out = act ? sm90::bf16_large::LargeTmaOut::kAct
                   : (bf16_out ? sm90::bf16_large::LargeTmaOut::kBf16 : sm90::bf16_large::LargeTmaOut::kF32);
+      g.tile_counter = static_cast<int*>(tile_counters_.ptr) + 4 * (which - 1);
       sm90::bf16_large::launch_bf16_large_tma(g, rows_bound, stream);
     } else {
       sm90::bf16_small::Bf16SmallTmaArgs g;
@@ -173,7 +184,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
     }
   };
   if (k1 != GemmKernel::kCutlass)
-    our_gemm(k1, sw_.x_perm, w13_.ptr, d1, ld1, N13_, H_, fused_act, false);
+    our_gemm(1, k1, sw_.x_perm, w13_.ptr, d1, ld1, N13_, H_, fused_act, false);
   else if (knobs_.fused_setup)
     fc1_->launch_prepared(rows_bound, tactic, out1, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (fused_act)
@@ -184,7 +195,7 @@ void Sm90SplitBf16::run_stages(const ForwardArgs& args, const ForwardContext& f)
     sm90::launch_activation(sw_.h, b13(), sw_.plan.row_expert, sw_.plan.offsets + EL_, rows_bound, I_, act_, sw_.a,
                             stream, pdl);
   if (k2 != GemmKernel::kCutlass)
-    our_gemm(k2, sw_.a, w2_.ptr, sw_.y, H_, H_, I_, false, y_bf16);
+    our_gemm(2, k2, sw_.a, w2_.ptr, sw_.y, H_, H_, I_, false, y_bf16);
   else if (knobs_.fused_setup)
     fc2_->launch_prepared(rows_bound, tactic, out2, stream, pdl && knobs_.gemm_pdl, knobs_.gemm_early_trigger);
   else if (y_bf16)

@@ -77,6 +77,9 @@ class Sm90SplitBf16 : public Sm90BackendBase {
   // W13 [E_local, N13, H] (gated: gate/up interleaved, kernels/sm90/common/gate_up_layout.h;
   // relu2: canonical) and canonical W2 [E_local, H, I], bf16, contiguous.
   DeviceBuffer w13_, w2_;
+  // Our large kernel's tile counters (FC1: ints 0-3, FC2: 4-7), zeroed once; each launch leaves its
+  // counter zero (Bf16LargeTmaArgs::tile_counter).
+  DeviceBuffer tile_counters_;
   std::unique_ptr<sm90::GroupedGemmBf16> fc1_, fc2_;
   SplitBf16Knobs knobs_;
 

@@ -17,7 +17,9 @@
 // 257..320 rows runs two MMAs of N = 144 or 160 on its halves, so experts of 256 +- 16 rows take
 // one pass); a tile
 // is (expert, block of 128 weight rows, pass): a full K loop of 64-wide steps (wgmma's M: two
-// consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently (tile t = blockIdx.x + i * gridDim.x)
+// consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently (tile t = blockIdx.x + i * gridDim.x,
+// or with a tile counter (Bf16LargeTmaArgs::dynamic_tiles) the next ticket of the launch's counter,
+// which the TMA lane draws and writes beside the tile's first stage for the consumers)
 // in the order expert, block, pass (pass fastest): the CTAs running the passes of one weight block
 // run side by side, so the block comes from HBM once and from L2 for the others (one CTA running
 // all passes of its block one after the other would read it from HBM again: a block's 128 rows
@@ -94,7 +96,6 @@ constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
 static_assert(kWBytes % 1024 == 0 && kWgABytes % 1024 == 0 && kTokBoxBytes % 1024 == 0,
               "every operand tile and token box starts on an 8-row (1024-byte) SW128 atom");
-static_assert(kSmem + 2 * kStages * 8 <= 227 * 1024, "fits the opt-in shared memory of a CTA (with the barriers)");
 static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file");
 static_assert(kMaxTok % kTokBox == 0 && kMaxTok / kTokBox == 8, "eight one-MMA pass widths: 32, 64, .., 256");
 static_assert((144 * kRowBytes) % 1024 == 0 && (160 * kRowBytes) % 1024 == 0 && 2 * 160 == kMaxPass,
@@ -102,7 +103,12 @@ static_assert((144 * kRowBytes) % 1024 == 0 && (160 * kRowBytes) % 1024 == 0 && 
 
 struct Barriers {
   uint64_t full[kStages], empty[kStages];
+  // Dynamic tile order only: the ticket of the tile whose first K step stage s holds, written by the
+  // TMA lane before that stage's loads (the stage's full / empty barriers order it for the consumers;
+  // a ticket past the last tile arrives on its own, without loads).
+  int ticket[kStages];
 };
+static_assert(kSmem + sizeof(Barriers) <= 227 * 1024, "fits the opt-in shared memory of a CTA (with the barriers)");
 
 struct EpiArgs {
   void* D;  // fp32 D / bf16 D [rows, ldd], or bf16 a [rows, ldd]
@@ -255,7 +261,8 @@ __device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, 
 template <LargeTmaOut O>
 __global__ void __launch_bounds__(kThreads, 1)
     bf16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
-                          const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode) {
+                          const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode,
+                          int* __restrict__ sched) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t base = (smem_u32(smem_raw) + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
@@ -279,13 +286,40 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (warp != kIssuerWarp || lane != 0) return;
     ptx::prefetch_tensormap(&tm_x);
     ptx::prefetch_tensormap(&tm_w);
-    while (walk.next()) {
+    // Static order: the CTA's own sequence. Dynamic (sched != null): the next ticket of the launch's
+    // counter, so a CTA whose tiles ran short takes more (tiles of different widths take different
+    // times; a fixed stride can give one CTA all the wide ones); the ticket rides with the tile's
+    // first stage to the consumers.
+    int tiles_run = 0, last_ticket = -1;  // dynamic order: this CTA's tiles; its previous ticket
+    for (;;) {
+      // The stage of the next tile's first step is free before the ticket is drawn: a CTA takes a
+      // tile only when it can start loading it (a tile drawn earlier would wait here, near the
+      // launch's end while other CTAs find none left).
+      {
+        const uint32_t use = step / kStages;
+        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[step % kStages]), (use - 1) & 1u, kTimeoutNs);
+      }
+      const int ticket = sched != nullptr ? atomicAdd(sched, 1) : 0;
+      if (sched != nullptr) {
+        if (ticket <= last_ticket) __trap();  // a counter shared by two running launches
+        last_ticket = ticket;
+      }
+      if (!(sched != nullptr ? walk.at(ticket) : walk.next())) {
+        if (sched != nullptr) {  // the past-the-end ticket, in the next stage (free, above), without loads
+          const uint32_t s = step % kStages;
+          bars.ticket[s] = ticket;
+          ptx::mbar_arrive(smem_u32(&bars.full[s]));
+        }
+        break;
+      }
+      ++tiles_run;
       // Every box starts inside the pass (t0 + 32 b < t0 + rows <= offsets[G] <= rows_bound); the
       // last may run past the tensor's rows (zero fill).
       const int boxes = token_boxes(walk.rows);
       for (int kt = 0; kt < KT; ++kt, ++step) {
         const uint32_t s = step % kStages, use = step / kStages;
-        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        if (kt > 0 && use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        if (kt == 0 && sched != nullptr) bars.ticket[s] = ticket;  // before the arrival that publishes it
         const uint32_t full = smem_u32(&bars.full[s]), st = base + s * uint32_t(kStageBytes);
         ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBoxBytes));  // zero-filled bytes count too
         ptx::tma_load_3d(st, &tm_w, full, kt * kBK, walk.blk * kWRows, walk.g);
@@ -293,12 +327,37 @@ __global__ void __launch_bounds__(kThreads, 1)
           ptx::tma_load_2d(st + uint32_t(kWBytes + b * kTokBoxBytes), &tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
       }
     }
+    if (sched != nullptr) {
+      // The CTA's last ticket is drawn. The last CTA to get here checks that the launch ran every tile
+      // once (walk.base: the launch's tile count, once the walk is past its end) and resets the counter
+      // for the next launch (every CTA has drawn its last ticket by then; the fences order each CTA's
+      // draws and count before its arrival here, and the arrivals before the check and the reset). A
+      // counter that was not zero at the start skips tiles: a trap, not a silently wrong product.
+      atomicAdd(sched + 2, tiles_run);
+      __threadfence();
+      if (atomicAdd(sched + 1, 1) == int(gridDim.x) - 1) {
+        __threadfence();
+        const int ran = atomicExch(sched + 2, 0);
+        atomicExch(sched, 0);
+        atomicExch(sched + 1, 0);
+        atomicExch(sched + 3, ran);  // the last launch's tile count (tests read it)
+        if (ran != walk.base) __trap();
+      }
+    }
     return;
   }
 
   ptx::setmaxnreg_inc<kConsumerRegs>();
   const int c = warp / 4;  // warpgroup: weight rows 64 c .. 64 c + 63 of the tile
-  while (walk.next()) {
+  // Dynamic order: the ticket in the stage of the tile's first step (its full barrier's wait, which
+  // the K loop repeats at once, orders the read).
+  auto next_tile = [&]() -> bool {
+    if (sched == nullptr) return walk.next();
+    const uint32_t s = step % kStages;
+    ptx::mbar_wait(smem_u32(&bars.full[s]), (step / kStages) & 1u, kTimeoutNs);
+    return walk.at(bars.ticket[s]);
+  };
+  while (next_tile()) {
     const int n_warp = walk.blk * kWRows + warp * 16;  // the warp's first weight row (16 a warp)
     const int g = walk.g, t0 = walk.t0, rows = walk.rows;
     if (rows > kMaxTok) {  // pass mode 2: two MMAs, on rows 0..143 / 144..287 or 0..159 / 160..319
@@ -323,7 +382,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
-cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+                        cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
@@ -343,7 +403,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
   const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
   const EpiArgs ep{a.D, a.ldd, a.act, paired};
-  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode);
+  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched);
   return cudaGetLastError();
 }
 
@@ -351,7 +411,9 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
 
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream);
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+                         cudaStream_t stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+                       cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

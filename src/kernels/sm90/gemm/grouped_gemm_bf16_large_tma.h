@@ -35,6 +35,18 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // column count and ldd, D aligned to two elements; else one), 0: one column a store;
   // -1: MEGAMOE_BF16_LARGE_TMA_PAIRED (read once per process), else 1.
   int paired_stores = -1;
+  // The tile order: 0: static (CTA c runs tiles c, c + grid, ...); 1: dynamic, each CTA takes the
+  // next tile index from `tile_counter` when it is ready for one (tiles of different pass widths take
+  // different times; a fixed stride can hand one CTA all the wide ones); -1:
+  // dynamic where tile_counter is given unless MEGAMOE_BF16_LARGE_TMA_DYNAMIC=0 (read once per
+  // process), else static.
+  int dynamic_tiles = -1;
+  // 4 ints on the device, zero before the first launch that uses them: [0] the next ticket, [1] CTAs
+  // done, [2] tiles run, all three left zero by every launch (its last CTA resets them), and [3] the
+  // last launch's tile count. A launch that finds [0] non-zero, or shares the counter with another
+  // running launch, traps (a launch error) instead of skipping tiles. One counter per GEMM that may
+  // run at the same time as another.
+  int* tile_counter = nullptr;
 };
 
 // Whether the epilogue can store two adjacent columns at once (4-byte bf16 / 8-byte fp32 stores):

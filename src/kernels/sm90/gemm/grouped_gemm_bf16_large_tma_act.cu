@@ -4,8 +4,9 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, cudaStream_t stream) {
-  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, paired, stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+                       cudaStream_t stream) {
+  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, paired, sched, stream);
 }
 
 }  // namespace megamoe::sm90::bf16_large

@@ -33,10 +33,12 @@ MEGAMOE_HD int64_t max_tiles(int64_t N, int G, int64_t rows_bound) {
   return blocks * ((G < rows_bound ? int64_t(G) : rows_bound) + (rows_bound + kMaxTok - 1) / kMaxTok);
 }
 
-// The tile sequence of CTA `cta` of `ctas`: tile t = cta + i * ctas counts (expert, weight-row block,
-// pass), pass fastest, over the experts with rows. Every role walks it with its own cursor (two loads
-// per expert) and agrees on the sequence without talking to the others. next() returns false when
-// the tiles are exhausted.
+// The tiles of a launch count (expert, weight-row block, pass), pass fastest, over the experts with
+// rows. A CTA visits an increasing sequence of tile indices, either its static one (next(): cta,
+// cta + ctas, ..., which every role computes alone) or the tickets the CTA drew from a launch-wide
+// counter (at(t): the TMA lane draws, the consumers receive the index through shared memory); each
+// role positions its own cursor (two loads per expert it passes). Both return false past the last
+// tile.
 struct TileWalk {
   const int32_t* offsets;
   int G, nblk, mode, ctas;
@@ -52,22 +54,32 @@ struct TileWalk {
     return *p;
 #endif
   }
-  MEGAMOE_HD bool next() {
-    while (t >= base + count) {
+  // Positions the cursor at tile `tile` (never below the previous call's tile).
+  MEGAMOE_HD bool at(int tile) {
+    while (tile >= base + count) {
       base += count;
-      if (++g >= G) return false;
+      if (g + 1 >= G) {
+        g = G;  // exhausted: every later tile is too
+        count = 0;
+        return false;
+      }
+      ++g;
       lo = load(offsets + g);
       hi = load(offsets + g + 1);
       ps = pass_step(hi - lo, mode);
       npass = (hi - lo + ps - 1) / ps;
       count = hi > lo ? nblk * npass : 0;
     }
-    const int local = t - base;
+    const int local = tile - base;
     blk = local / npass;
     t0 = lo + (local - blk * npass) * ps;
     rows = ps < hi - t0 ? ps : hi - t0;
-    t += ctas;
     return true;
+  }
+  MEGAMOE_HD bool next() {
+    const bool ok = at(t);
+    t += ctas;
+    return ok;
   }
 };
 
