@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Session 47: the dynamic tile order made the default of our bf16 large-T GEMM (branch
-# wip/bf16-large-tma-dynamic merged with main; binary carried as .carry/bld.txz = megamoe +
-# megamoe_gpu_tests of that commit). One call, carry [".carry", ".peers"]:
+# Session 47: the dynamic tile order made the default of our bf16 large-T GEMM (afa0079), and the
+# early draw (branch wip/bf16-large-tma-early-draw: the TMA lane draws the next ticket right after
+# issuing a tile's last step, so the atomic's latency overlaps the wait for the next free stage).
+# Binaries: .carry/bld.txz = megamoe + megamoe_gpu_tests of the early-draw branch (tests, tune, peer
+# and ncu run it), .carry/old.txz = megamoe of afa0079 (the A/B's dyn). One call, carry
+# [".carry", ".peers"]:
 #  tests: the large GEMM's tests (both orders), the act-epilogue / split-backend tests and the bf16
 #    backends' conformance cases in the default (now dynamic) order; sanitizers on the small problem.
-#  ab: tile (forced split_large_tile) / dyn (forced split_large_tma, default order), uniform
+#  ab: tile (forced split_large_tile) / dyn (afa0079, forced split_large_tma) / early (the branch), uniform
 #    T = 1024..8192 and beyond (T = 12288 / 16384), best of two (the static order: run1 of the
 #    prepared job and the ncu phase below).
 #  tune: T = 4096 / 8192 per preset (JSON kept for scripts/merge_tune.py).
@@ -13,7 +16,7 @@ set -u
 source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
-mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
+mkdir -p /tmp/bld /tmp/old && tar xJf .carry/bld.txz -C /tmp/bld && tar xJf .carry/old.txz -C /tmp/old || exit 1
 B=/tmp/bld
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 SPLIT=sm90_bf16_bf16_bf16_split
@@ -25,9 +28,9 @@ for t in memcheck racecheck synccheck; do
     --gtest_filter='Bf16LargeTma.SmallProblemForSanitizers' > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(( $(date +%s) - t0 ))s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
 done
-wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$B/megamoe" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
-mkdir -p "$R/ab"; wrap tile split_large_tile; wrap tma split_large_tma
-AB_VARIANTS="tile=/tmp/w/tile dyn=/tmp/w/tma" RUN_TIMEOUT=120 \
+wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
+mkdir -p "$R/ab"; wrap tile split_large_tile $B/megamoe; wrap tma split_large_tma /tmp/old/megamoe; wrap early split_large_tma $B/megamoe
+AB_VARIANTS="tile=/tmp/w/tile dyn=/tmp/w/tma early=/tmp/w/early" RUN_TIMEOUT=120 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 330 \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 50" \
@@ -50,7 +53,7 @@ else echo "no .peers: peer phase skipped"; fi
 M="gpu__time_duration.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"
 M="$M,smsp__issue_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,dram__bytes_read.sum"
 for v in dyn:1 stat:0; do
-  [ $(( $(date +%s) - t0 )) -gt 500 ] && { echo "skip ncu ${v%%:*} (time)"; continue; }
+  [ $(( $(date +%s) - t0 )) -gt 360 ] && { echo "skip ncu ${v%%:*} (time)"; continue; }
   MEGAMOE_BF16_LARGE_TMA_DYNAMIC=${v#*:} scripts/ncu_kernels.sh "$R/nc_${v%%:*}_qwen3" 'bf16_large_tma' 2 60 \
     "--section SpeedOfLight --section LaunchStats" "$M" -- \
     $B/megamoe run --backend $SPLIT --tactic split_large_tma --preset qwen3-30b-a3b --tokens 8192 --iters 2 --no-check
