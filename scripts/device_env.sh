@@ -2,7 +2,9 @@
 # the committed form of bench/results/2026-12-03_fp8_tma_tokens_in_m/jobs/env.sh, which the job
 # scripts under bench/results/ sourced as .snap/env.sh:
 #   R       $OUT/r, the job's logs and JSON; tarred into $OUT/r.tgz when the job exits (one file to
-#           bring back), then removed
+#           bring back), then removed. The call line must not write $OUT/r.tgz itself after the
+#           job: $R is unset in the calling shell, and such a tar replaced every file of session
+#           47's five calls with an empty archive
 #   BN, BB  build-dn / build-db in the repository root: the new and the base build of an A/B job
 #   NCCL_ROOT  empty when the CUDA toolkit has nccl_device.h, else the pip package nvidia-nccl-cu13's
 #              folder (then MEGAMOE_NCCL_LIBRARY points at its libnccl)
