@@ -56,7 +56,7 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (a.tile_counter != nullptr && !cu::aligned(a.tile_counter, alignof(int)))
     throw_invalid("tile_counter", "a 4-byte aligned device pointer", "misaligned");
   // Dynamic order by default where a counter is given (measured 2026-12-05, one H200: 1.035x the static
-  // order's geomean over 24 forced cells, 1.18x / 1.20x at T = 12288 / deepseek-v3 and gpt-oss-120b,
+  // order's geomean over 24 forced cells, 1.20x / 1.19x at deepseek-v3 / gpt-oss-120b T = 12288,
   // where experts need two passes; docs/BENCHMARKS.md); MEGAMOE_BF16_LARGE_TMA_DYNAMIC=0 turns it off
   // (A/B; read once per process).
   static const bool env_dynamic = env_int("MEGAMOE_BF16_LARGE_TMA_DYNAMIC", 1) != 0;
