@@ -48,15 +48,17 @@ if [ -f .peers/vllm_triton_moe.py ]; then
     > "$R/auto_peer.log" 2>&1
   echo "auto peer rc=$? $(( $(date +%s) - t0 ))s"; grep -E "geomean|T= *[0-9]+ " "$R/auto_peer.log" | tail -12
 else echo "no .peers: peer phase skipped"; fi
-# ncu: qwen3-30b-a3b T = 8192, FC1 and FC2 on our kernel, dynamic (default) and static order: did the
-# dynamic order bring FC1's DRAM bytes down from session 46's 1.91 GB (the tile: 1.08 GB)?
+# ncu: qwen3-30b-a3b T = 8192, FC1 and FC2 on our kernel in the dynamic order (the default): did the
+# dynamic order bring FC1's DRAM bytes down from session 46's 1.91 GB (the tile: 1.08 GB)? The
+# per-instruction stall samples are kept (xz): their share inside the K loops (address ranges from
+# scripts/sass_loops.py on the same binary) against the epilogue's says what a ping-pong would win.
 M="gpu__time_duration.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"
 M="$M,smsp__issue_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,dram__bytes_read.sum"
-for v in dyn:1 stat:0; do
+for v in dyn:1; do  # the static order's figures: session 46 (../2026-12-05_bf16_large_tma_prepared/run1_ncu/)
   [ $(( $(date +%s) - t0 )) -gt 360 ] && { echo "skip ncu ${v%%:*} (time)"; continue; }
-  MEGAMOE_BF16_LARGE_TMA_DYNAMIC=${v#*:} scripts/ncu_kernels.sh "$R/nc_${v%%:*}_qwen3" 'bf16_large_tma' 2 60 \
-    "--section SpeedOfLight --section LaunchStats" "$M" -- \
+  MEGAMOE_BF16_LARGE_TMA_DYNAMIC=${v#*:} scripts/ncu_kernels.sh "$R/nc_${v%%:*}_qwen3" 'bf16_large_tma' 2 120 \
+    "--section SpeedOfLight --section LaunchStats --section WarpStateStats --section SourceCounters" "$M" -- \
     $B/megamoe run --backend $SPLIT --tactic split_large_tma --preset qwen3-30b-a3b --tokens 8192 --iters 2 --no-check
-  echo "ncu ${v%%:*} rc=$? $(( $(date +%s) - t0 ))s"; rm -f "$R"/nc_*_source.csv
+  echo "ncu ${v%%:*} rc=$? $(( $(date +%s) - t0 ))s"; xz -9 "$R"/nc_*_source.csv
 done
 echo "end $(( $(date +%s) - t0 ))s"
