@@ -88,14 +88,7 @@ Sm90SplitBf16::Sm90SplitBf16(const char* name, const MoeConfig& c, const SplitBf
     w2_(name, c.device),
     tile_counters_(name, c.device),
     knobs_(knobs) {
-  tile_counters_.allocate(8 * sizeof(int), "large GEMM tile counters");
-  {
-    auto g = guard();
-    check(cudaMemset(tile_counters_.ptr, 0, tile_counters_.bytes), "large GEMM tile counters init");
-    // The zeros must land before a forward on any stream (a non-blocking one is not ordered after
-    // the legacy default stream's memset).
-    check(cudaStreamSynchronize(nullptr), "large GEMM tile counters init");
-  }
+  tile_counters_.allocate_zeroed(8 * sizeof(int), "large GEMM tile counters");
   fc1_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), N13_, H_, c.device);
   fc2_ = std::make_unique<sm90::GroupedGemmBf16>(int(EL_), H_, I_, c.device);
   act_.gate_up_interleaved = act_.activation != Activation::kReLU2;

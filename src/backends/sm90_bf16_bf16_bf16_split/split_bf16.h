@@ -42,8 +42,8 @@ class Sm90SplitBf16 : public Sm90BackendBase {
     return {kSwapAB, kLargeTile, kTmaSmall, kLargeTma, kLargeTmaFc1, kLargeTmaFc2};
   }
   std::string tactic_for(int64_t T) const override {
-    const std::string& r = requested_tactic(T);
-    if (r == kTmaSmall || r == kLargeTma || r == kLargeTmaFc1 || r == kLargeTmaFc2) return r;
+    if (gemm_kernel(T, 1) != GemmKernel::kCutlass || gemm_kernel(T, 2) != GemmKernel::kCutlass)
+      return requested_tactic(T);  // one of our kernels' tactics
     return split_tactic_name(split_gemm_tactic(T));
   }
 

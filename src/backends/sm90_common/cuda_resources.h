@@ -29,6 +29,15 @@ class DeviceBuffer {
     cu::check(who_, cudaMalloc(&ptr, n), "cudaMalloc " + std::to_string(n) + " bytes for " + what);
     bytes = n;
   }
+  // allocate(), then zero the bytes and wait for the zeros to land (cudaMemset runs on the legacy
+  // default stream, and a later forward on a non-blocking stream is not ordered after it).
+  void allocate_zeroed(size_t n, const std::string& what) {
+    allocate(n, what);
+    if (n == 0) return;
+    DeviceGuard guard(who_, device_);
+    cu::check(who_, cudaMemset(ptr, 0, n), "zero " + what);
+    cu::check(who_, cudaStreamSynchronize(nullptr), "zero " + what);
+  }
   // Allocates only when the size changes (weights re-prepared with the same shapes keep theirs).
   void ensure(size_t n, const std::string& what) {
     if (bytes != n) allocate(n, what);

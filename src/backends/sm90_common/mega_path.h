@@ -87,19 +87,13 @@ class MegaPath : public Split {
       auto g = this->guard();
       grid_ = mega::persistent_grid(fmt);
       const int slots = mega::partial_slots(grid_, split_target_);
-      mega_buf_.allocate(mega::workspace_bytes(this->H_, this->I_, slots), "mega workspace");
-      this->check(cudaMemset(mega_buf_.ptr, 0, mega_buf_.bytes), "mega workspace init");
-      // cudaMemset may return before the zeros land, and a forward on a non-blocking stream is not
-      // ordered after the legacy default stream: wait for them here, once.
-      this->check(cudaStreamSynchronize(nullptr), "mega workspace init");
+      mega_buf_.allocate_zeroed(mega::workspace_bytes(this->H_, this->I_, slots), "mega workspace");
       mega_ws_ = mega::carve_workspace(mega_buf_.ptr, this->H_, this->I_, slots);
       if (const char* t = std::getenv("MEGAMOE_MEGA_TRACE"); t && *t) {
         trace_path_ = t;  // "%d" becomes the device ordinal (expert-parallel ranks write one each)
         if (const size_t at = trace_path_.find("%d"); at != std::string::npos)
           trace_path_.replace(at, 2, std::to_string(c.device));
-        trace_buf_.allocate(sizeof(unsigned long long) * size_t(grid_) * mega::kTraceWords, "mega trace");
-        this->check(cudaMemset(trace_buf_.ptr, 0, trace_buf_.bytes), "mega trace init");
-        this->check(cudaStreamSynchronize(nullptr), "mega trace init");
+        trace_buf_.allocate_zeroed(sizeof(unsigned long long) * size_t(grid_) * mega::kTraceWords, "mega trace");
       }
     }
   }
