@@ -16,7 +16,8 @@ cell where the tune and the bench disagree; say why in docs/BENCHMARKS.md).
 --min-gain G leaves a bucket as it was unless the tune timed the table's tactic at least (1 + G)
 times its winner's time (near-ties between tactics move between processes by a few percent, so a
 merge of every tune winner adds noise to the table; a bucket whose tactic the tune did not time
-always takes the winner).
+always takes the winner). A bucket past 8192 that the entry does not name holds the tactic the
+layer runs there, the bucket below's (core/tactics.h): the tune's winner replaces it on the same rule.
 """
 import argparse
 import json
@@ -33,10 +34,20 @@ def bucket_range(text):
     return int(lo), int(hi or lo)
 
 
+def effective_tactic(entry, bucket):
+    """The tactic a layer runs in `bucket` from this entry: its own, else for buckets past 8192 the
+    bucket below's (core/tactics.h, with_large_buckets_inherited); None when neither names one."""
+    while True:
+        name = entry["tactics"].get(str(bucket))
+        if name is not None or bucket <= 8192:
+            return name
+        bucket //= 2
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tunes", nargs="+", help="tactic cache files written by `megamoe tune --cache`")
-    ap.add_argument("--buckets", type=bucket_range, default=(1, 8192), help="token buckets to merge, e.g. 1-64")
+    ap.add_argument("--buckets", type=bucket_range, default=(1, 32768), help="token buckets to merge, e.g. 1-64")
     ap.add_argument("--keep", action="append", default=[], help="RECIPE:HIDDEN:BUCKET to leave unchanged")
     ap.add_argument("--min-gain", type=float, default=0.0,
                     help="change a bucket only if the tune's winner beats the table's tactic by this fraction")
@@ -71,7 +82,7 @@ def main():
             for bucket, tactic in tuned["tactics"].items():
                 if not lo <= int(bucket) <= hi or (tuned["recipe"], tuned["hidden"], bucket) in keep:
                     continue
-                before = entry["tactics"].get(bucket)
+                before = effective_tactic(entry, int(bucket))
                 times = tuned["measured_ms"][bucket]
                 if before != tactic and before in times and times[before] < (1.0 + args.min_gain) * times[tactic]:
                     held += 1

@@ -649,7 +649,7 @@ int cmd_tune(const Options& opts) {
   const std::vector<int64_t> tokens = parse_token_list(opts.get("tokens", "1-8192"));
   for (int64_t T : tokens)
     if (T < 1 || T > tactic_bucket_tokens(kTacticBuckets - 1) || tactic_bucket_tokens(tactic_bucket_index(T)) != T)
-      throw_invalid("--tokens", "token buckets: powers of two 1..8192 (e.g. 1-8192 or 1,8,64)", std::to_string(T));
+      throw_invalid("--tokens", "token buckets: powers of two 1..32768 (e.g. 1-8192 or 1,8,64)", std::to_string(T));
   const int iters = opts.get_int32("iters", 20);
   if (iters < 5) throw_invalid("--iters", "at least 5 graph replays per tactic and bucket", std::to_string(iters));
   // Each tactic is timed `rounds` times, the order rotated each round, and keeps its best median:

@@ -67,7 +67,8 @@ bench options:
 
 tune options:
   --presets LIST     as bench (default: the four bench presets); --activation as bench
-  --tokens LIST      token buckets, powers of two 1..8192 (default 1-8192)
+  --tokens LIST      token buckets, powers of two 1..32768 (default 1-8192; a bucket past 8192
+                     that the cache leaves empty runs the bucket below's tactic)
   --iters N          graph replays per tactic and bucket, median taken (default 20, at least 5)
   --rounds R         timings per tactic and bucket, the order rotated each round, the best
                      median kept (default 2, 1..10)

@@ -93,7 +93,8 @@ MoeLayer::MoeLayer(const MoeConfig& config) : impl_(std::make_unique<Impl>()) {
       layer_tactic_key(c, donor, &key);  // the same layer and machine under the donor's name
       table = lookup_donor_tactics(key, names, c.tactic_cache, &impl_->tactic_source);
     }
-    impl_->backend->set_tactic_table(table);
+    // Buckets past 8192 that the entry leaves empty run the bucket below's tactic (core/tactics.h).
+    impl_->backend->set_tactic_table(with_large_buckets_inherited(table));
   }
 }
 

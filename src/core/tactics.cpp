@@ -32,6 +32,12 @@ int tactic_bucket_index(int64_t T) {
   return i;
 }
 
+TacticTable with_large_buckets_inherited(TacticTable table) {
+  for (int b = kTacticBucketsTo8192; b < kTacticBuckets; ++b)
+    if (table[size_t(b)].empty()) table[size_t(b)] = table[size_t(b - 1)];
+  return table;
+}
+
 bool TacticKey::same_layer(const TacticKey& o) const {
   return backend == o.backend && recipe == o.recipe && activation == o.activation && bias == o.bias &&
          experts == o.experts && top_k == o.top_k && hidden == o.hidden && intermediate == o.intermediate;
@@ -66,11 +72,11 @@ int64_t int_member(const Json& o, const char* key) {
     bad(std::string("\"") + key + "\" is not an integer");
   return int64_t(v.number);
 }
-// A bucket name: the decimal token count of a power of two in [1, 8192].
+// A bucket name: the decimal token count of a power of two in [1, 32768].
 int bucket_of(const std::string& name) {
   for (int i = 0; i < kTacticBuckets; ++i)
     if (name == std::to_string(tactic_bucket_tokens(i))) return i;
-  bad("\"" + name + "\" is not a token bucket (1, 2, 4, ..., 8192)");
+  bad("\"" + name + "\" is not a token bucket (1, 2, 4, ..., 32768)");
 }
 
 TacticEntry parse_entry(const Json& e) {

@@ -4,8 +4,8 @@
 //
 // A backend names its tactics (Backend::tactic_names) and runs, for T tokens: the tactic forced
 // with MoeLayer::force_tactic, else the cache's tactic of T's token bucket, else its own
-// heuristic. Buckets are powers of two, 1 .. 8192; T rounds up (T = 300 -> 512, T > 8192 ->
-// 8192). A cache entry holds one tactic per bucket for one key: the machine (GPU name, SM
+// heuristic. Buckets are powers of two, 1 .. 32768; T rounds up (T = 300 -> 512, T = 12288 ->
+// 16384, T > 32768 -> 32768). A cache entry holds one tactic per bucket for one key: the machine (GPU name, SM
 // count, CUDA driver version, megamoe version) and the layer (backend, recipe, activation,
 // biases, local experts, top_k, H, I).
 #pragma once
@@ -17,11 +17,21 @@
 
 namespace megamoe {
 
-constexpr int kTacticBuckets = 14;  // T = 1, 2, 4, ..., 8192
+constexpr int kTacticBuckets = 16;  // T = 1, 2, 4, ..., 32768
+// Buckets 1 .. 8192: what a cache entry covered before the 16384 and 32768 buckets existed, and
+// what every shipped entry names (tests/cpu/test_tactics.cpp).
+constexpr int kTacticBucketsTo8192 = 14;
 using TacticTable = std::array<std::string, kTacticBuckets>;  // "" = no entry (heuristic)
 
-int tactic_bucket_index(int64_t T);  // ceil(log2(T)) clamped to [0, 13]; T <= 1 -> 0
+int tactic_bucket_index(int64_t T);  // ceil(log2(T)) clamped to [0, 15]; T <= 1 -> 0
 inline int64_t tactic_bucket_tokens(int index) { return int64_t(1) << index; }
+
+// The table a layer runs from an entry's table: a bucket past 8192 that names no tactic takes the
+// bucket below's (16384 from 8192, 32768 from 16384), so an entry measured up to 8192 -- every
+// cache written before those buckets existed, and the shipped defaults where they were not
+// measured -- runs T > 8192 as it always did (with the 8192 bucket's tactic), and a tune of 16384
+// alone also covers T > 16384. Buckets up to 8192 are kept as they are ("" = the heuristic).
+TacticTable with_large_buckets_inherited(TacticTable table);
 
 struct TacticKey {
   // machine

@@ -52,11 +52,18 @@ TEST(TacticCacheGpu, EntrySteersTheLayerPerBucket) {
   layer_tactic_key(plain.layer->config(), plain.layer->backend_name(), &e.key);
   e.tactic[size_t(tactic_bucket_index(1))] = "split_swap_ab";
   e.tactic[size_t(tactic_bucket_index(64))] = "split_large_tile";
+  e.tactic[size_t(tactic_bucket_index(8192))] = "split_large_tile";
+  e.tactic[size_t(tactic_bucket_index(32768))] = "split_swap_ab";
   TacticCache cache;
   cache.put(e);
   cache.save(path);
 
   TestLayer tuned(mega_layer_config(path), plain);
+  // Buckets past 8192 that the entry leaves empty run the bucket below's tactic.
+  EXPECT_EQ(tuned.layer->tactic_for(12288), "split_large_tile") << "bucket 16384 unnamed: 8192's";
+  EXPECT_EQ(tuned.layer->tactic_for(16384), "split_large_tile");
+  EXPECT_EQ(tuned.layer->tactic_for(32768), "split_swap_ab");
+  EXPECT_EQ(tuned.layer->tactic_for(int64_t(1) << 20), "split_swap_ab") << "T > 32768: the last bucket";
   EXPECT_EQ(tuned.layer->tactic_source(), path);
   EXPECT_EQ(tuned.layer->tactic_for(1), "split_swap_ab");
   EXPECT_EQ(tuned.layer->tactic_for(64), "split_large_tile");

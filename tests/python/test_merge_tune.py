@@ -71,3 +71,20 @@ def test_dry_run_and_unknown_shape(tmp_path):
     out = run(tune, "--table", table)
     assert out.returncode != 0 and "no shipped entry" in out.stderr
     assert run(tune, "--table", table, "--add").returncode == 0
+
+
+def test_buckets_past_8192_compare_with_the_inherited_tactic(tmp_path):
+    # The table names 8192 only: a layer runs T = 16384 / 32768 with a (core/tactics.h). A tune of
+    # 16384 whose winner leads a by 1% is held by --min-gain (the bucket stays unnamed, a runs);
+    # one that leads by 1.5x names the bucket, and 32768 then inherits it.
+    table, tune = tmp_path / "table.cpp", tmp_path / "tune.json"
+    write_table(table, {"8192": "a"}, {"8192": {"a": 1.0, "b": 2.0}})
+    write_tune(tune, {"16384": "b"}, {"16384": {"a": 1.01, "b": 1.0}})
+    out = run(tune, "--table", table, "--min-gain", "0.02")
+    assert out.returncode == 0, out.stderr
+    assert "a kept" in out.stdout and read_table(table)["tactics"] == {"8192": "a"}
+    write_tune(tune, {"16384": "b"}, {"16384": {"a": 1.5, "b": 1.0}})
+    out = run(tune, "--table", table, "--min-gain", "0.02")
+    assert out.returncode == 0 and "a -> b" in out.stdout, out.stdout
+    e = read_table(table)
+    assert e["tactics"] == {"8192": "a", "16384": "b"} and e["measured_ms"]["16384"] == {"a": 1.5, "b": 1.0}
