@@ -18,9 +18,10 @@ B=/tmp/main
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
 if [ -f .peers/vllm_triton_moe.py ]; then
-  for r in bf16 fp8_block; do
-    [ "$(left 200)" -lt 30 ] && { echo "skip peer $r (time)"; continue; }
-    timeout "$(left 200)" python3 bench/run_bench.py --build "$B" --recipe $r --out "$R/auto_peer_$r.json" \
+  for rd in bf16:160 fp8_block:290; do  # each recipe's phase ends by its deadline (s since the start)
+    r=${rd%%:*} d=${rd#*:}
+    [ "$(left $d)" -lt 30 ] && { echo "skip peer $r (time)"; continue; }
+    timeout "$(left $d)" python3 bench/run_bench.py --build "$B" --recipe $r --out "$R/auto_peer_$r.json" \
       --presets $P --tokens 16384,32768 --iters 20 --vllm-peer .peers/vllm_triton_moe.py > "$R/auto_peer_$r.log" 2>&1
     echo "peer $r rc=$? $(( $(date +%s) - t0 ))s"; grep -E "geomean|T= *[0-9]+ " "$R/auto_peer_$r.log" | tail -10
   done
