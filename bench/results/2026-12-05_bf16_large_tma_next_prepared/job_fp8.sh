@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Session 48: the fp8_block TMA kernel's staged bf16 D (branch wip/fp8-tma-staged, in the binary
+# .carry/bld.txz of next_389f887, which also holds the other three changes): FC2's y of split_tma /
+# split_tma_act / split_tma_small goes through the warp's own 16 token rows of the tile's last stage
+# and is stored 16 bytes a lane instead of 4 (MEGAMOE_FP8_TMA_STAGED=1, the default; =0 direct). The
+# 2026-12-03 diagnosis: split_tma 1.090x and split_tma_act 1.051x faster without any D stores; a
+# staged form that cost ring stages gained 1.04-1.11x at T = 8192 but lost the small-T cells.
+# A call with the same carry as job.sh [".carry", ".peers"]; ~400-500 s:
+#  tests:  the fp8 GPU tests (staged bf16 D by default, the pitched test also direct), the fp8
+#          backends' conformance cases;
+#  san:    memcheck / racecheck / synccheck on the small fp8 GEMM tests;
+#  ab:     direct (=0) against staged (=1): forced split_tma, split_tma_act, split_tma_small (T = 128,
+#          2048, 8192) and `auto` (T = 2048, 8192), four presets.
+set -u
+source scripts/device_env.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
+t0=$(date +%s)
+el() { echo $(( $(date +%s) - t0 )); }
+mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
+B=/tmp/bld
+P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
+timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8*:*fp8*' > "$R/tests.log" 2>&1
+echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -8
+for t in memcheck racecheck synccheck; do
+  timeout 100 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
+    --gtest_filter='Fp8Gemm.PartialBlocksSmall:Fp8Gemm.PitchedRowsSmall' > "$R/san_$t.log" 2>&1
+  echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
+done
+mkdir -p "$R/ab"
+S=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
+F="--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --presets $P --tokens 128,2048,8192 --iters 30"
+AB_VARIANTS="direct=$S=0 staged=$S=1" RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 470 \
+  "split_tma=$F --tactic split_tma" "split_tma_act=$F --tactic split_tma_act" \
+  "split_tma_small=$F --tactic split_tma_small" \
+  "auto=--recipe fp8_block --presets $P --tokens 2048,8192 --iters 30" \
+  > "$R/ab.txt" 2>&1
+grep -E "^==|geomean|ALL|deadline" "$R/ab.txt"
+echo "end $(el)s"
