@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Session 48: the fp8_block TMA kernel's staged bf16 D (branch wip/fp8-tma-staged, in the binary
-# .carry/bld.txz of next_389f887, which also holds the other three changes): FC2's y of split_tma /
+# .carry/bld.txz of next_cc977f5, which also holds the other three changes): FC2's y of split_tma /
 # split_tma_act / split_tma_small goes through the warp's own 16 token rows of the tile's last stage
 # and is stored 16 bytes a lane instead of 4 (MEGAMOE_FP8_TMA_STAGED=1, the default; =0 direct). The
 # 2026-12-03 diagnosis: split_tma 1.090x and split_tma_act 1.051x faster without any D stores; a
 # staged form that cost ring stages gained 1.04-1.11x at T = 8192 but lost the small-T cells.
 # A call with the same carry as job.sh [".carry", ".peers"]; ~400-500 s:
-#  tests:  the fp8 GPU tests (staged bf16 D by default, the pitched test also direct), the fp8
-#          backends' conformance cases;
+#  tests:  the fp8 GPU tests (staged bf16 D, the default), the fp8 GEMM tests again with direct
+#          stores (MEGAMOE_FP8_TMA_STAGED=0), the fp8 backends' conformance cases;
 #  san:    memcheck / racecheck / synccheck on the small fp8 GEMM tests;
 #  ab:     direct (=0) against staged (=1): forced split_tma, split_tma_act, split_tma_small (T = 128,
 #          2048, 8192) and `auto` (T = 2048, 8192), four presets.
@@ -21,6 +21,9 @@ B=/tmp/bld
 P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8*:*fp8*' > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -8
+MEGAMOE_FP8_TMA_STAGED=0 timeout 100 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8Gemm.*' \
+  > "$R/tests_direct.log" 2>&1
+echo "tests direct rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_direct.log" | head -4
 for t in memcheck racecheck synccheck; do
   timeout 100 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
     --gtest_filter='Fp8Gemm.PartialBlocksSmall:Fp8Gemm.PitchedRowsSmall' > "$R/san_$t.log" 2>&1
