@@ -5,9 +5,9 @@
 // A backend names its tactics (Backend::tactic_names) and runs, for T tokens: the tactic forced
 // with MoeLayer::force_tactic, else the cache's tactic of T's token bucket, else its own
 // heuristic. Buckets are powers of two, 1 .. 32768; T rounds up (T = 300 -> 512, T = 12288 ->
-// 16384, T > 32768 -> 32768). A cache entry holds one tactic per bucket for one key: the machine (GPU name, SM
-// count, CUDA driver version, megamoe version) and the layer (backend, recipe, activation,
-// biases, local experts, top_k, H, I).
+// 16384, T > 32768 -> 32768). A cache entry holds one tactic per bucket for one key: the machine
+// (GPU name, SM count, CUDA driver version, megamoe version) and the layer (backend, recipe,
+// activation, biases, local experts, top_k, H, I).
 #pragma once
 #include <array>
 #include <cstdint>
