@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 48: the W4A16 TMA tactic's staged epilogue (branch wip/w4a16-large-tma-staged, in the same
-# binary as job.sh: .carry/bld.txz of wip/fp8-tma-staged, cc977f5): bf16 outputs (bf16 D, FC1's
+# binary as job.sh: .carry/bld.txz of wip/fp8-tma-staged, 2b4bea5): bf16 outputs (bf16 D, FC1's
 # activation) of passes >= 128 tokens through the warp's own rows of the pass's last A buffer, stored
 # 16 bytes a lane instead of one bf16 a store (MEGAMOE_W4A16_LARGE_TMA_STAGED=1, the default; =0 the
 # direct stores). A second call after job.sh with the same carry [".carry", ".peers"]; ~450-550 s:
