@@ -6,7 +6,7 @@
 #   staged: early + the staged epilogue (branch wip/bf16-large-tma-staged-stores): bf16 outputs of
 #           passes >= 128 tokens through 1 KB of scratch per warp in the pass's last stage, stored
 #           16 bytes a lane (MEGAMOE_BF16_LARGE_TMA_STORES=2, the branch's default; =1 is "early").
-# Binaries: .carry/bld.txz = megamoe + megamoe_gpu_tests of wip/fp8-tma-staged (2b4bea5: both changes,
+# Binaries: .carry/bld.txz = megamoe + megamoe_gpu_tests of wip/fp8-tma-staged (56b1efb: both changes,
 # and the W4A16 / fp8 staged epilogues that job_w4a16.sh / job_fp8.sh measure),
 # .carry/old.txz = megamoe of afa0079. One call, carry [".carry", ".peers"]; ~450-560 s:
 #  tests:  the large GEMM's tests (three store modes, both tile orders), the act-epilogue tests

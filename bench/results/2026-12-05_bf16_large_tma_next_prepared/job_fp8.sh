@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 48: the fp8_block TMA kernel's staged epilogues (branch wip/fp8-tma-staged, in the binary
-# .carry/bld.txz of next_2b4bea5, which also holds the other changes): FC2's bf16 y (split_tma*) and
+# .carry/bld.txz of next_56b1efb, which also holds the other changes): FC2's bf16 y (split_tma*) and
 # FC1's e4m3 codes (split_tma*_act) go through the warp's own 16 token rows of the tile's last stage
 # and are stored 16 bytes a lane instead of 4 / 2. MEGAMOE_FP8_TMA_STAGED is a bit mask: 1 = bf16 D,
 # 2 = the codes, 3 = both (the default), 0 = both direct. The 2026-12-03 diagnosis: split_tma 1.090x

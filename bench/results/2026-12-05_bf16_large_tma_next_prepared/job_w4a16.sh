@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Session 48: the W4A16 TMA tactic's staged epilogue (branch wip/w4a16-large-tma-staged, in the same
-# binary as job.sh: .carry/bld.txz of wip/fp8-tma-staged, 2b4bea5): bf16 outputs (bf16 D, FC1's
+# binary as job.sh: .carry/bld.txz of wip/fp8-tma-staged, 56b1efb): bf16 outputs (bf16 D, FC1's
 # activation) of passes >= 128 tokens through the warp's own rows of the pass's last A buffer, stored
 # 16 bytes a lane instead of one bf16 a store (MEGAMOE_W4A16_LARGE_TMA_STAGED=1, the default; =0 the
 # direct stores). A second call after job.sh with the same carry [".carry", ".peers"]; ~450-550 s:
 #  tests:  every W4A16 / fp4 GPU test (the TMA tactic's tests run staged and direct, and a D16 off 16
 #          bytes), the W4A16 backends' conformance cases;
 #  san:    memcheck / racecheck / synccheck on the large tactics' activation-epilogue tests;
-#  ab:     direct (=0) against staged (=1), forced split_large_tma and `auto`, mxfp4 and nvfp4;
+#  ab:     main's binary (.carry/old.txz: its W4A16 kernel, lane-0 dfull arrivals) / direct (=0, the
+#          branch's decoders: every lane arrives on dfull) / staged (=1), forced split_large_tma
+#          and `auto`, mxfp4 and nvfp4;
 #  peer:   `auto` w4a16_mxfp4 T = 2048 / 8192 with our bf16 (this binary: early draw + staged) as the
 #          baseline (bench/run_bench.py), for issue 15's "T = 8192 at most 1.05x our bf16".
 set -u
@@ -15,7 +17,7 @@ source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
-mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
+mkdir -p /tmp/bld /tmp/old && tar xJf .carry/bld.txz -C /tmp/bld && tar xJf .carry/old.txz -C /tmp/old || exit 1
 B=/tmp/bld
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='*W4A16*:*mxfp4*:*nvfp4*:QuantizeFp4*' \
@@ -28,11 +30,13 @@ for t in memcheck racecheck synccheck; do
 done
 mkdir -p "$R/ab"
 S=$B/megamoe@MEGAMOE_W4A16_LARGE_TMA_STAGED
-AB_VARIANTS="direct=$S=0 staged=$S=1" RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 430 \
+AB_VARIANTS="main=/tmp/old/megamoe direct=$S=0 staged=$S=1" RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 430 \
   "forced_mx=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,4096,8192 --iters 30" \
   "auto_nv=--recipe w4a16_nvfp4 --presets $P --tokens 2048,8192 --iters 30" \
   > "$R/ab.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab.txt"
+echo "== direct staged"; python3 scripts/ab_compare.py "$R/ab" direct staged > "$R/ab_direct_staged.txt" 2>&1
+grep -E "geomean|ALL" "$R/ab_direct_staged.txt"
 echo "ab $(el)s"
 if [ "$(el)" -lt 480 ]; then
   timeout $(( 590 - $(el) )) python3 bench/run_bench.py --build "$B" --recipe w4a16_mxfp4 --out "$R/auto_mx_vs_bf16.json" \
