@@ -27,12 +27,10 @@ for t in memcheck racecheck synccheck; do
     --gtest_filter="$S" > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
 done
-wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
-wrap bf split_large_tma $B/megamoe
 mkdir -p "$R/ab_bf16" "$R/ab_fp8" "$R/ab_w4"
-AB_VARIANTS="main=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=/tmp/w/bf early=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
+AB_VARIANTS="main=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=$B/megamoe early=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
   RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" $(( AB_END - 130 )) \
-  "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --presets $P --tokens 2048,8192 --iters 40" \
+  "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 40" \
   > "$R/ab_bf16.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_bf16.txt"; echo "ab bf16 $(el)s"
 S8=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
