@@ -16,6 +16,10 @@ mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
 B=/tmp/bld
 AB_END=${AB_END:-500}  # the A/B phases stop starting runs by then (s since the start): bf16 - 130, fp8 - 60
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
+# Session 51: the tensor-core subnormal probe (bench/mma_subnormal_probe.cu, < 1 s) when carried.
+if [ -x .carry/mma_subnormal_probe ]; then
+  timeout 30 .carry/mma_subnormal_probe > "$R/mma_subnormal.txt" 2>&1; cat "$R/mma_subnormal.txt"
+fi
 timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" "$R/tests.log" | head -12
 MEGAMOE_FP8_TMA_STAGED=0 timeout 60 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8Gemm.*' \
