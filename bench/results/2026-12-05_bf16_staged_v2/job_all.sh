@@ -20,6 +20,7 @@ P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 if [ -x .carry/mma_subnormal_probe ]; then
   timeout 30 .carry/mma_subnormal_probe > "$R/mma_subnormal.txt" 2>&1; cat "$R/mma_subnormal.txt"
 fi
+if [ -z "${AB_ONLY:-}" ]; then
 timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" "$R/tests.log" | head -12
 MEGAMOE_FP8_TMA_STAGED=0 timeout 60 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8Gemm.*' \
@@ -31,20 +32,21 @@ for t in memcheck racecheck synccheck; do
     --gtest_filter="$S" > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
 done
+fi  # AB_ONLY
 mkdir -p "$R/ab_bf16" "$R/ab_fp8" "$R/ab_w4"
 AB_VARIANTS="main=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=$B/megamoe early=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
   RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" $(( AB_END - 130 )) \
-  "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 40" \
+  "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 50" \
   > "$R/ab_bf16.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_bf16.txt"; echo "ab bf16 $(el)s"
 S8=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
 AB_VARIANTS="direct=$S8=0 staged=$S8=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_fp8" x x 2 "$t0" $(( AB_END - 60 )) \
-  "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $P --tokens 2048,8192 --iters 30" \
+  "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $P --tokens 2048,8192 --iters 50" \
   > "$R/ab_fp8.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_fp8.txt"; echo "ab fp8 $(el)s"
 S4=$B/megamoe@MEGAMOE_W4A16_LARGE_TMA_STAGED
 AB_VARIANTS="direct=$S4=0 staged=$S4=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_w4" x x 2 "$t0" "$AB_END" \
-  "forced_mx=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 30" \
+  "forced_mx=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 50" \
   > "$R/ab_w4.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_w4.txt"
 echo "end $(el)s"
