@@ -66,6 +66,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
@@ -117,8 +118,28 @@ struct EpiArgs {
   void* D;  // fp32 D / bf16 D [rows, ldd], or bf16 a [rows, ldd]
   int64_t ldd;
   ActEpilogueArgs act;
-  bool paired;  // two adjacent columns per store (see store; paired_stores_fit)
+  int stores;  // kStoresSingle / kStoresPaired / kStoresStaged (launch_store_mode: what the output allows)
 };
+
+// The staged epilogue (EpiArgs::stores == kStoresStaged; bf16 outputs, passes of at least
+// kStagedMinTok tokens; smaller passes store paired). A thread's accumulators hold 2 adjacent tokens
+// of one weight row, so a direct store writes 2 bf16 of a token row's 16 (a warp instruction
+// touches 8 token rows x 8 bytes). Staged: the warp packs its outputs to bf16 pairs, writes them
+// transposed with stmatrix .trans into scratch, so that memory rows are token rows, and reads them
+// back 16 bytes a lane: one 16-byte global store per lane for 16 tokens x 16 weight rows (two lanes
+// write a token row's 32 bytes) against four 4-byte ones.
+// Scratch: the warp's own 16 weight rows of the pass's last stage (2048 bytes: its A rows, which
+// only its warpgroup's MMAs read). The consumers hold that stage (no arrival on its empty barrier
+// at the end of the K loop), meet at their warpgroup's named barrier (every wgmma of the
+// warpgroup has completed, not just the warp's own wait), write the scratch, and release the stage
+// after a proxy fence and a second warpgroup barrier. Holding a stage leaves the TMA lane 3 stages
+// ahead of the next tile instead of 4, so only passes wide enough to hide a load behind 3 steps
+// stage (kStagedMinTok).
+constexpr int kStagedMinTok = 128;
+constexpr int kScratchBytes = 16 * kRowBytes;  // 2048: the warp's 16 weight rows of one stage
+constexpr int kRoundBytes = 512;               // one stmatrix x4 round: 16 tokens x 32 bytes (or 32 x 16)
+constexpr int kRoundsAtOnce = kScratchBytes / kRoundBytes;  // 4 rounds between two __syncwarp
+static_assert(kStoresSingle == 0 && kStoresPaired == 1 && kStoresStaged == 2, "EpiArgs::stores values");
 
 using ptx::smem_u32;
 
@@ -127,9 +148,11 @@ using ptx::smem_u32;
 // group, then release its stage (wgmma reads both operands asynchronously). kTwo: a pass of up to
 // 2 NT tokens as two MMAs of width NT per k16 block, on token rows 0..NT-1 (acc) and NT..2NT-1
 // (acc2) of the stage, the same A descriptor.
+// hold_last: the last stage stays held (the staged epilogue's scratch; release_held frees it).
 template <int NT, bool kTwo = false>
 __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)[NT / 2], Barriers& bars,
-                                             uint32_t base, int c, int lane, int KT, uint32_t& step) {
+                                             uint32_t base, int c, int lane, int KT, uint32_t& step,
+                                             bool hold_last) {
 #pragma unroll
   for (int i = 0; i < NT / 2; ++i) {
     acc[i] = 0.0f;
@@ -149,6 +172,23 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
   wgmma::fence_acc(acc);
   if constexpr (kTwo) wgmma::fence_acc(acc2);
   step += uint32_t(KT);
+  if (!hold_last && lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
+}
+
+// The staged epilogue's scratch of CTA warp `warp` (0..7): its 16 weight rows 16 warp .. + 15 of the
+// tile, in the pass's last stage (step - 1). Before writing it, every MMA of the warpgroup must be
+// done reading the stage: the warpgroup's named barrier (1 + c) after each warp's wgmma wait.
+__device__ __forceinline__ uint32_t hold_scratch(uint32_t base, uint32_t step, int c, int warp) {
+  ptx::named_barrier_sync(1u + uint32_t(c), 128u);
+  return base + ((step - 1) % kStages) * uint32_t(kStageBytes) + uint32_t(warp * kScratchBytes);
+}
+
+// After the staged stores: the scratch's generic-proxy accesses are ordered before the TMA writes
+// that refill the stage (proxy fence, then the warpgroup barrier so that lane 0's arrival comes
+// after every lane's fence and reads), then the warp's arrival on the stage's empty barrier.
+__device__ __forceinline__ void release_held(Barriers& bars, uint32_t step, int c, int lane) {
+  ptx::fence_proxy_async_shared();
+  ptx::named_barrier_sync(1u + uint32_t(c), 128u);
   if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
 }
 
@@ -157,7 +197,7 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
 // column jo; plain: acc, relu2: relu(acc + b)^2). Lanes gq and gq ^ 1 (lane ^ 4) hold adjacent
 // columns of the same tokens; each sends the other one value (one shuffle per two values), so that
 // the even lane holds token 8 j + 2 tig and the odd lane token 8 j + 2 tig + 1, both columns. Then
-//   EpiArgs::paired:  one store of the two columns (4 bytes bf16, 8 bytes fp32): a warp store
+//   EpiArgs::stores >= 1: one store of the two columns (4 bytes bf16, 8 bytes fp32): a warp store
 //                     instruction writes 8 token rows x 8 columns; needs an even column count, an
 //                     even ldd and D aligned to two elements (paired_stores_fit);
 //   else:             one store per column (the single-store variant of the A/B, and any output
@@ -186,7 +226,7 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
     const int col = j * 8 + 2 * tig + odd, n0 = n - odd;  // n0: the pair's even column
     const float lo = odd ? recv : v0, hi = odd ? v1 : recv;
     if (col >= rows) return;
-    if (ep.paired) {
+    if (ep.stores != kStoresSingle) {
       if (n0 < cols) write2(col, n0, lo, hi);
     } else {
       if (n0 < cols) write(col, n0, lo);
@@ -226,39 +266,168 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
   }
 }
 
-// The pass's epilogue: the activation picked at run time (one K loop for the four).
-template <int NT, LargeTmaOut O>
-__device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
-                                           int t0, int rows, int N) {
-  if constexpr (O != LargeTmaOut::kAct) {
-    store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N);
+inline __device__ uint32_t pack_bf16x2(float lo, float hi) {  // lo at the lower address
+  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t*>(&v);
+}
+
+// The staged form of store() (bf16 outputs; the same float operations, so the same bits), through
+// the warp's 2048-byte scratch, kRoundsAtOnce rounds between two __syncwarp:
+//   plain / relu2 (16 weight rows = 16 output columns): a round is 16 tokens (accumulator blocks
+//     j, j + 1) x 16 columns; stmatrix x4 .trans of the fragments (rows na | nb) x (block j | j + 1)
+//     puts token t's 8 columns of half h (0: na, 1: nb) at 16-byte chunk 2 t + (h ^ (t / 4 % 2))
+//     (the XOR keeps the 8 rows of one matrix, 32 bytes apart, on distinct banks); lane L then
+//     stores token L / 2, half L % 2 (16 bytes at column n_warp + 8 h, if below the output's
+//     column count: a multiple of 8, so a half is all in or all out);
+//   gated (16 weight rows = 8 gate/up pairs = 8 output columns jo0 .. jo0 + 7): a round is 32
+//     tokens (blocks j .. j + 3, x2 for a last pair of blocks) x 8 columns at chunk t; lane L stores
+//     token L.
+template <int NT, LargeTmaOut O, Activation A>
+__device__ __forceinline__ void store_staged(const EpiArgs& ep, const float (&acc)[NT / 2], uint32_t scratch,
+                                             int lane, int g, int n_warp, int t0, int rows, int N) {
+  static_assert(O != LargeTmaOut::kF32, "the staged epilogue stores bf16");
+  constexpr int kBlocks = NT / 8;  // accumulator blocks of 8 tokens
+  __nv_bfloat16* const D = static_cast<__nv_bfloat16*>(ep.D);
+  if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
+    if (n_warp >= N) return;  // N % 16 == 0: the warp's 16 rows are all in or all out
+    const int gq = lane >> 2, I = N / 2, jo0 = n_warp / 2;  // gate_up::output_col(n_warp + gq) = jo0 + gq
+    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+    const float bg = b ? __ldg(b + jo0 + gq) : 0.0f, bu = b ? __ldg(b + I + jo0 + gq) : 0.0f;
+    auto pair = [&](int j) {
+      return pack_bf16x2(act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha),
+                         act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha));
+    };
+    constexpr int kRounds = (kBlocks + 3) / 4;
+    const uint32_t chunk = scratch + uint32_t(lane * 16);
+    __nv_bfloat16* const d = D + size_t(jo0);
+#pragma unroll
+    for (int r0 = 0; r0 < kRounds; r0 += kRoundsAtOnce) {
+      if (r0 * 32 >= rows) break;  // warp-uniform
+#pragma unroll
+      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
+        if (r * 32 >= rows) break;
+        const uint32_t at = chunk + uint32_t((r - r0) * kRoundBytes);
+        if (4 * r + 4 <= kBlocks) ptx::stmatrix_x4_trans(at, pair(4 * r), pair(4 * r + 1), pair(4 * r + 2), pair(4 * r + 3));
+        else ptx::stmatrix_x2_trans(at, pair(4 * r), pair(4 * r + 1));  // kBlocks % 4 == 2 (144 tokens)
+      }
+      __syncwarp();
+#pragma unroll
+      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
+        const int tok = r * 32 + lane;
+        if (r * 32 >= rows) break;
+        const uint4 v = ptx::ld_shared_v4(chunk + uint32_t((r - r0) * kRoundBytes));
+        if (tok < rows && (4 * r + 4 <= kBlocks || lane < 16))
+          *reinterpret_cast<uint4*>(d + size_t(t0 + tok) * size_t(ep.ldd)) = v;
+      }
+      __syncwarp();
+    }
   } else {
-    switch (ep.act.activation) {
-      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kSwiGLUOAI: store<NT, O, Activation::kSwiGLUOAI>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      default: store<NT, O, Activation::kReLU2>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+    const int gq = lane >> 2, na = n_warp + gq, nb = na + 8;
+    const float* b = nullptr;
+    if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+    const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
+    auto value = [&](float v, float bias) {
+      if constexpr (O == LargeTmaOut::kAct)  // relu2: a has N = I columns
+        return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha);
+      else
+        return v;
+    };
+    auto pair = [&](int j, int q, float bias) { return pack_bf16x2(value(acc[4 * j + q], bias), value(acc[4 * j + q + 1], bias)); };
+    static_assert(kBlocks % 2 == 0, "pass widths of 16-token rounds");
+    constexpr int kRounds = kBlocks / 2;
+    const int wt = (lane & 7) + 8 * (lane >> 4), wh = (lane >> 3) & 1;  // stmatrix: lane 8 i + c = matrix i, row c
+    const int rt = lane >> 1, rh = lane & 1;                            // the 16-byte read and store
+    const uint32_t wchunk = scratch + uint32_t((2 * wt + (wh ^ ((wt >> 2) & 1))) * 16);
+    const uint32_t rchunk = scratch + uint32_t((2 * rt + (rh ^ ((rt >> 2) & 1))) * 16);
+    const bool col_in = n_warp + 8 * rh < N;
+    __nv_bfloat16* const d = D + size_t(n_warp + 8 * rh);
+#pragma unroll
+    for (int r0 = 0; r0 < kRounds; r0 += kRoundsAtOnce) {
+      if (r0 * 16 >= rows) break;  // warp-uniform
+#pragma unroll
+      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
+        if (r * 16 >= rows) break;
+        ptx::stmatrix_x4_trans(wchunk + uint32_t((r - r0) * kRoundBytes), pair(2 * r, 0, ba), pair(2 * r, 2, bb),
+                               pair(2 * r + 1, 0, ba), pair(2 * r + 1, 2, bb));
+      }
+      __syncwarp();
+#pragma unroll
+      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
+        const int tok = r * 16 + rt;
+        if (r * 16 >= rows) break;
+        const uint4 v = ptx::ld_shared_v4(rchunk + uint32_t((r - r0) * kRoundBytes));
+        if (tok < rows && col_in) *reinterpret_cast<uint4*>(d + size_t(t0 + tok) * size_t(ep.ldd)) = v;
+      }
+      __syncwarp();
     }
   }
 }
 
+// The pass's epilogue: the activation picked at run time (one K loop for the four).
+// kStaged: through `scratch` (store_staged), else straight from registers (store).
+template <int NT, LargeTmaOut O, bool kStaged>
+__device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], uint32_t scratch, int lane,
+                                           int g, int n_warp, int t0, int rows, int N) {
+  auto one = [&](auto act_tag) {
+    constexpr Activation kA = decltype(act_tag)::value;
+    if constexpr (kStaged) store_staged<NT, O, kA>(ep, acc, scratch, lane, g, n_warp, t0, rows, N);
+    else store<NT, O, kA>(ep, acc, lane, g, n_warp, t0, rows, N);
+  };
+  using SwiGLU = std::integral_constant<Activation, Activation::kSwiGLU>;
+  if constexpr (O != LargeTmaOut::kAct) {
+    one(SwiGLU{});
+  } else {
+    switch (ep.act.activation) {
+      case Activation::kSwiGLU: one(SwiGLU{}); break;
+      case Activation::kSwiGLUOAI: one(std::integral_constant<Activation, Activation::kSwiGLUOAI>{}); break;
+      case Activation::kGeGLU: one(std::integral_constant<Activation, Activation::kGeGLU>{}); break;
+      default: one(std::integral_constant<Activation, Activation::kReLU2>{}); break;
+    }
+  }
+}
+
+// Whether passes of NT tokens (a two-MMA pass: 2 NT) may stage their stores (kStagedMinTok).
 template <int NT, LargeTmaOut O>
-__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane, int KT,
+constexpr bool kMayStage = O != LargeTmaOut::kF32 && NT >= kStagedMinTok;
+
+template <int NT, LargeTmaOut O>
+__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int warp, int lane, int KT,
                                          uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
   float acc[NT / 2];
-  consume_pass<NT>(acc, acc, bars, base, c, lane, KT, step);
-  store_pass<NT, O>(ep, acc, lane, g, n_warp, t0, rows, N);
+  const int c = warp / 4;
+  const bool staged = kMayStage<NT, O> && ep.stores == kStoresStaged;
+  consume_pass<NT>(acc, acc, bars, base, c, lane, KT, step, staged);
+  if constexpr (kMayStage<NT, O>) {
+    if (staged) {
+      const uint32_t scratch = hold_scratch(base, step, c, warp);
+      store_pass<NT, O, true>(ep, acc, scratch, lane, g, n_warp, t0, rows, N);
+      release_held(bars, step, c, lane);
+      return;
+    }
+  }
+  store_pass<NT, O, false>(ep, acc, 0u, lane, g, n_warp, t0, rows, N);
 }
 
 // A pass of NH + 1 .. 2 NH tokens (pass mode 2): two accumulator arrays of one MMA width, the second
 // for tokens t0 + NH ...
 template <int NH, LargeTmaOut O>
-__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane,
+__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t base, int warp, int lane,
                                              int KT, uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
   float acc[NH / 2], acc2[NH / 2];
-  consume_pass<NH, true>(acc, acc2, bars, base, c, lane, KT, step);
-  store_pass<NH, O>(ep, acc, lane, g, n_warp, t0, NH, N);
-  store_pass<NH, O>(ep, acc2, lane, g, n_warp, t0 + NH, rows - NH, N);
+  const int c = warp / 4;
+  const bool staged = kMayStage<2 * NH, O> && ep.stores == kStoresStaged;
+  consume_pass<NH, true>(acc, acc2, bars, base, c, lane, KT, step, staged);
+  if constexpr (kMayStage<2 * NH, O>) {
+    if (staged) {  // both halves through the one scratch (store_staged ends on a __syncwarp)
+      const uint32_t scratch = hold_scratch(base, step, c, warp);
+      store_pass<NH, O, true>(ep, acc, scratch, lane, g, n_warp, t0, NH, N);
+      store_pass<NH, O, true>(ep, acc2, scratch, lane, g, n_warp, t0 + NH, rows - NH, N);
+      release_held(bars, step, c, lane);
+      return;
+    }
+  }
+  store_pass<NH, O, false>(ep, acc, 0u, lane, g, n_warp, t0, NH, N);
+  store_pass<NH, O, false>(ep, acc2, 0u, lane, g, n_warp, t0 + NH, rows - NH, N);
 }
 
 template <LargeTmaOut O>
@@ -350,8 +519,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
 
-  ptx::setmaxnreg_inc<kConsumerRegs>();
-  const int c = warp / 4;  // warpgroup: weight rows 64 c .. 64 c + 63 of the tile
+  ptx::setmaxnreg_inc<kConsumerRegs>();  // warpgroup c = warp / 4: weight rows 64 c .. 64 c + 63 of the tile
   // Dynamic order: the ticket in the stage of the tile's first step (its full barrier's wait, which
   // the K loop repeats at once, orders the read).
   auto next_tile = [&]() -> bool {
@@ -364,20 +532,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int n_warp = walk.blk * kWRows + warp * 16;  // the warp's first weight row (16 a warp)
     const int g = walk.g, t0 = walk.t0, rows = walk.rows;
     if (rows > kMaxTok) {  // pass mode 2: two MMAs, on rows 0..143 / 144..287 or 0..159 / 160..319
-      if (rows <= 288) run_pass_two<144, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
-      else run_pass_two<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
+      if (rows <= 288) run_pass_two<144, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N);
+      else run_pass_two<160, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N);
       continue;
     }
     switch (token_boxes(rows)) {  // one accumulator array per MMA width: MMAs of different N sharing
                                   // one array made ptxas serialise them (warning C7512)
-      case 1: run_pass<32, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 2: run_pass<64, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 3: run_pass<96, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 4: run_pass<128, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 5: run_pass<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 6: run_pass<192, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 7: run_pass<224, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      default: run_pass<256, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 1: run_pass<32, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 2: run_pass<64, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 3: run_pass<96, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 4: run_pass<128, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 5: run_pass<160, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 6: run_pass<192, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 7: run_pass<224, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      default: run_pass<256, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
     }
   }
 }
@@ -385,7 +553,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
-cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
                         cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
@@ -405,7 +573,7 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "bf16 large", "W");
   const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
-  const EpiArgs ep{a.D, a.ldd, a.act, paired};
+  const EpiArgs ep{a.D, a.ldd, a.act, stores};
   kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched);
   return cudaGetLastError();
 }
@@ -414,9 +582,9 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
 
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
                          cudaStream_t stream);
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
                        cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

@@ -4,9 +4,9 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
                        cudaStream_t stream) {
-  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, paired, sched, stream);
+  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, stores, sched, stream);
 }
 
 }  // namespace megamoe::sm90::bf16_large
