@@ -17,7 +17,8 @@
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
 // Every case in the static tile order and in the dynamic one (a launch-wide counter, reset by the
-// launch's last CTA: checked zero after each pair of launches).
+// launch's last CTA: checked zero after each pair of launches), the dynamic one with both ticket
+// draws (early_draw 0 and 1).
 // Store modes (Bf16LargeTmaArgs::stores), one per pass mode here: one column a store (pass mode 0),
 // two adjacent columns by a lane exchange (1), the staged epilogue (2: bf16 D of passes >= 128
 // tokens through shared memory, 16 bytes a lane). Fallbacks: an odd ldd, an odd N and a D off the
@@ -64,10 +65,12 @@ struct Shape {
 // wide_bound: rows_bound = every row of A (as the backend passes it: the last pass's token boxes then
 // read rows past offsets[G], here NaN, which must reach no stored output), else offsets[G].
 // dynamic: tiles from a launch-wide counter (both launches share it; it must be zero again after each).
-void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, bool dynamic = false) {
+// order: 0 static, 1 dynamic, 2 dynamic with the early ticket draw.
+void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, int order = 0) {
+  const bool dynamic = order != 0;
   static const char* const kStoreNames[] = {" single stores", " paired stores", " staged stores"};
   const std::string name = sh.name + " pass mode " + std::to_string(mode) + (wide_bound ? " wide bound" : "") +
-                           kStoreNames[stores] + (dynamic ? " dynamic order" : "");
+                           kStoreNames[stores] + (order == 1 ? " dynamic order" : order == 2 ? " dynamic order early draw" : "");
   SCOPED_TRACE(name);
   const int G = int(sh.rows.size());
   const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
@@ -109,6 +112,7 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, bool dyna
   a.D = dD.p + off;
   a.out = LargeTmaOut::kF32;
   a.dynamic_tiles = dynamic ? 1 : 0;
+  a.early_draw = order == 2 ? 1 : 0;
   if (dynamic) {
     dsched.upload(std::vector<int32_t>{0, 0, 0, 0});
     a.tile_counter = dsched.p;
@@ -222,8 +226,7 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   shapes.push_back({"N136 K136", 136, 136, 0, 8, 0, widths});
   for (int mode : {0, 1, 2})
     for (const Shape& sh : shapes)
-      for (bool dynamic : {false, true})
-        run_shape(sh, mode, /*wide_bound=*/mode == 2, /*stores=*/mode, dynamic);
+      for (int order : {0, 1, 2}) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*stores=*/mode, order);
 }
 
 // The same checks on a small problem (each pass width kind, both two-MMA widths, a second pass, the
@@ -233,8 +236,8 @@ TEST(Bf16LargeTma, SmallProblemForSanitizers) {
   GPUTEST_TRACE_SEED();
   const std::vector<int> rows = {0, 1, 33, 200, 257, 300, 600, 0};
   for (int mode : {0, 2})
-    for (bool dynamic : {false, true})  // pass mode 2 with staged stores (ldd 152), 0 with single ones
-      run_shape({"sanitizer N144 K328", 144, 328, 0, 8, 3, rows}, mode, mode == 2, /*stores=*/mode, dynamic);
+    for (int order : {0, 1, 2})  // pass mode 2 with staged stores (ldd 152), 0 with single ones
+      run_shape({"sanitizer N144 K328", 144, 328, 0, 8, 3, rows}, mode, mode == 2, /*stores=*/mode, order);
 }
 
 }  // namespace

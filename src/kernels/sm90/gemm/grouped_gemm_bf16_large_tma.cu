@@ -12,9 +12,10 @@
 namespace megamoe::sm90::bf16_large {
 
 cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
-                         cudaStream_t stream) {
-  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, stores, sched, stream)
-                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, stores, sched, stream);
+                         bool early_draw, cudaStream_t stream) {
+  return a.out == LargeTmaOut::kF32
+             ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, stores, sched, early_draw, stream)
+             : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, stores, sched, early_draw, stream);
 }
 
 int launch_store_mode(const Bf16LargeTmaArgs& a) {
@@ -76,8 +77,14 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   static const bool env_dynamic = env_int("MEGAMOE_BF16_LARGE_TMA_DYNAMIC", 1) != 0;
   const bool dynamic = a.tile_counter != nullptr && (a.dynamic_tiles >= 0 ? a.dynamic_tiles == 1 : env_dynamic);
   int* const sched = dynamic ? a.tile_counter : nullptr;
-  const cudaError_t e = act ? launch_act(a, rows_bound, mode, stores, sched, stream)
-                            : launch_plain(a, rows_bound, mode, stores, sched, stream);
+  if (a.early_draw < -1 || a.early_draw > 1)
+    throw_invalid("early_draw", "-1 (the environment), 0 or 1", std::to_string(a.early_draw));
+  // MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1: the early ticket draw for A/B measurements (read once per
+  // process; off by default until measured).
+  static const bool env_early = env_int("MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW", 0) != 0;
+  const bool early = a.early_draw >= 0 ? a.early_draw == 1 : env_early;
+  const cudaError_t e = act ? launch_act(a, rows_bound, mode, stores, sched, early, stream)
+                            : launch_plain(a, rows_bound, mode, stores, sched, early, stream);
   cu::check(who, e, "bf16 large GEMM launch");
 }
 

@@ -20,7 +20,8 @@
 // consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently: with a
 // tile counter (Bf16LargeTmaArgs::dynamic_tiles, the default where the caller gives one) each is the
 // next ticket of the launch's counter, which the TMA lane draws once the stage of the tile's first
-// step is free and writes beside that stage for the consumers; without one, tile t = blockIdx.x +
+// step is free (or, Bf16LargeTmaArgs::early_draw, right after issuing the previous tile's last step)
+// and writes beside that stage for the consumers; without one, tile t = blockIdx.x +
 // i * gridDim.x (the static order: with pass widths alternating 320 / 192 and an even grid it gave
 // the even CTAs every wide pass, 0.81x at gpt-oss-120b T = 12288 against 0.96x dynamic)
 // in the order expert, block, pass (pass fastest): the CTAs running the passes of one weight block
@@ -71,6 +72,7 @@
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/ptx_staging.cuh"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
@@ -434,7 +436,7 @@ template <LargeTmaOut O>
 __global__ void __launch_bounds__(kThreads, 1)
     bf16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                           const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode,
-                          int* __restrict__ sched) {
+                          int* __restrict__ sched, bool early_draw) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t base = (smem_u32(smem_raw) + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
@@ -463,21 +465,35 @@ __global__ void __launch_bounds__(kThreads, 1)
     // times; a fixed stride can give one CTA all the wide ones); the ticket rides with the tile's
     // first stage to the consumers.
     int tiles_run = 0, last_ticket = -1;  // dynamic order: this CTA's tiles; its previous ticket
+    auto draw = [&]() {
+      const int t = atomicAdd(sched, 1);
+      if (t <= last_ticket) __trap();  // a counter shared by two running launches
+      last_ticket = t;
+      return t;
+    };
+    auto wait_free = [&](uint32_t i) {  // the stage of step i is free (its previous use released)
+      const uint32_t use = i / kStages;
+      if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[i % kStages]), (use - 1) & 1u, kTimeoutNs);
+    };
+    // When the next ticket is drawn (dynamic order):
+    //   default:    once the stage of the tile's first step is free: a CTA takes a tile only when it
+    //               can start loading it (a tile drawn earlier waits for that stage, near the launch's
+    //               end while other CTAs find none left); a tile then pays the stage wait and the
+    //               atomic's round trip one after the other;
+    //   early_draw: right after the previous tile's last step is issued, so the round trip overlaps
+    //               the wait for the stage.
+    const bool early = sched != nullptr && early_draw;
+    int ticket = early ? draw() : 0;
     for (;;) {
-      // The stage of the next tile's first step is free before the ticket is drawn: a CTA takes a
-      // tile only when it can start loading it (a tile drawn earlier would wait here, near the
-      // launch's end while other CTAs find none left).
-      {
-        const uint32_t use = step / kStages;
-        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[step % kStages]), (use - 1) & 1u, kTimeoutNs);
-      }
-      const int ticket = sched != nullptr ? atomicAdd(sched, 1) : 0;
-      if (sched != nullptr) {
-        if (ticket <= last_ticket) __trap();  // a counter shared by two running launches
-        last_ticket = ticket;
+      bool first_free = false;  // the stage of the tile's first step waited for
+      if (!early) {
+        wait_free(step);
+        first_free = true;
+        if (sched != nullptr) ticket = draw();
       }
       if (!(sched != nullptr ? walk.at(ticket) : walk.next())) {
-        if (sched != nullptr) {  // the past-the-end ticket, in the next stage (free, above), without loads
+        if (sched != nullptr) {  // the past-the-end ticket, in the next stage once free, without loads
+          if (!first_free) wait_free(step);
           const uint32_t s = step % kStages;
           bars.ticket[s] = ticket;
           ptx::mbar_arrive(smem_u32(&bars.full[s]));
@@ -490,7 +506,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int boxes = token_boxes(walk.rows);
       for (int kt = 0; kt < KT; ++kt, ++step) {
         const uint32_t s = step % kStages, use = step / kStages;
-        if (kt > 0 && use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        if ((kt > 0 || !first_free) && use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
         if (kt == 0 && sched != nullptr) bars.ticket[s] = ticket;  // before the arrival that publishes it
         const uint32_t full = smem_u32(&bars.full[s]), st = base + s * uint32_t(kStageBytes);
         ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBoxBytes));  // zero-filled bytes count too
@@ -498,6 +514,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int b = 0; b < boxes; ++b)
           ptx::tma_load_2d(st + uint32_t(kWBytes + b * kTokBoxBytes), &tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
       }
+      if (early) ticket = draw();
     }
     if (sched != nullptr) {
       // The CTA's last ticket is drawn. The last CTA to get here checks that the launch ran every tile
@@ -554,7 +571,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // checked the arguments.
 template <LargeTmaOut O>
 cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
-                        cudaStream_t stream) {
+                        bool early_draw, cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
@@ -574,7 +591,8 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
   const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
   const EpiArgs ep{a.D, a.ldd, a.act, stores};
-  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched);
+  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched,
+                                                 early_draw);
   return cudaGetLastError();
 }
 
@@ -583,8 +601,8 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
 cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
-                         cudaStream_t stream);
+                         bool early_draw, cudaStream_t stream);
 cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
-                       cudaStream_t stream);
+                       bool early_draw, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

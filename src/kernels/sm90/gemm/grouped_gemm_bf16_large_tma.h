@@ -52,6 +52,11 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // running launch, traps (a launch error) instead of skipping tiles. One counter per GEMM that may
   // run at the same time as another.
   int* tile_counter = nullptr;
+  // Dynamic order only: when the TMA lane draws the next ticket. 0: once the stage of the tile's
+  // first step is free; 1: right after issuing the previous tile's last step (the atomic's round
+  // trip overlaps the stage wait); -1: MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW (read once per process),
+  // else 0.
+  int early_draw = -1;
 };
 
 constexpr int kStoresSingle = 0, kStoresPaired = 1, kStoresStaged = 2;
