@@ -28,9 +28,11 @@ __device__ __forceinline__ uint4 ld_shared_v4(uint32_t addr) {
   return v;
 }
 
-// Named barrier `id` (1..15; 0 is __syncthreads) of `threads` threads, a multiple of 32.
-__device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+// The 128 threads of consumer warpgroup c (0 or 1) meet: named barrier 1 + c (0 is __syncthreads).
+// Immediate barrier ids: with an id in a register ptxas reserves all 16 of the CTA's barriers.
+__device__ __forceinline__ void warpgroup_barrier(int c) {
+  if (c == 0) asm volatile("bar.sync 1, 128;" ::: "memory");
+  else asm volatile("bar.sync 2, 128;" ::: "memory");
 }
 
 }  // namespace megamoe::ptx

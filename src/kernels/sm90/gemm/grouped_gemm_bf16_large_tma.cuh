@@ -181,7 +181,7 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
 // tile, in the pass's last stage (step - 1). Before writing it, every MMA of the warpgroup must be
 // done reading the stage: the warpgroup's named barrier (1 + c) after each warp's wgmma wait.
 __device__ __forceinline__ uint32_t hold_scratch(uint32_t base, uint32_t step, int c, int warp) {
-  ptx::named_barrier_sync(1u + uint32_t(c), 128u);
+  ptx::warpgroup_barrier(c);
   return base + ((step - 1) % kStages) * uint32_t(kStageBytes) + uint32_t(warp * kScratchBytes);
 }
 
@@ -190,7 +190,7 @@ __device__ __forceinline__ uint32_t hold_scratch(uint32_t base, uint32_t step, i
 // after every lane's fence and reads), then the warp's arrival on the stage's empty barrier.
 __device__ __forceinline__ void release_held(Barriers& bars, uint32_t step, int c, int lane) {
   ptx::fence_proxy_async_shared();
-  ptx::named_barrier_sync(1u + uint32_t(c), 128u);
+  ptx::warpgroup_barrier(c);
   if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
 }
 
