@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Session 49: our bf16 large-T GEMM (split_large_tma*) with the staged epilogue (rewritten this
 # session: session 48's branch was lost with its machine) and the early ticket draw (a knob, off by
-# default), one binary, against main's.
+# default), one binary. "main" is the same binary with MEGAMOE_BF16_LARGE_TMA_STORES=1 (main's
+# paired stores and ticket draw: the carry holds one binary, the tracked tree leaves ~15 MB).
 #   staged: bf16 outputs of passes >= 128 tokens through the warp's own 16 A rows of the pass's held
 #           last stage (stmatrix .trans), stored 16 bytes a lane (MEGAMOE_BF16_LARGE_TMA_STORES=2,
 #           the branch's default);
 #   early:  staged + MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1 (the TMA lane draws the next tile's ticket
 #           right after issuing a tile's last step).
-# Binaries: .carry/bld.txz = megamoe + megamoe_gpu_tests of the branch, .carry/main.txz = megamoe (+
-# tests) of main. One call, carry [".carry", ".peers"]; ~500-580 s:
+# Binary: .carry/bld.txz = megamoe + megamoe_gpu_tests of the branch. One call, carry
+# [".carry", ".peers"]; ~500-580 s:
 #  tests:  the whole GPU suite (the large GEMM's: three store modes, static / dynamic / early-draw
 #          orders; the act-epilogue tests: staged stores for every activation; the tactic cache's
 #          buckets past 8192, never run on a GPU before);
@@ -21,7 +22,7 @@ source scripts/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
 t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
-mkdir -p /tmp/bld /tmp/main && tar xJf .carry/bld.txz -C /tmp/bld && tar xJf .carry/main.txz -C /tmp/main || exit 1
+mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
 B=/tmp/bld
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 SPLIT=sm90_bf16_bf16_bf16_split
@@ -39,9 +40,8 @@ for pt in qwen3-30b-a3b:2048 mixtral-8x7b:1024 gpt-oss-120b:1024 deepseek-v3:512
   echo "run $pt rc=$? $(grep -o 'rel-L2 vs cpu_reference: .*' "$R/run_${pt%%:*}.txt")"
 done
 wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
-mkdir -p "$R/ab"; wrap tile split_large_tile /tmp/main/megamoe; wrap main split_large_tma /tmp/main/megamoe
-wrap new split_large_tma $B/megamoe
-AB_VARIANTS="tile=/tmp/w/tile main=/tmp/w/main staged=/tmp/w/new early=/tmp/w/new@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
+mkdir -p "$R/ab"; wrap tile split_large_tile $B/megamoe; wrap new split_large_tma $B/megamoe
+AB_VARIANTS="tile=/tmp/w/tile main=/tmp/w/new@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=/tmp/w/new early=/tmp/w/new@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
   RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 520 \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 50" \
