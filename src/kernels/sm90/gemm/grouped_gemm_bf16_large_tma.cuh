@@ -72,10 +72,10 @@
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
-#include "kernels/sm90/common/ptx_staging.cuh"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
+#include "kernels/sm90/gemm/staged_epilogue.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
 
@@ -138,9 +138,7 @@ struct EpiArgs {
 // ahead of the next tile instead of 4, so only passes wide enough to hide a load behind 3 steps
 // stage (kStagedMinTok).
 constexpr int kStagedMinTok = 128;
-constexpr int kScratchBytes = 16 * kRowBytes;  // 2048: the warp's 16 weight rows of one stage
-constexpr int kRoundBytes = 512;               // one stmatrix x4 round: 16 tokens x 32 bytes (or 32 x 16)
-constexpr int kRoundsAtOnce = kScratchBytes / kRoundBytes;  // 4 rounds between two __syncwarp
+static_assert(staged::kScratchBytes == 16 * kRowBytes, "the scratch: a warp's 16 weight rows of one stage");
 static_assert(kStoresSingle == 0 && kStoresPaired == 1 && kStoresStaged == 2, "EpiArgs::stores values");
 
 using ptx::smem_u32;
@@ -182,7 +180,7 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
 // done reading the stage: the warpgroup's named barrier (1 + c) after each warp's wgmma wait.
 __device__ __forceinline__ uint32_t hold_scratch(uint32_t base, uint32_t step, int c, int warp) {
   ptx::warpgroup_barrier(c);
-  return base + ((step - 1) % kStages) * uint32_t(kStageBytes) + uint32_t(warp * kScratchBytes);
+  return base + ((step - 1) % kStages) * uint32_t(kStageBytes) + uint32_t(warp * staged::kScratchBytes);
 }
 
 // After the staged stores: the scratch's generic-proxy accesses are ordered before the TMA writes
@@ -268,63 +266,30 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
   }
 }
 
-inline __device__ uint32_t pack_bf16x2(float lo, float hi) {  // lo at the lower address
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const uint32_t*>(&v);
-}
-
 // The staged form of store() (bf16 outputs; the same float operations, so the same bits), through
-// the warp's 2048-byte scratch, kRoundsAtOnce rounds between two __syncwarp:
-//   plain / relu2 (16 weight rows = 16 output columns): a round is 16 tokens (accumulator blocks
-//     j, j + 1) x 16 columns; stmatrix x4 .trans of the fragments (rows na | nb) x (block j | j + 1)
-//     puts token t's 8 columns of half h (0: na, 1: nb) at 16-byte chunk 2 t + (h ^ (t / 4 % 2))
-//     (the XOR keeps the 8 rows of one matrix, 32 bytes apart, on distinct banks); lane L then
-//     stores token L / 2, half L % 2 (16 bytes at column n_warp + 8 h, if below the output's
-//     column count: a multiple of 8, so a half is all in or all out);
-//   gated (16 weight rows = 8 gate/up pairs = 8 output columns jo0 .. jo0 + 7): a round is 32
-//     tokens (blocks j .. j + 3, x2 for a last pair of blocks) x 8 columns at chunk t; lane L stores
-//     token L.
+// the warp's 2048-byte scratch (staged_epilogue.cuh): plain / relu2 as two groups of 8 columns
+// (weight rows na = n_warp + gq and nb = na + 8: columns n_warp .. and n_warp + 8 .., a group past
+// the output's N columns, a multiple of 8, is not stored); gated as one group of 8 output columns
+// (gate_up::output_col(n_warp + gq) = n_warp / 2 + gq).
 template <int NT, LargeTmaOut O, Activation A>
 __device__ __forceinline__ void store_staged(const EpiArgs& ep, const float (&acc)[NT / 2], uint32_t scratch,
                                              int lane, int g, int n_warp, int t0, int rows, int N) {
   static_assert(O != LargeTmaOut::kF32, "the staged epilogue stores bf16");
-  constexpr int kBlocks = NT / 8;  // accumulator blocks of 8 tokens
   __nv_bfloat16* const D = static_cast<__nv_bfloat16*>(ep.D);
+  const size_t ldd = size_t(ep.ldd);
+  const int gq = lane >> 2;
   if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
     if (n_warp >= N) return;  // N % 16 == 0: the warp's 16 rows are all in or all out
-    const int gq = lane >> 2, I = N / 2, jo0 = n_warp / 2;  // gate_up::output_col(n_warp + gq) = jo0 + gq
+    const int I = N / 2, jo0 = n_warp / 2;
     const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
     const float bg = b ? __ldg(b + jo0 + gq) : 0.0f, bu = b ? __ldg(b + I + jo0 + gq) : 0.0f;
     auto pair = [&](int j) {
-      return pack_bf16x2(act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha),
-                         act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha));
+      return staged::pack_bf16x2(act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha),
+                                 act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha));
     };
-    constexpr int kRounds = (kBlocks + 3) / 4;
-    const uint32_t chunk = scratch + uint32_t(lane * 16);
-    __nv_bfloat16* const d = D + size_t(jo0);
-#pragma unroll
-    for (int r0 = 0; r0 < kRounds; r0 += kRoundsAtOnce) {
-      if (r0 * 32 >= rows) break;  // warp-uniform
-#pragma unroll
-      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
-        if (r * 32 >= rows) break;
-        const uint32_t at = chunk + uint32_t((r - r0) * kRoundBytes);
-        if (4 * r + 4 <= kBlocks) ptx::stmatrix_x4_trans(at, pair(4 * r), pair(4 * r + 1), pair(4 * r + 2), pair(4 * r + 3));
-        else ptx::stmatrix_x2_trans(at, pair(4 * r), pair(4 * r + 1));  // kBlocks % 4 == 2 (144 tokens)
-      }
-      __syncwarp();
-#pragma unroll
-      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
-        const int tok = r * 32 + lane;
-        if (r * 32 >= rows) break;
-        const uint4 v = ptx::ld_shared_v4(chunk + uint32_t((r - r0) * kRoundBytes));
-        if (tok < rows && (4 * r + 4 <= kBlocks || lane < 16))
-          *reinterpret_cast<uint4*>(d + size_t(t0 + tok) * size_t(ep.ldd)) = v;
-      }
-      __syncwarp();
-    }
+    staged::store_one_group<NT / 8>(scratch, lane, pair, D + jo0, ldd, t0, rows);
   } else {
-    const int gq = lane >> 2, na = n_warp + gq, nb = na + 8;
+    const int na = n_warp + gq, nb = na + 8;
     const float* b = nullptr;
     if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
     const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
@@ -334,34 +299,12 @@ __device__ __forceinline__ void store_staged(const EpiArgs& ep, const float (&ac
       else
         return v;
     };
-    auto pair = [&](int j, int q, float bias) { return pack_bf16x2(value(acc[4 * j + q], bias), value(acc[4 * j + q + 1], bias)); };
-    static_assert(kBlocks % 2 == 0, "pass widths of 16-token rounds");
-    constexpr int kRounds = kBlocks / 2;
-    const int wt = (lane & 7) + 8 * (lane >> 4), wh = (lane >> 3) & 1;  // stmatrix: lane 8 i + c = matrix i, row c
-    const int rt = lane >> 1, rh = lane & 1;                            // the 16-byte read and store
-    const uint32_t wchunk = scratch + uint32_t((2 * wt + (wh ^ ((wt >> 2) & 1))) * 16);
-    const uint32_t rchunk = scratch + uint32_t((2 * rt + (rh ^ ((rt >> 2) & 1))) * 16);
-    const bool col_in = n_warp + 8 * rh < N;
-    __nv_bfloat16* const d = D + size_t(n_warp + 8 * rh);
-#pragma unroll
-    for (int r0 = 0; r0 < kRounds; r0 += kRoundsAtOnce) {
-      if (r0 * 16 >= rows) break;  // warp-uniform
-#pragma unroll
-      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
-        if (r * 16 >= rows) break;
-        ptx::stmatrix_x4_trans(wchunk + uint32_t((r - r0) * kRoundBytes), pair(2 * r, 0, ba), pair(2 * r, 2, bb),
-                               pair(2 * r + 1, 0, ba), pair(2 * r + 1, 2, bb));
-      }
-      __syncwarp();
-#pragma unroll
-      for (int r = r0; r < r0 + kRoundsAtOnce && r < kRounds; ++r) {
-        const int tok = r * 16 + rt;
-        if (r * 16 >= rows) break;
-        const uint4 v = ptx::ld_shared_v4(rchunk + uint32_t((r - r0) * kRoundBytes));
-        if (tok < rows && col_in) *reinterpret_cast<uint4*>(d + size_t(t0 + tok) * size_t(ep.ldd)) = v;
-      }
-      __syncwarp();
-    }
+    auto pair = [&](int j, int h) {
+      const float bias = h ? bb : ba;
+      return staged::pack_bf16x2(value(acc[4 * j + 2 * h], bias), value(acc[4 * j + 2 * h + 1], bias));
+    };
+    staged::store_two_groups<NT / 8>(scratch, lane, pair, n_warp < N ? D + n_warp : nullptr,
+                                     n_warp + 8 < N ? D + n_warp + 8 : nullptr, ldd, t0, rows);
   }
 }
 
