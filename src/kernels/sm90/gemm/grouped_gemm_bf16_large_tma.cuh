@@ -123,8 +123,8 @@ struct EpiArgs {
   int stores;  // kStoresSingle / kStoresPaired / kStoresStaged (launch_store_mode: what the output allows)
 };
 
-// The staged epilogue (EpiArgs::stores == kStoresStaged; bf16 outputs, passes of at least
-// kStagedMinTok tokens; smaller passes store paired). A thread's accumulators hold 2 adjacent tokens
+// The staged epilogue (EpiArgs::stores == kStoresStaged; bf16 outputs, passes whose MMA width is at
+// least kStagedMinTok tokens, i.e. of more than 96 rows; narrower passes store paired). A thread's accumulators hold 2 adjacent tokens
 // of one weight row, so a direct store writes 2 bf16 of a token row's 16 (a warp instruction
 // touches 8 token rows x 8 bytes). Staged: the warp packs its outputs to bf16 pairs, writes them
 // transposed with stmatrix .trans into scratch, so that memory rows are token rows, and reads them
@@ -137,7 +137,7 @@ struct EpiArgs {
 // after a proxy fence and a second warpgroup barrier. Holding a stage leaves the TMA lane 3 stages
 // ahead of the next tile instead of 4, so only passes wide enough to hide a load behind 3 steps
 // stage (kStagedMinTok).
-constexpr int kStagedMinTok = 128;
+constexpr int kStagedMinTok = 128;  // an MMA width (token_boxes(rows) * kTokBox)
 static_assert(staged::kScratchBytes == 16 * kRowBytes, "the scratch: a warp's 16 weight rows of one stage");
 static_assert(kStoresSingle == 0 && kStoresPaired == 1 && kStoresStaged == 2, "EpiArgs::stores values");
 

@@ -32,7 +32,7 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 2.
   int pass_mode = -1;
   // How the epilogue stores (launch_store_mode: what runs):
-  //   kStoresStaged (2): bf16 outputs of passes of >= 128 tokens through shared memory, 16 bytes a
+  //   kStoresStaged (2): bf16 outputs of passes of > 96 rows (MMA width >= 128) through shared memory, 16 bytes a
   //     lane, where the output allows it (staged_stores_fit); every other pass and output as 1;
   //   kStoresPaired (1): two adjacent columns a store where the output allows it (paired_stores_fit),
   //     else one;
