@@ -9,7 +9,7 @@
 #   early:  staged + MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1 (the TMA lane draws the next tile's ticket
 #           right after issuing a tile's last step).
 # Binary: .carry/bld.txz = megamoe + megamoe_gpu_tests of the branch. One call, carry
-# [".carry", ".peers"]; ~500-580 s:
+# [".carry", ".peers"]; ~450-480 s:
 #  tests:  the whole GPU suite (the large GEMM's: three store modes, static / dynamic / early-draw
 #          orders; the act-epilogue tests: staged stores for every activation; the tactic cache's
 #          buckets past 8192, never run on a GPU before);
@@ -30,7 +30,7 @@ timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 > "$R/tests.log" 2>&1  # the wh
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" "$R/tests.log" | head -12
 S='Bf16LargeTma.SmallProblemForSanitizers:GemmBf16Act.LargeTmaStagedForSanitizers'
 for t in memcheck racecheck synccheck; do
-  timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
+  timeout 90 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
     --gtest_filter="$S" > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
 done
@@ -42,7 +42,7 @@ done
 wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
 mkdir -p "$R/ab"; wrap tile split_large_tile $B/megamoe; wrap new split_large_tma $B/megamoe
 AB_VARIANTS="tile=/tmp/w/tile main=/tmp/w/new@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=/tmp/w/new early=/tmp/w/new@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
-  RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 520 \
+  RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 430 \
   "uniform=--recipe bf16 --backend $SPLIT --presets $P --tokens 1024,2048,4096,8192 --iters 50" \
   "beyond=--recipe bf16 --backend $SPLIT --presets gpt-oss-120b,deepseek-v3 --tokens 12288,16384 --iters 50" \
   > "$R/ab.txt" 2>&1

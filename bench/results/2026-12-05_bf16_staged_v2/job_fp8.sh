@@ -5,7 +5,7 @@
 # lane, a quarter-warp one row's 128 bytes, instead of 4 bytes (two columns) a lane.
 # MEGAMOE_FP8_TMA_STAGED=0: the direct stores. The 2026-12-03 diagnosis: split_tma 1.090x and
 # split_tma_act 1.051x faster without any D stores.
-# Same carry as job.sh ([".carry", ".peers"], .carry/bld.txz = the branch's binary); ~380-430 s:
+# Same carry as job.sh ([".carry", ".peers"], .carry/bld.txz = the branch's binary); ~300-330 s:
 #  tests:  the fp8 GPU tests (staged), the fp8 GEMM tests again with direct stores;
 #  san:    memcheck / racecheck / synccheck on the small fp8 GEMM tests and the many-tiles case;
 #  ab:     direct / staged: forced split_tma_act (T = 128, 2048, 8192), and `auto` (T = 2048, 8192),
@@ -32,7 +32,7 @@ done
 mkdir -p "$R/ab"
 S=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
 F="--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --presets $P --iters 30"
-AB_VARIANTS="direct=$S=0 staged=$S=1" RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 400 \
+AB_VARIANTS="direct=$S=0 staged=$S=1" RUN_TIMEOUT=120 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 290 \
   "split_tma_act=$F --tokens 128,2048,8192 --tactic split_tma_act" \
   "auto=--recipe fp8_block --presets $P --tokens 2048,8192 --iters 30" \
   > "$R/ab.txt" 2>&1
