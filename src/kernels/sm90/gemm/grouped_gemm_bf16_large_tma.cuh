@@ -202,6 +202,39 @@ __device__ __forceinline__ void release_held(Barriers& bars, uint32_t step, int 
 //                     even ldd and D aligned to two elements (paired_stores_fit);
 //   else:             one store per column (the single-store variant of the A/B, and any output
 //                     the pair does not fit).
+// What both epilogues (store, store_staged) make of a thread's accumulators.
+// Gated: output column jo's biases (gate b13[jo], up b13[I + jo]) and act(gate + bg, up + bu).
+template <Activation A>
+struct GatedValues {
+  float bg, bu, limit, alpha;
+  __device__ __forceinline__ GatedValues(const EpiArgs& ep, int g, int jo, int N) : limit(ep.act.limit), alpha(ep.act.alpha) {
+    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+    bg = b ? __ldg(b + jo) : 0.0f;
+    bu = b ? __ldg(b + N / 2 + jo) : 0.0f;
+  }
+  __device__ __forceinline__ float operator()(float gate, float up) const {
+    return act::act_fn<A>(gate + bg, up + bu, limit, alpha);
+  }
+};
+// Plain D (the accumulator) and relu2 (relu(acc + b13[n])^2, a has N = I columns): the biases of
+// weight rows na and nb (0 past N or without b13).
+template <LargeTmaOut O>
+struct PlainValues {
+  float ba = 0.0f, bb = 0.0f, limit, alpha;
+  __device__ __forceinline__ PlainValues(const EpiArgs& ep, int g, int na, int nb, int N)
+      : limit(ep.act.limit), alpha(ep.act.alpha) {
+    if constexpr (O == LargeTmaOut::kAct) {
+      const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+      ba = b && na < N ? __ldg(b + na) : 0.0f;
+      bb = b && nb < N ? __ldg(b + nb) : 0.0f;
+    }
+  }
+  __device__ __forceinline__ float operator()(float v, float bias) const {
+    if constexpr (O == LargeTmaOut::kAct) return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, limit, alpha);
+    else return v;
+  }
+};
+
 template <int NT, LargeTmaOut O, Activation A>
 __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
                                       int t0, int rows, int N) {
@@ -238,25 +271,15 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
     // rows are all in or all out.
     if (n_warp >= N) return;
     const int I = N / 2, jo = int(gate_up::output_col(na));
-    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
-    const float bg = b ? __ldg(b + jo) : 0.0f, bu = b ? __ldg(b + I + jo) : 0.0f;
+    const GatedValues<A> gated(ep, g, jo, N);
 #pragma unroll
     for (int j = 0; j < NT / 8; ++j) {
       if (j * 8 >= rows) break;  // warp-uniform
-      const float v0 = act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha);
-      const float v1 = act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha);
-      emit(j, jo, I, v0, v1);
+      emit(j, jo, I, gated(acc[4 * j], acc[4 * j + 2]), gated(acc[4 * j + 1], acc[4 * j + 3]));
     }
   } else {
-    const float* b = nullptr;
-    if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
-    const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
-    auto value = [&](float v, float bias) {
-      if constexpr (O == LargeTmaOut::kAct)  // relu2: a has N = I columns
-        return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha);
-      else
-        return v;
-    };
+    const PlainValues<O> value(ep, g, na, nb, N);
+    const float ba = value.ba, bb = value.bb;
 #pragma unroll
     for (int j = 0; j < NT / 8; ++j) {
       if (j * 8 >= rows) break;  // warp-uniform
@@ -280,27 +303,16 @@ __device__ __forceinline__ void store_staged(const EpiArgs& ep, const float (&ac
   const int gq = lane >> 2;
   if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
     if (n_warp >= N) return;  // N % 16 == 0: the warp's 16 rows are all in or all out
-    const int I = N / 2, jo0 = n_warp / 2;
-    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
-    const float bg = b ? __ldg(b + jo0 + gq) : 0.0f, bu = b ? __ldg(b + I + jo0 + gq) : 0.0f;
+    const int jo0 = n_warp / 2;
+    const GatedValues<A> gated(ep, g, jo0 + gq, N);
     auto pair = [&](int j) {
-      return staged::pack_bf16x2(act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha),
-                                 act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha));
+      return staged::pack_bf16x2(gated(acc[4 * j], acc[4 * j + 2]), gated(acc[4 * j + 1], acc[4 * j + 3]));
     };
     staged::store_one_group<NT / 8>(scratch, lane, pair, D + jo0, ldd, t0, rows);
   } else {
-    const int na = n_warp + gq, nb = na + 8;
-    const float* b = nullptr;
-    if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
-    const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
-    auto value = [&](float v, float bias) {
-      if constexpr (O == LargeTmaOut::kAct)  // relu2: a has N = I columns
-        return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha);
-      else
-        return v;
-    };
+    const PlainValues<O> value(ep, g, n_warp + gq, n_warp + gq + 8, N);
     auto pair = [&](int j, int h) {
-      const float bias = h ? bb : ba;
+      const float bias = h ? value.bb : value.ba;
       return staged::pack_bf16x2(value(acc[4 * j + 2 * h], bias), value(acc[4 * j + 2 * h + 1], bias));
     };
     staged::store_two_groups<NT / 8>(scratch, lane, pair, n_warp < N ? D + n_warp : nullptr,
