@@ -183,13 +183,9 @@ __device__ __forceinline__ uint32_t hold_scratch(uint32_t base, uint32_t step, i
   return base + ((step - 1) % kStages) * uint32_t(kStageBytes) + uint32_t(warp * staged::kScratchBytes);
 }
 
-// After the staged stores: the scratch's generic-proxy accesses are ordered before the TMA writes
-// that refill the stage (proxy fence, then the warpgroup barrier so that lane 0's arrival comes
-// after every lane's fence and reads), then the warp's arrival on the stage's empty barrier.
+// After the staged stores: the warp frees the held stage (staged::release_scratch).
 __device__ __forceinline__ void release_held(Barriers& bars, uint32_t step, int c, int lane) {
-  ptx::fence_proxy_async_shared();
-  ptx::warpgroup_barrier(c);
-  if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
+  staged::release_scratch(smem_u32(&bars.empty[(step - 1) % kStages]), c, lane);
 }
 
 // The pass's outputs (tokens t0 .. t0 + rows - 1) of the thread's weight rows n_warp + gq and + 8.

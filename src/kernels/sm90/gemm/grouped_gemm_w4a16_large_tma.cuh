@@ -306,14 +306,9 @@ __device__ __forceinline__ uint32_t hold_scratch(uint32_t abase, uint32_t step, 
   return abase + ((step - 1) % kABufs) * uint32_t(kABytes) + uint32_t(vw * staged::kScratchBytes);
 }
 
-// After the staged stores: the proxy fence orders the scratch's generic accesses before any later
-// async-proxy access of the buffer (as the bf16 kernel's release_held), the warpgroup barrier puts
-// lane 0's arrival after every lane's fence, loads and stmatrix (racecheck does not carry
-// __syncwarp's ordering to another lane's arrival), then the warp frees the buffer for the decoders.
+// After the staged stores: the warp frees the held A buffer for the decoders (staged::release_scratch).
 __device__ __forceinline__ void release_held_a(Barriers& bars, uint32_t step, int c, int lane) {
-  ptx::fence_proxy_async_shared();
-  ptx::warpgroup_barrier(c);
-  if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.dempty[(step - 1) % kABufs]));
+  staged::release_scratch(smem_u32(&bars.dempty[(step - 1) % kABufs]), c, lane);
 }
 
 // The staged form of epilogue() (the same float operations, so the same bits). Plain outputs

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/ptx_staging.cuh"
 
 namespace megamoe::sm90::staged {
@@ -30,6 +31,18 @@ namespace megamoe::sm90::staged {
 constexpr int kScratchBytes = 2048;  // a warp's 16 rows x 128 bytes of an SW128 operand tile
 constexpr int kRoundBytes = 512;     // one stmatrix x4 round: 16 tokens x 32 bytes, or 32 x 16
 constexpr int kRoundsAtOnce = kScratchBytes / kRoundBytes;
+
+// The end of a staged epilogue whose scratch lies in an operand slot the warp held (its empty
+// barrier counts one arrival per consumer warp): the proxy fence orders this thread's generic
+// accesses of the scratch before the async-proxy writes (TMA) or reads (wgmma) of the slot's next
+// use, the warpgroup barrier puts lane 0's arrival after every lane's fence, loads and stmatrix
+// (racecheck does not carry __syncwarp's ordering to another lane's arrival), then the warp frees
+// the slot.
+__device__ __forceinline__ void release_scratch(uint32_t empty_bar, int c, int lane) {
+  ptx::fence_proxy_async_shared();
+  ptx::warpgroup_barrier(c);
+  if (lane == 0) ptx::mbar_arrive(empty_bar);
+}
 
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {  // lo at the lower address
   const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
