@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Session 49, one call for everything the branch changes (when the device time left allows only
+# one): the whole GPU suite, the sanitizers on the four staged sanitizer cases, and a short A/B of
+# each staged epilogue against its knob-off form (same binary), T = 2048 / 8192, two rounds.
+# Carry [".carry"] (.carry/bld.txz = megamoe + megamoe_gpu_tests of wip/bf16-staged-v2); ~480-560 s.
+#  bf16:  main (MEGAMOE_BF16_LARGE_TMA_STORES=1) / staged / early (staged + EARLY_DRAW=1), forced
+#         split_large_tma, four presets;
+#  fp8:   direct (MEGAMOE_FP8_TMA_STAGED=0) / staged, forced split_tma_act, four presets;
+#  w4a16: direct (MEGAMOE_W4A16_LARGE_TMA_STAGED=0) / staged, forced split_large_tma mxfp4.
+set -u
+source scripts/device_env.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
+t0=$(date +%s)
+el() { echo $(( $(date +%s) - t0 )); }
+mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
+B=/tmp/bld
+P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
+timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 > "$R/tests.log" 2>&1
+echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" "$R/tests.log" | head -12
+MEGAMOE_FP8_TMA_STAGED=0 timeout 60 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8Gemm.*' \
+  > "$R/tests_fp8_direct.log" 2>&1
+echo "fp8 direct rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_fp8_direct.log" | head -4
+S='Bf16LargeTma.SmallProblemForSanitizers:GemmBf16Act.LargeTmaStagedForSanitizers:Fp8Gemm.ManyTilesPerCta:W4A16.LargeTmaStagedForSanitizers'
+for t in memcheck racecheck synccheck; do
+  timeout 80 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
+    --gtest_filter="$S" > "$R/san_$t.log" 2>&1
+  echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
+done
+wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$2" > "/tmp/w/$1"; chmod +x "/tmp/w/$1"; }
+wrap bf split_large_tma $B/megamoe
+mkdir -p "$R/ab_bf16" "$R/ab_fp8" "$R/ab_w4"
+AB_VARIANTS="main=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=/tmp/w/bf early=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
+  RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" 400 \
+  "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --presets $P --tokens 2048,8192 --iters 40" \
+  > "$R/ab_bf16.txt" 2>&1
+grep -E "^==|geomean|ALL|deadline" "$R/ab_bf16.txt"; echo "ab bf16 $(el)s"
+S8=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
+AB_VARIANTS="direct=$S8=0 staged=$S8=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_fp8" x x 2 "$t0" 480 \
+  "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $P --tokens 2048,8192 --iters 30" \
+  > "$R/ab_fp8.txt" 2>&1
+grep -E "^==|geomean|ALL|deadline" "$R/ab_fp8.txt"; echo "ab fp8 $(el)s"
+S4=$B/megamoe@MEGAMOE_W4A16_LARGE_TMA_STAGED
+AB_VARIANTS="direct=$S4=0 staged=$S4=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_w4" x x 2 "$t0" 540 \
+  "forced_mx=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 30" \
+  > "$R/ab_w4.txt" 2>&1
+grep -E "^==|geomean|ALL|deadline" "$R/ab_w4.txt"
+echo "end $(el)s"
