@@ -2,7 +2,7 @@
 # Session 49, one call for everything the branch changes (when the device time left allows only
 # one): the whole GPU suite, the sanitizers on the four staged sanitizer cases, and a short A/B of
 # each staged epilogue against its knob-off form (same binary), T = 2048 / 8192, two rounds.
-# Carry [".carry"] (.carry/bld.txz = megamoe + megamoe_gpu_tests of wip/bf16-staged-v2); ~480-560 s.
+# Carry [".carry"] (.carry/bld.txz = megamoe + megamoe_gpu_tests of wip/bf16-staged-v2); ~450-540 s.
 #  bf16:  main (MEGAMOE_BF16_LARGE_TMA_STORES=1) / staged / early (staged + EARLY_DRAW=1), forced
 #         split_large_tma, four presets;
 #  fp8:   direct (MEGAMOE_FP8_TMA_STAGED=0) / staged, forced split_tma_act, four presets;
@@ -30,17 +30,17 @@ wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$
 wrap bf split_large_tma $B/megamoe
 mkdir -p "$R/ab_bf16" "$R/ab_fp8" "$R/ab_w4"
 AB_VARIANTS="main=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=/tmp/w/bf early=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
-  RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" 400 \
+  RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" 370 \
   "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --presets $P --tokens 2048,8192 --iters 40" \
   > "$R/ab_bf16.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_bf16.txt"; echo "ab bf16 $(el)s"
 S8=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
-AB_VARIANTS="direct=$S8=0 staged=$S8=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_fp8" x x 2 "$t0" 480 \
+AB_VARIANTS="direct=$S8=0 staged=$S8=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_fp8" x x 2 "$t0" 440 \
   "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $P --tokens 2048,8192 --iters 30" \
   > "$R/ab_fp8.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_fp8.txt"; echo "ab fp8 $(el)s"
 S4=$B/megamoe@MEGAMOE_W4A16_LARGE_TMA_STAGED
-AB_VARIANTS="direct=$S4=0 staged=$S4=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_w4" x x 2 "$t0" 540 \
+AB_VARIANTS="direct=$S4=0 staged=$S4=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_w4" x x 2 "$t0" 500 \
   "forced_mx=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 30" \
   > "$R/ab_w4.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_w4.txt"
