@@ -14,6 +14,7 @@ t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
 mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
 B=/tmp/bld
+AB_END=${AB_END:-500}  # the A/B phases stop starting runs by then (s since the start): bf16 - 130, fp8 - 60
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" "$R/tests.log" | head -12
@@ -30,17 +31,17 @@ wrap() { mkdir -p /tmp/w; printf '#!/bin/sh\nexec %s "$@" --tactic %s\n' "$3" "$
 wrap bf split_large_tma $B/megamoe
 mkdir -p "$R/ab_bf16" "$R/ab_fp8" "$R/ab_w4"
 AB_VARIANTS="main=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=/tmp/w/bf early=/tmp/w/bf@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \
-  RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" 370 \
+  RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_bf16" x x 2 "$t0" $(( AB_END - 130 )) \
   "uniform=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --presets $P --tokens 2048,8192 --iters 40" \
   > "$R/ab_bf16.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_bf16.txt"; echo "ab bf16 $(el)s"
 S8=$B/megamoe@MEGAMOE_FP8_TMA_STAGED
-AB_VARIANTS="direct=$S8=0 staged=$S8=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_fp8" x x 2 "$t0" 440 \
+AB_VARIANTS="direct=$S8=0 staged=$S8=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_fp8" x x 2 "$t0" $(( AB_END - 60 )) \
   "split_tma_act=--recipe fp8_block --backend sm90_fp8_fp8_bf16_split --tactic split_tma_act --presets $P --tokens 2048,8192 --iters 30" \
   > "$R/ab_fp8.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_fp8.txt"; echo "ab fp8 $(el)s"
 S4=$B/megamoe@MEGAMOE_W4A16_LARGE_TMA_STAGED
-AB_VARIANTS="direct=$S4=0 staged=$S4=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_w4" x x 2 "$t0" 500 \
+AB_VARIANTS="direct=$S4=0 staged=$S4=1" RUN_TIMEOUT=90 scripts/ab_bench.sh "$R/ab_w4" x x 2 "$t0" "$AB_END" \
   "forced_mx=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 30" \
   > "$R/ab_w4.txt" 2>&1
 grep -E "^==|geomean|ALL|deadline" "$R/ab_w4.txt"
