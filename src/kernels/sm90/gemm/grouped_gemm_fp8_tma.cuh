@@ -67,8 +67,8 @@
 #include <cstdint>
 
 #include "kernels/sm90/common/ptx.cuh"
-#include "kernels/sm90/common/ptx_staging.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/gemm/staged_epilogue.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/gemm/wgmma_fp8.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
@@ -385,12 +385,9 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
     for (int jj = 0; jj < 8; jj += 2) {
       const int j = 8 * half + jj;
       const uint32_t at = scratch + uint32_t(st_t * kRowBytes + (((jj + st_jb) ^ (st_t & 7)) * 16));
-      auto pk = [&](float lo, float hi) {
-        const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-        return *reinterpret_cast<const uint32_t*>(&v);
-      };
-      ptx::stmatrix_x4(at, pk(acc[4 * j], acc[4 * j + 1]), pk(acc[4 * j + 2], acc[4 * j + 3]),
-                       pk(acc[4 * j + 4], acc[4 * j + 5]), pk(acc[4 * j + 6], acc[4 * j + 7]));
+      using staged::pack_bf16x2;
+      ptx::stmatrix_x4(at, pack_bf16x2(acc[4 * j], acc[4 * j + 1]), pack_bf16x2(acc[4 * j + 2], acc[4 * j + 3]),
+                       pack_bf16x2(acc[4 * j + 4], acc[4 * j + 5]), pack_bf16x2(acc[4 * j + 6], acc[4 * j + 7]));
     }
     __syncwarp();
     const int n = w.blk * kBN + 64 * half + 8 * ld_jc;
