@@ -153,12 +153,14 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
                      a.N = 65536;
                      a.ldd = 65536;
                    }});
-  cases.push_back({"paired_stores out of range", "paired_stores", [](auto& a) { a.paired_stores = 2; }});
-  cases.push_back({"paired_stores below -1", "paired_stores", [](auto& a) { a.paired_stores = -2; }});
+  cases.push_back({"stores out of range", "stores", [](auto& a) { a.stores = 3; }});
+  cases.push_back({"stores below -1", "stores", [](auto& a) { a.stores = -2; }});
   cases.push_back({"pass mode out of range", "pass_mode", [](auto& a) { a.pass_mode = 3; }});
   cases.push_back({"pass mode below -1", "pass_mode", [](auto& a) { a.pass_mode = -2; }});
   cases.push_back({"dynamic_tiles out of range", "dynamic_tiles", [](auto& a) { a.dynamic_tiles = 2; }});
   cases.push_back({"dynamic_tiles below -1", "dynamic_tiles", [](auto& a) { a.dynamic_tiles = -2; }});
+  cases.push_back({"early_draw out of range", "early_draw", [](auto& a) { a.early_draw = 2; }});
+  cases.push_back({"early_draw below -1", "early_draw", [](auto& a) { a.early_draw = -2; }});
   cases.push_back({"dynamic order without a counter", "tile_counter", [](auto& a) { a.dynamic_tiles = 1; }});
   cases.push_back({"tile counter off an int boundary", "tile_counter",
                    [](auto& a) { a.tile_counter = reinterpret_cast<int*>(g_buf + 2); }});
@@ -201,6 +203,60 @@ TEST(Bf16LargeArgs, PairedStoresOnlyWhereThePairFits) {
   EXPECT_TRUE(sm90::bf16_large::paired_stores_fit(256, 256, reinterpret_cast<uint16_t*>(buf) + 2, 2));
   EXPECT_FALSE(sm90::bf16_large::paired_stores_fit(256, 256, reinterpret_cast<uint16_t*>(buf) + 1, 2))
       << "bf16 D off a 4-byte boundary";
+}
+
+TEST(Bf16LargeArgs, StagedStoresOnlyWhereSixteenBytesFit) {
+  alignas(16) static uint16_t buf[64];
+  using sm90::bf16_large::staged_stores_fit;
+  EXPECT_TRUE(staged_stores_fit(256, 264, buf));
+  EXPECT_TRUE(staged_stores_fit(136, 136, buf + 8)) << "8 columns past a multiple of 16: a half per warp";
+  EXPECT_FALSE(staged_stores_fit(140, 144, buf)) << "a column count off a multiple of 8";
+  EXPECT_FALSE(staged_stores_fit(256, 260, buf)) << "a row stride off a multiple of 8";
+  EXPECT_FALSE(staged_stores_fit(256, 256, buf + 4)) << "D off a 16-byte boundary";
+}
+
+// What a launch runs for each request: staged only for bf16 outputs that fit it (paired otherwise,
+// where the pair fits), the gated activation's output columns (N / 2) deciding.
+TEST(Bf16LargeArgs, StoreModeFollowsTheRequestAndTheOutput) {
+  using sm90::bf16_large::launch_store_mode;
+  using sm90::bf16_large::kStoresPaired;
+  using sm90::bf16_large::kStoresSingle;
+  using sm90::bf16_large::kStoresStaged;
+  Bf16LargeTmaArgs a = valid_large();
+  a.out = LargeTmaOut::kBf16;
+  a.ldd = a.N;
+  a.D = g_buf;
+  a.stores = 2;
+  EXPECT_EQ(launch_store_mode(a), kStoresStaged);
+  a.stores = 1;
+  EXPECT_EQ(launch_store_mode(a), kStoresPaired);
+  a.stores = 0;
+  EXPECT_EQ(launch_store_mode(a), kStoresSingle);
+  a.stores = 2;
+  a.out = LargeTmaOut::kF32;  // fp32 D: paired at most
+  EXPECT_EQ(launch_store_mode(a), kStoresPaired);
+  a.out = LargeTmaOut::kBf16;
+  a.D = reinterpret_cast<uint16_t*>(g_buf) + 4;  // 8 bytes off 16: paired
+  EXPECT_EQ(launch_store_mode(a), kStoresPaired);
+  a.D = reinterpret_cast<uint16_t*>(g_buf) + 1;  // 2 bytes off 4: single
+  EXPECT_EQ(launch_store_mode(a), kStoresSingle);
+  a.D = g_buf;
+  a.ldd = a.N + 4;
+  EXPECT_EQ(launch_store_mode(a), kStoresPaired);
+  a.ldd = a.N;
+  a.out = LargeTmaOut::kAct;  // gated: N / 2 output columns
+  a.act.activation = Activation::kSwiGLU;
+  a.N = 400;  // I = 200, a multiple of 8
+  a.ldd = 208;
+  EXPECT_EQ(launch_store_mode(a), kStoresStaged);
+  a.N = 432;  // I = 216
+  a.ldd = 216;
+  EXPECT_EQ(launch_store_mode(a), kStoresStaged);
+  a.N = 400;
+  a.ldd = 204;
+  EXPECT_EQ(launch_store_mode(a), kStoresPaired);
+  a.stores = 3;
+  EXPECT_THROW(launch_store_mode(a), InvalidArgument);
 }
 
 // No rows or no groups: both return before any check or CUDA call (graph capture of an empty batch).

@@ -115,7 +115,9 @@ void run_case(const ActProblem& pc, const std::string& name) {
   sm90::bf16_large::Bf16LargeTmaArgs la;
   static_cast<sm90::Bf16GemmOperands&>(la) = ops;
   la.pass_mode = pc.large_tma;
-  la.paired_stores = pc.large_tma == 1 ? 0 : 1;  // mode 1 with one column a store, 0 and 2 with two
+  // Pass mode 0 with paired stores, 1 with single ones, 2 with the staged epilogue (for a; its fp32
+  // h launch pairs).
+  la.stores = pc.large_tma == 1 ? 0 : pc.large_tma == 0 ? 1 : 2;
   if (pc.large_tma == 2) {  // pass mode 2 (the default) in the dynamic tile order, both launches on one counter
     dsched.upload(std::vector<int32_t>{0, 0, 0, 0});
     la.dynamic_tiles = 1;
@@ -146,6 +148,7 @@ void run_case(const ActProblem& pc, const std::string& name) {
     la.D = da.p;
     la.ldd = lda_out;
     la.out = sm90::bf16_large::LargeTmaOut::kAct;
+    EXPECT_EQ(sm90::bf16_large::launch_store_mode(la), la.stores) << "the store mode of a";
     sm90::bf16_large::launch_bf16_large_tma(la, pc.bound, s);
   } else if (pc.small_tma) {
     sa.D = da.p;
@@ -251,6 +254,17 @@ TEST(GemmBf16Act, FusedEqualsUnfusedAndCpuForEveryActivationAndKernel) {
                   sh.total},
                  name);
       }
+}
+
+// Our large kernel's staged epilogue for every activation on a small problem (a pass of each
+// staged width kind: 128..256 one MMA, both two-MMA widths), for compute-sanitizer.
+TEST(GemmBf16Act, LargeTmaStagedForSanitizers) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::vector<int> rows = {130, 0, 250, 270, 300};
+  for (Activation act : {Activation::kSwiGLU, Activation::kReLU2})
+    run_case({act, true, GroupedGemmTactic::kLargeTile, false, 2, 200, rows, 950},
+             std::string("sanitizer ") + act_name(act) + " large_tma staged");
 }
 
 TEST(GemmBf16Act, RefusesBadUse) {

@@ -17,9 +17,14 @@
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
 // Every case in the static tile order and in the dynamic one (a launch-wide counter, reset by the
-// launch's last CTA: checked zero after each pair of launches).
-// Stores of one column (pass mode 0 here) and of two adjacent columns by a lane exchange (modes 1
-// and 2; an odd ldd, an odd N and a D off the pair's alignment fall back to one). Bad arguments: tests/cpu/test_bf16_gemm_args.cpp (checked on the host before any CUDA call).
+// launch's last CTA: checked zero after each pair of launches), the dynamic one with both ticket
+// draws (early_draw 0 and 1).
+// Store modes (Bf16LargeTmaArgs::stores), one per pass mode here: one column a store (pass mode 0),
+// two adjacent columns by a lane exchange (1), the staged epilogue (2: bf16 D of passes >= 128
+// tokens through shared memory, 16 bytes a lane). Fallbacks: an odd ldd, an odd N and a D off the
+// pair's alignment store one column; an ldd off a multiple of 8 and a bf16 D off 16 bytes store
+// pairs instead of staging; N = 136 stages a last warp of 8 columns (its second half past N). Each
+// launch's mode (launch_store_mode) is asserted against the rule. Bad arguments: tests/cpu/test_bf16_gemm_args.cpp (checked on the host before any CUDA call).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -60,9 +65,12 @@ struct Shape {
 // wide_bound: rows_bound = every row of A (as the backend passes it: the last pass's token boxes then
 // read rows past offsets[G], here NaN, which must reach no stored output), else offsets[G].
 // dynamic: tiles from a launch-wide counter (both launches share it; it must be zero again after each).
-void run_shape(const Shape& sh, int mode, bool wide_bound, int paired, bool dynamic = false) {
+// order: 0 static, 1 dynamic, 2 dynamic with the early ticket draw.
+void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, int order = 0) {
+  const bool dynamic = order != 0;
+  static const char* const kStoreNames[] = {" single stores", " paired stores", " staged stores"};
   const std::string name = sh.name + " pass mode " + std::to_string(mode) + (wide_bound ? " wide bound" : "") +
-                           (paired ? " paired stores" : " single stores") + (dynamic ? " dynamic order" : "");
+                           kStoreNames[stores] + (order == 1 ? " dynamic order" : order == 2 ? " dynamic order early draw" : "");
   SCOPED_TRACE(name);
   const int G = int(sh.rows.size());
   const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
@@ -100,18 +108,26 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int paired, bool dyna
   a.K = K;
   a.ldd = ldd;
   a.pass_mode = mode;
-  a.paired_stores = paired;
+  a.stores = stores;
   a.D = dD.p + off;
   a.out = LargeTmaOut::kF32;
   a.dynamic_tiles = dynamic ? 1 : 0;
+  a.early_draw = order == 2 ? 1 : 0;
   if (dynamic) {
     dsched.upload(std::vector<int32_t>{0, 0, 0, 0});
     a.tile_counter = dsched.p;
   }
   const int64_t bound = wide_bound ? all_rows : end;  // end: zero fill past the last expert's row
+  // The store mode each launch must run: staged for bf16 D with N, ldd % 8 == 0 and D on 16 bytes;
+  // else paired with N, ldd even and D on two elements; else single.
+  const bool pair_fits = N % 2 == 0 && ldd % 2 == 0 && off % 2 == 0;
+  const int want32 = stores >= 1 && pair_fits ? 1 : 0;
+  const int want16 = stores == 2 && N % 8 == 0 && ldd % 8 == 0 && off % 8 == 0 ? 2 : want32;
+  EXPECT_EQ(sm90::bf16_large::launch_store_mode(a), want32) << "fp32 D's store mode";
   sm90::bf16_large::launch_bf16_large_tma(a, bound, nullptr);
   a.D = dD16.p + off;
   a.out = LargeTmaOut::kBf16;
+  EXPECT_EQ(sm90::bf16_large::launch_store_mode(a), want16) << "bf16 D's store mode";
   sm90::bf16_large::launch_bf16_large_tma(a, bound, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   if (dynamic) {
@@ -204,9 +220,13 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   shapes.push_back({"N256 K136 odd ldd", 256, 136, 0, 3, 0, widths});
   shapes.push_back({"N143 K136 odd N", 143, 136, 0, 5, 0, widths});
   shapes.push_back({"N256 K136 D off by one", 256, 136, 0, 0, 0, widths, /*d_offset=*/1});
+  // Staged stores' fallbacks and edge: bf16 D 8 bytes off 16 (pairs), N = 136 (a last warp of one
+  // 8-column half; the staged ldd 144 leaves padding columns that must stay untouched).
+  shapes.push_back({"N256 K136 D off 16 bytes", 256, 136, 0, 0, 0, widths, /*d_offset=*/4});
+  shapes.push_back({"N136 K136", 136, 136, 0, 8, 0, widths});
   for (int mode : {0, 1, 2})
     for (const Shape& sh : shapes)
-      for (bool dynamic : {false, true}) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*paired=*/mode != 0, dynamic);
+      for (int order : {0, 1, 2}) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*stores=*/mode, order);
 }
 
 // The same checks on a small problem (each pass width kind, both two-MMA widths, a second pass, the
@@ -216,8 +236,8 @@ TEST(Bf16LargeTma, SmallProblemForSanitizers) {
   GPUTEST_TRACE_SEED();
   const std::vector<int> rows = {0, 1, 33, 200, 257, 300, 600, 0};
   for (int mode : {0, 2})
-    for (bool dynamic : {false, true})
-      run_shape({"sanitizer N144 K328", 144, 328, 0, 2, 3, rows}, mode, mode == 2, mode == 2, dynamic);
+    for (int order : {0, 1, 2})  // pass mode 2 with staged stores (ldd 152), 0 with single ones
+      run_shape({"sanitizer N144 K328", 144, 328, 0, 8, 3, rows}, mode, mode == 2, /*stores=*/mode, order);
 }
 
 }  // namespace

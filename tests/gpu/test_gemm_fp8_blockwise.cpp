@@ -213,6 +213,18 @@ TEST(Fp8Gemm, BothTacticsMatchFloat64Product) {
   run_gemm_case({0, 1, 9, 16, 3, 0, 30}, 256, 384, case_seed("gemm c"));
 }
 
+// More tiles than CTAs (20 experts x 2 passes x 8 column blocks = 320 tiles on <= 132 persistent
+// CTAs; the narrow tactic: 3 passes of 64): every CTA runs several tiles, so the staged bf16
+// epilogue's held stage (the last of each tile's two K steps) meets the producer's next fills.
+TEST(Fp8Gemm, ManyTilesPerCta) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  SCOPED_TRACE(sm90::fp8_tma_stages_bf16_d() ? "staged bf16 D" : "direct bf16 D");
+  std::vector<int32_t> rows(20, 130);
+  rows[7] = 5;  // a pass with rows in one warp only
+  run_gemm_case(rows, 1024, 256, case_seed("gemm many tiles"));
+}
+
 // K and N not multiples of 128 (the backend's gpt-oss shapes: K = H or I = 2880 = 22.5 x 128, N =
 // 2880): the last K block and the last N block are partial, each with its own scale; nothing is
 // written past N (the guard row and the NaN poison catch stray or missing stores).

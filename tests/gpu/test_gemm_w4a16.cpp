@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <tuple>
@@ -77,6 +78,14 @@ void expect_matches(const std::vector<float>& d, const std::vector<double>& ref)
   EXPECT_LE(std::sqrt(num / den), 1e-5) << "rel-L2 vs float64";
 }
 
+// bf16 D16 is fp32 D rounded to nearest, bit for bit.
+void expect_bf16_of(const std::vector<uint16_t>& d16, const std::vector<float>& d) {
+  ASSERT_EQ(d16.size(), d.size());
+  int64_t mismatches = 0;
+  for (size_t i = 0; i < d.size(); ++i) mismatches += d16[i] != formats::float_to_bf16_bits(d[i]);
+  EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D)";
+}
+
 // One W4A16 GEMM on the device, prepared as the backends prepare it (w4a16_prepare_scales,
 // w4a16_fix_codes, w4a16_prepare_weights); run() launches one tactic into an output poisoned
 // with NaN (every element must be written) and returns D [M, N]. The outputs carry kGuardRows
@@ -112,6 +121,7 @@ struct PreparedGemm {
     ga.num_groups = int(G);
     ga.tactic = t;
     ga.small_splits = small_splits;
+    ga.large_tma_staged = large_tma_staged;
     return ga;
   }
   // Rows past the last one in every output buffer (the longest pass of any tactic).
@@ -126,16 +136,21 @@ struct PreparedGemm {
     for (size_t i = used; i < all.size(); ++i) touched += std::memcmp(&all[i], &poison, sizeof(T)) != 0;
     EXPECT_EQ(touched, 0) << "elements written past the last row";
   }
-  // A large tactic into bf16 D16 (poisoned first); returns D16's bits.
-  std::vector<uint16_t> run_bf16_out(sm90::W4A16Tactic t) {
-    DevBuf<uint16_t> d16(size_t((M + kGuardRows) * N));
+  // A large tactic into bf16 D16 (poisoned first) that starts `skip` elements into its buffer (a
+  // D16 off a 16-byte boundary: skip % 8 != 0); returns D16's bits. last_staged: whether the
+  // launch staged its stores (w4a16_large_tma_staged of its arguments).
+  std::vector<uint16_t> run_bf16_out(sm90::W4A16Tactic t, size_t skip = 0) {
+    DevBuf<uint16_t> d16(skip + size_t((M + kGuardRows) * N));
     CUDA_CHECK(cudaMemset(d16.p, 0xFF, d16.n * 2));
     sm90::W4A16GemmArgs ga = args(t);
     ga.D = nullptr;
-    ga.D16 = d16.p;
+    ga.D16 = d16.p + skip;
+    last_staged = sm90::w4a16_large_tma_staged(ga);
     sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<uint16_t> all = d16.download();
+    expect_guard_untouched(std::vector<uint16_t>(all.begin(), all.begin() + std::ptrdiff_t(skip)), 0);
+    all.erase(all.begin(), all.begin() + std::ptrdiff_t(skip));
     expect_guard_untouched(all, size_t(M * N));
     all.resize(size_t(M * N));
     return all;
@@ -154,6 +169,8 @@ struct PreparedGemm {
   const int64_t N, K, M, G;
   const sm90::Fp4Scale fmt;
   int small_splits = 0;  // W4A16GemmArgs::small_splits of every launch
+  int large_tma_staged = -1;  // W4A16GemmArgs::large_tma_staged of every launch
+  bool last_staged = false;   // run_bf16_out's launch staged its stores
   const sm90::W4A16Scales ps;
   DevBuf<uint16_t> da;
   DevBuf<uint8_t> dw, ds;
@@ -226,10 +243,22 @@ TEST(W4A16, GemmTacticsMatchCpu) {
         const std::vector<float> d = gemm.run(t);
         expect_matches(d, ref);
         if (t != sm90::W4A16Tactic::kSmall) {  // bf16 D: the same values rounded to nearest
-          const std::vector<uint16_t> d16 = gemm.run_bf16_out(t);
-          int64_t mismatches = 0;
-          for (size_t i = 0; i < d.size(); ++i) mismatches += d16[i] != formats::float_to_bf16_bits(d[i]);
-          EXPECT_EQ(mismatches, 0) << "bf16 D != bf16(fp32 D)";
+          expect_bf16_of(gemm.run_bf16_out(t), d);
+          if (t == sm90::W4A16Tactic::kLargeTma) {
+            // Both store forms, each asserted to be what runs (the default above is the knob's);
+            // then a D16 8 bytes off a 16-byte boundary, which the staged stores cannot write:
+            // direct stores, the same bits.
+            for (const int staged : {0, 1}) {
+              SCOPED_TRACE(staged ? "staged stores" : "direct stores");
+              gemm.large_tma_staged = staged;
+              expect_bf16_of(gemm.run_bf16_out(t), d);
+              EXPECT_EQ(gemm.last_staged, staged == 1);
+            }
+            SCOPED_TRACE("D16 8 bytes off a 16-byte boundary");
+            expect_bf16_of(gemm.run_bf16_out(t, 4), d);  // 4 bf16 = 8 bytes
+            EXPECT_FALSE(gemm.last_staged);
+            gemm.large_tma_staged = -1;
+          }
         }
       }
     }
@@ -242,6 +271,46 @@ TEST(W4A16, GemmTacticsMatchCpu) {
   EXPECT_EQ(sm90::w4a16_pick_tactic(8192 * 2, 8), sm90::W4A16Tactic::kLargeTma);
 }
 
+// The reference of the activation epilogues: the activation kernel (launch_activation: + b13, act,
+// round) over fp32 h [M, N], the D of `gemm` (b13 d_bias may be null; d_row_expert: each row's
+// expert) -> bf16 a [M, I].
+std::vector<uint16_t> activation_reference(const PreparedGemm& gemm, const std::vector<float>& h, const float* d_bias,
+                                           const int32_t* d_row_expert, int64_t I, const sm90::ActivationParams& p) {
+  DevBuf<float> dh(h.size());
+  CUDA_CHECK(cudaMemcpy(dh.p, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+  DevBuf<uint16_t> want(size_t(gemm.M * I));
+  CUDA_CHECK(cudaMemset(want.p, 0xFF, want.n * 2));
+  sm90::launch_activation(dh.p, d_bias, d_row_expert, gemm.doff.p + gemm.G, gemm.M, I, p, want.p, nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return want.download();
+}
+
+// The activation epilogue of launch `ga` (its act fields set; the output is set here: a poisoned
+// [M + kGuardRows, I] buffer) equals `want` bit for bit, on real values, and the guard rows stay
+// untouched. Returns whether the launch staged its stores (w4a16_large_tma_staged of its arguments).
+bool expect_act_out(const PreparedGemm& gemm, sm90::W4A16GemmArgs ga, const std::vector<uint16_t>& want, int64_t I) {
+  DevBuf<uint16_t> got(size_t((gemm.M + PreparedGemm::kGuardRows) * I));
+  CUDA_CHECK(cudaMemset(got.p, 0xFF, got.n * 2));
+  ga.D = nullptr;
+  ga.D16 = nullptr;
+  ga.act_out = got.p;
+  const bool staged = sm90::w4a16_large_tma_staged(ga);
+  sm90::launch_grouped_gemm_w4a16(ga, gemm.fmt, gemm.M, nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<uint16_t> gv = got.download();
+  PreparedGemm::expect_guard_untouched(gv, want.size());
+  int64_t mismatches = 0, nonzero = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    nonzero += (want[i] & 0x7FFF) != 0;
+    if (want[i] != gv[i] && mismatches++ < 5)
+      ADD_FAILURE() << "row " << i / size_t(I) << " col " << i % size_t(I) << ": got 0x" << std::hex << gv[i]
+                    << ", want 0x" << want[i];
+  }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_GT(nonzero, int64_t(want.size() / 4));  // the comparison is of real values
+  return staged;
+}
+
 // FC1 with the activation in a tactic's epilogue (act_out) equals, bit for bit, the same tactic's
 // fp32 D followed by the activation kernel (launch_activation: + b13, act, round), for every
 // activation, with and without biases, both scale formats, ragged experts (the TMA tactic's
@@ -252,7 +321,8 @@ TEST(W4A16, GemmTacticsMatchCpu) {
 // (a mean of 118 rows an expert), 64-token passes for the second (22); the third (small tactic
 // only) is decode-sized (a mean of 3 rows: 16-token passes) with K = 2304 (eight K steps a stage,
 // four and a half stages) and gated I = 160 (the last CTA's 64 outputs half past I; relu2 I = 192).
-// The small tactic runs K whole (small_splits 1) for both, the only form with the epilogue.
+// The small tactic runs K whole (small_splits 1) for both, the only form with the epilogue. The TMA
+// tactic runs both its store forms (large_tma_staged 0 and 1), each asserted to be what runs.
 class W4A16ActEpilogue : public ::testing::TestWithParam<std::tuple<sm90::W4A16Tactic, int>> {};
 TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
   MEGAMOE_REQUIRE_SM90();
@@ -304,16 +374,9 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
         p.limit = act == Activation::kSwiGLUOAI || act == Activation::kSwiGLU ? 7.0f : INFINITY;
         p.alpha = 1.702f;
         // Reference: the fp32 D just computed, through the activation kernel.
-        DevBuf<float> dh(h.size());
-        CUDA_CHECK(cudaMemcpy(dh.p, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
-        DevBuf<uint16_t> want(size_t(M * I)), got(size_t((M + PreparedGemm::kGuardRows) * I));
-        CUDA_CHECK(cudaMemset(want.p, 0xFF, want.n * 2));
-        CUDA_CHECK(cudaMemset(got.p, 0xFF, got.n * 2));
-        sm90::launch_activation(dh.p, with_bias ? d_bias.p : nullptr, d_row_expert.p, gemm.doff.p + G, M, I, p,
-                                want.p, nullptr);
+        const std::vector<uint16_t> want =
+            activation_reference(gemm, h, with_bias ? d_bias.p : nullptr, d_row_expert.p, I, p);
         sm90::W4A16GemmArgs ga = gemm.args(tactic);
-        ga.D = nullptr;
-        ga.act_out = got.p;
         ga.act.activation = act;
         ga.act.limit = p.limit;
         ga.act.alpha = p.alpha;
@@ -321,22 +384,21 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
         if (tactic == sm90::W4A16Tactic::kSmall && !sm90::w4a16_small_act_epilogue(ga, M)) {
           // Only under the A/B knobs that take the small tactic off its TMA form or split its K.
           ASSERT_TRUE(std::getenv("MEGAMOE_W4A16_SMALL_TMA") || std::getenv("MEGAMOE_W4A16_SMALL_SPLITS"));
+          DevBuf<uint16_t> out(size_t(M * I));
+          ga.D = nullptr;
+          ga.act_out = out.p;
           EXPECT_THROW(sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr), InvalidArgument);
           continue;
         }
-        sm90::launch_grouped_gemm_w4a16(ga, fmt, M, nullptr);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        const std::vector<uint16_t> wv = want.download(), gv = got.download();
-        PreparedGemm::expect_guard_untouched(gv, wv.size());
-        int64_t mismatches = 0, nonzero = 0;
-        for (size_t i = 0; i < wv.size(); ++i) {
-          nonzero += (wv[i] & 0x7FFF) != 0;
-          if (wv[i] != gv[i] && mismatches++ < 5)
-            ADD_FAILURE() << "row " << i / size_t(I) << " col " << i % size_t(I) << ": got 0x" << std::hex << gv[i]
-                          << ", want 0x" << wv[i];
+        if (tactic != sm90::W4A16Tactic::kLargeTma) {
+          expect_act_out(gemm, ga, want, I);
+          continue;
         }
-        EXPECT_EQ(mismatches, 0);
-        EXPECT_GT(nonzero, int64_t(wv.size() / 4));  // the comparison is of real values
+        for (const int staged : {0, 1}) {
+          SCOPED_TRACE(staged ? "staged stores" : "direct stores");
+          ga.large_tma_staged = staged;
+          EXPECT_EQ(expect_act_out(gemm, ga, want, I), staged == 1);
+        }
       }
     }
   }
@@ -346,6 +408,71 @@ INSTANTIATE_TEST_SUITE_P(LargeTactics, W4A16ActEpilogue,
                                             ::testing::Values(0, 1)));
 INSTANTIATE_TEST_SUITE_P(SmallTactic, W4A16ActEpilogue,
                          ::testing::Combine(::testing::Values(sm90::W4A16Tactic::kSmall), ::testing::Values(0, 1, 2)));
+
+// The staged stores of the TMA tactic in a problem small enough for the sanitizers (memcheck,
+// racecheck, synccheck: the held A buffer, the warpgroup barriers, the scratch's stmatrix and
+// loads): passes of 130, 300 and 200 rows (192-wide, two MMAs of 160 and 256-wide: every pass is
+// staged) and an empty expert; bf16 D16 with N = 192 (the second weight tile has one half: its
+// half-1 group is past N and not stored) against bf16 of the fp32 run; the activation epilogue
+// against the activation kernel: gated swiglu (N = 2I = 256) and relu2 (N = I = 192), with b13.
+TEST(W4A16, LargeTmaStagedForSanitizers) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const sm90::W4A16Tactic t = sm90::W4A16Tactic::kLargeTma;
+  const std::vector<int32_t> rows = {130, 0, 300, 200};
+  const int64_t K = 128, G = int64_t(rows.size());
+  std::vector<int32_t> offs(size_t(G + 1), 0), row_expert;
+  for (int64_t g = 0; g < G; ++g) {
+    offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
+    row_expert.insert(row_expert.end(), size_t(rows[size_t(g)]), int32_t(g));
+  }
+  const int64_t M = offs.back();
+  DevBuf<int32_t> d_row_expert(row_expert.size());
+  CUDA_CHECK(cudaMemcpy(d_row_expert.p, row_expert.data(), row_expert.size() * 4, cudaMemcpyHostToDevice));
+  std::mt19937_64 rng(case_seed("large tma staged"));
+  const std::vector<uint16_t> a = normal_bf16(rng, size_t(M * K));
+  // nvfp4 with a per-expert alpha (the epilogue's alpha * acc), scale codes of moderate size.
+  const sm90::Fp4Scale fmt = sm90::Fp4Scale::kNvfp4;
+  std::vector<float> alpha(static_cast<size_t>(G));
+  for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
+  auto prepared = [&](int64_t N) {
+    std::vector<uint8_t> w(size_t(G * N * K / 2)), sc(size_t(G * N * K / sm90::fp4_scale_block(fmt)));
+    for (auto& b : w) b = uint8_t(rng());
+    for (auto& b : sc) b = uint8_t(0x30 + rng() % 0x10);
+    return std::make_unique<PreparedGemm>(a, w, sc, alpha.data(), offs, N, K, fmt);
+  };
+  {
+    SCOPED_TRACE("bf16 D16");
+    const auto gemm = prepared(192);
+    gemm->large_tma_staged = 1;
+    const std::vector<float> d = gemm->run(t);
+    expect_bf16_of(gemm->run_bf16_out(t), d);
+    EXPECT_TRUE(gemm->last_staged);
+  }
+  for (const Activation act : {Activation::kSwiGLU, Activation::kReLU2}) {
+    SCOPED_TRACE("activation " + std::to_string(int(act)));
+    const int64_t I = act == Activation::kReLU2 ? 192 : 128;
+    const int64_t N = act == Activation::kReLU2 ? I : 2 * I;
+    const auto gemm = prepared(N);
+    gemm->large_tma_staged = 1;
+    std::vector<float> bias(size_t(G * N));
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    for (auto& b : bias) b = nd(rng);
+    DevBuf<float> d_bias(bias.size());
+    CUDA_CHECK(cudaMemcpy(d_bias.p, bias.data(), bias.size() * 4, cudaMemcpyHostToDevice));
+    sm90::ActivationParams p;
+    p.activation = act;
+    p.limit = act == Activation::kSwiGLU ? 7.0f : INFINITY;
+    const std::vector<uint16_t> want =
+        activation_reference(*gemm, gemm->run(t), d_bias.p, d_row_expert.p, I, p);
+    sm90::W4A16GemmArgs ga = gemm->args(t);
+    ga.act.activation = act;
+    ga.act.limit = p.limit;
+    ga.act.alpha = p.alpha;
+    ga.act.b13 = d_bias.p;
+    EXPECT_TRUE(expect_act_out(*gemm, ga, want, I));
+  }
+}
 
 // Bad output arguments are refused by name: bf16 D16 with the small tactic (which may add split-K
 // partials into fp32 D), two outputs, or none; the activation epilogue (act_out) with the small

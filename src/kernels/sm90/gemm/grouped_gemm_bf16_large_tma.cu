@@ -3,6 +3,7 @@
 // grouped_gemm_bf16_large_tma_act.cu).
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.cuh"
 
+#include <cstdlib>
 #include <string>
 
 #include "core/env_int.h"
@@ -10,10 +11,31 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
-                         cudaStream_t stream) {
-  return a.out == LargeTmaOut::kF32 ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, paired, sched, stream)
-                                    : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, paired, sched, stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+                         bool early_draw, cudaStream_t stream) {
+  return a.out == LargeTmaOut::kF32
+             ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, stores, sched, early_draw, stream)
+             : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, stores, sched, early_draw, stream);
+}
+
+int launch_store_mode(const Bf16LargeTmaArgs& a) {
+  if (a.stores < -1 || a.stores > 2)
+    throw_invalid("stores", "-1 (the environment), 0 (single), 1 (paired) or 2 (staged)", std::to_string(a.stores));
+  // MEGAMOE_BF16_LARGE_TMA_STORES: the store mode for A/B measurements, read once per process (a value
+  // other than 0, 1 or 2: 2); unset, MEGAMOE_BF16_LARGE_TMA_PAIRED=0 (the knob before the staged
+  // epilogue) asks for single stores.
+  static const int env_stores = [] {
+    if (std::getenv("MEGAMOE_BF16_LARGE_TMA_STORES") == nullptr)
+      return env_int("MEGAMOE_BF16_LARGE_TMA_PAIRED", 1) != 0 ? kStoresStaged : kStoresSingle;
+    const int64_t m = env_int("MEGAMOE_BF16_LARGE_TMA_STORES", kStoresStaged);
+    return m >= 0 && m <= 2 ? int(m) : kStoresStaged;
+  }();
+  const int want = a.stores >= 0 ? a.stores : env_stores;
+  const bool gated = a.out == LargeTmaOut::kAct && a.act.activation != Activation::kReLU2;
+  const int64_t cols = gated ? a.N / 2 : a.N;
+  const size_t elem = a.out == LargeTmaOut::kF32 ? 4 : 2;
+  if (want == kStoresStaged && a.out != LargeTmaOut::kF32 && staged_stores_fit(cols, a.ldd, a.D)) return kStoresStaged;
+  return want != kStoresSingle && paired_stores_fit(cols, a.ldd, a.D, elem) ? kStoresPaired : kStoresSingle;
 }
 
 void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaStream_t stream) {
@@ -23,7 +45,6 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   const bool gated = act && a.act.activation != Activation::kReLU2;
   const size_t elem = a.out == LargeTmaOut::kF32 ? 4 : 2;
   check_bf16_gemm_operands(a, who, gated, elem);
-  const int64_t cols = gated ? a.N / 2 : a.N;
   // rows_bound below 2^31 - 320: a pass count (rows + pass - 1) / pass stays in int.
   if (rows_bound > int64_t(INT32_MAX) - 320 || int64_t(a.num_groups) * a.N > int64_t(INT32_MAX))
     throw_invalid("rows_bound, num_groups * N", "below 2^31 - 320 and 2^31 (bf16 large GEMM)",
@@ -32,8 +53,7 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   if (max_tiles(a.N, a.num_groups, rows_bound) > int64_t(INT32_MAX) / 2)
     throw_invalid("rows_bound, N", "at most 2^30 tiles of 128 weight rows x a pass of <= 256 tokens (bf16 large GEMM)",
                   std::to_string(max_tiles(a.N, a.num_groups, rows_bound)) + " tiles");
-  if (a.paired_stores < -1 || a.paired_stores > 1)
-    throw_invalid("paired_stores", "-1 (the environment), 0 or 1", std::to_string(a.paired_stores));
+  const int stores = launch_store_mode(a);
   if (a.pass_mode < -1 || a.pass_mode > 2)
     throw_invalid("pass_mode", "-1 (the environment), 0, 1 or 2", std::to_string(a.pass_mode));
   // MEGAMOE_BF16_LARGE_TMA_PASSES: the pass mode for A/B measurements, read once per process (unset,
@@ -43,11 +63,6 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
     return m >= 0 && m <= 2 ? int(m) : 2;
   }();
   const int mode = a.pass_mode >= 0 ? a.pass_mode : env_mode;
-  // Paired stores (two adjacent columns a store) where the output allows them (paired_stores_fit);
-  // MEGAMOE_BF16_LARGE_TMA_PAIRED=0 turns them off (A/B).
-  static const bool env_paired = env_int("MEGAMOE_BF16_LARGE_TMA_PAIRED", 1) != 0;
-  const bool want_paired = a.paired_stores >= 0 ? a.paired_stores == 1 : env_paired;
-  const bool paired = want_paired && paired_stores_fit(cols, a.ldd, a.D, elem);
   if (a.dynamic_tiles < -1 || a.dynamic_tiles > 1)
     throw_invalid("dynamic_tiles", "-1 (the environment), 0 or 1", std::to_string(a.dynamic_tiles));
   if (a.dynamic_tiles == 1 && a.tile_counter == nullptr)
@@ -62,8 +77,14 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   static const bool env_dynamic = env_int("MEGAMOE_BF16_LARGE_TMA_DYNAMIC", 1) != 0;
   const bool dynamic = a.tile_counter != nullptr && (a.dynamic_tiles >= 0 ? a.dynamic_tiles == 1 : env_dynamic);
   int* const sched = dynamic ? a.tile_counter : nullptr;
-  const cudaError_t e = act ? launch_act(a, rows_bound, mode, paired, sched, stream)
-                            : launch_plain(a, rows_bound, mode, paired, sched, stream);
+  if (a.early_draw < -1 || a.early_draw > 1)
+    throw_invalid("early_draw", "-1 (the environment), 0 or 1", std::to_string(a.early_draw));
+  // MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1: the early ticket draw for A/B measurements (read once per
+  // process; off by default until measured).
+  static const bool env_early = env_int("MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW", 0) != 0;
+  const bool early = a.early_draw >= 0 ? a.early_draw == 1 : env_early;
+  const cudaError_t e = act ? launch_act(a, rows_bound, mode, stores, sched, early, stream)
+                            : launch_plain(a, rows_bound, mode, stores, sched, early, stream);
   cu::check(who, e, "bf16 large GEMM launch");
 }
 

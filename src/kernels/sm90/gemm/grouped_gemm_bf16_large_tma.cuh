@@ -20,7 +20,8 @@
 // consumer warpgroups of 64 rows), then its epilogue. Tiles are handed out persistently: with a
 // tile counter (Bf16LargeTmaArgs::dynamic_tiles, the default where the caller gives one) each is the
 // next ticket of the launch's counter, which the TMA lane draws once the stage of the tile's first
-// step is free and writes beside that stage for the consumers; without one, tile t = blockIdx.x +
+// step is free (or, Bf16LargeTmaArgs::early_draw, right after issuing the previous tile's last step)
+// and writes beside that stage for the consumers; without one, tile t = blockIdx.x +
 // i * gridDim.x (the static order: with pass widths alternating 320 / 192 and an even grid it gave
 // the even CTAs every wide pass, 0.81x at gpt-oss-120b T = 12288 against 0.96x dynamic)
 // in the order expert, block, pass (pass fastest): the CTAs running the passes of one weight block
@@ -66,6 +67,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
@@ -73,6 +75,7 @@
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
+#include "kernels/sm90/gemm/staged_epilogue.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
 
@@ -117,8 +120,26 @@ struct EpiArgs {
   void* D;  // fp32 D / bf16 D [rows, ldd], or bf16 a [rows, ldd]
   int64_t ldd;
   ActEpilogueArgs act;
-  bool paired;  // two adjacent columns per store (see store; paired_stores_fit)
+  int stores;  // kStoresSingle / kStoresPaired / kStoresStaged (launch_store_mode: what the output allows)
 };
+
+// The staged epilogue (EpiArgs::stores == kStoresStaged; bf16 outputs, passes whose MMA width is at
+// least kStagedMinTok tokens, i.e. of more than 96 rows; narrower passes store paired). A thread's accumulators hold 2 adjacent tokens
+// of one weight row, so a direct store writes 2 bf16 of a token row's 16 (a warp instruction
+// touches 8 token rows x 8 bytes). Staged: the warp packs its outputs to bf16 pairs, writes them
+// transposed with stmatrix .trans into scratch, so that memory rows are token rows, and reads them
+// back 16 bytes a lane: one 16-byte global store per lane for 16 tokens x 16 weight rows (two lanes
+// write a token row's 32 bytes) against four 4-byte ones.
+// Scratch: the warp's own 16 weight rows of the pass's last stage (2048 bytes: its A rows, which
+// only its warpgroup's MMAs read). The consumers hold that stage (no arrival on its empty barrier
+// at the end of the K loop), meet at their warpgroup's named barrier (every wgmma of the
+// warpgroup has completed, not just the warp's own wait), write the scratch, and release the stage
+// after a proxy fence and a second warpgroup barrier. Holding a stage leaves the TMA lane 3 stages
+// ahead of the next tile instead of 4, so only passes wide enough to hide a load behind 3 steps
+// stage (kStagedMinTok).
+constexpr int kStagedMinTok = 128;  // an MMA width (token_boxes(rows) * kTokBox)
+static_assert(staged::kScratchBytes == 16 * kRowBytes, "the scratch: a warp's 16 weight rows of one stage");
+static_assert(kStoresSingle == 0 && kStoresPaired == 1 && kStoresStaged == 2, "EpiArgs::stores values");
 
 using ptx::smem_u32;
 
@@ -127,9 +148,11 @@ using ptx::smem_u32;
 // group, then release its stage (wgmma reads both operands asynchronously). kTwo: a pass of up to
 // 2 NT tokens as two MMAs of width NT per k16 block, on token rows 0..NT-1 (acc) and NT..2NT-1
 // (acc2) of the stage, the same A descriptor.
+// hold_last: the last stage stays held (the staged epilogue's scratch; release_held frees it).
 template <int NT, bool kTwo = false>
 __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)[NT / 2], Barriers& bars,
-                                             uint32_t base, int c, int lane, int KT, uint32_t& step) {
+                                             uint32_t base, int c, int lane, int KT, uint32_t& step,
+                                             bool hold_last) {
 #pragma unroll
   for (int i = 0; i < NT / 2; ++i) {
     acc[i] = 0.0f;
@@ -149,7 +172,20 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
   wgmma::fence_acc(acc);
   if constexpr (kTwo) wgmma::fence_acc(acc2);
   step += uint32_t(KT);
-  if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
+  if (!hold_last && lane == 0) ptx::mbar_arrive(smem_u32(&bars.empty[(step - 1) % kStages]));
+}
+
+// The staged epilogue's scratch of CTA warp `warp` (0..7): its 16 weight rows 16 warp .. + 15 of the
+// tile, in the pass's last stage (step - 1). Before writing it, every MMA of the warpgroup must be
+// done reading the stage: the warpgroup's named barrier (1 + c) after each warp's wgmma wait.
+__device__ __forceinline__ uint32_t hold_scratch(uint32_t base, uint32_t step, int c, int warp) {
+  ptx::warpgroup_barrier(c);
+  return base + ((step - 1) % kStages) * uint32_t(kStageBytes) + uint32_t(warp * staged::kScratchBytes);
+}
+
+// After the staged stores: the warp frees the held stage (staged::release_scratch).
+__device__ __forceinline__ void release_held(Barriers& bars, uint32_t step, int c, int lane) {
+  staged::release_scratch(smem_u32(&bars.empty[(step - 1) % kStages]), c, lane);
 }
 
 // The pass's outputs (tokens t0 .. t0 + rows - 1) of the thread's weight rows n_warp + gq and + 8.
@@ -157,11 +193,44 @@ __device__ __forceinline__ void consume_pass(float (&acc)[NT / 2], float (&acc2)
 // column jo; plain: acc, relu2: relu(acc + b)^2). Lanes gq and gq ^ 1 (lane ^ 4) hold adjacent
 // columns of the same tokens; each sends the other one value (one shuffle per two values), so that
 // the even lane holds token 8 j + 2 tig and the odd lane token 8 j + 2 tig + 1, both columns. Then
-//   EpiArgs::paired:  one store of the two columns (4 bytes bf16, 8 bytes fp32): a warp store
+//   EpiArgs::stores >= 1: one store of the two columns (4 bytes bf16, 8 bytes fp32): a warp store
 //                     instruction writes 8 token rows x 8 columns; needs an even column count, an
 //                     even ldd and D aligned to two elements (paired_stores_fit);
 //   else:             one store per column (the single-store variant of the A/B, and any output
 //                     the pair does not fit).
+// What both epilogues (store, store_staged) make of a thread's accumulators.
+// Gated: output column jo's biases (gate b13[jo], up b13[I + jo]) and act(gate + bg, up + bu).
+template <Activation A>
+struct GatedValues {
+  float bg, bu, limit, alpha;
+  __device__ __forceinline__ GatedValues(const EpiArgs& ep, int g, int jo, int N) : limit(ep.act.limit), alpha(ep.act.alpha) {
+    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+    bg = b ? __ldg(b + jo) : 0.0f;
+    bu = b ? __ldg(b + N / 2 + jo) : 0.0f;
+  }
+  __device__ __forceinline__ float operator()(float gate, float up) const {
+    return act::act_fn<A>(gate + bg, up + bu, limit, alpha);
+  }
+};
+// Plain D (the accumulator) and relu2 (relu(acc + b13[n])^2, a has N = I columns): the biases of
+// weight rows na and nb (0 past N or without b13).
+template <LargeTmaOut O>
+struct PlainValues {
+  float ba = 0.0f, bb = 0.0f, limit, alpha;
+  __device__ __forceinline__ PlainValues(const EpiArgs& ep, int g, int na, int nb, int N)
+      : limit(ep.act.limit), alpha(ep.act.alpha) {
+    if constexpr (O == LargeTmaOut::kAct) {
+      const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
+      ba = b && na < N ? __ldg(b + na) : 0.0f;
+      bb = b && nb < N ? __ldg(b + nb) : 0.0f;
+    }
+  }
+  __device__ __forceinline__ float operator()(float v, float bias) const {
+    if constexpr (O == LargeTmaOut::kAct) return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, limit, alpha);
+    else return v;
+  }
+};
+
 template <int NT, LargeTmaOut O, Activation A>
 __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
                                       int t0, int rows, int N) {
@@ -186,7 +255,7 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
     const int col = j * 8 + 2 * tig + odd, n0 = n - odd;  // n0: the pair's even column
     const float lo = odd ? recv : v0, hi = odd ? v1 : recv;
     if (col >= rows) return;
-    if (ep.paired) {
+    if (ep.stores != kStoresSingle) {
       if (n0 < cols) write2(col, n0, lo, hi);
     } else {
       if (n0 < cols) write(col, n0, lo);
@@ -198,25 +267,15 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
     // rows are all in or all out.
     if (n_warp >= N) return;
     const int I = N / 2, jo = int(gate_up::output_col(na));
-    const float* b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
-    const float bg = b ? __ldg(b + jo) : 0.0f, bu = b ? __ldg(b + I + jo) : 0.0f;
+    const GatedValues<A> gated(ep, g, jo, N);
 #pragma unroll
     for (int j = 0; j < NT / 8; ++j) {
       if (j * 8 >= rows) break;  // warp-uniform
-      const float v0 = act::act_fn<A>(acc[4 * j] + bg, acc[4 * j + 2] + bu, ep.act.limit, ep.act.alpha);
-      const float v1 = act::act_fn<A>(acc[4 * j + 1] + bg, acc[4 * j + 3] + bu, ep.act.limit, ep.act.alpha);
-      emit(j, jo, I, v0, v1);
+      emit(j, jo, I, gated(acc[4 * j], acc[4 * j + 2]), gated(acc[4 * j + 1], acc[4 * j + 3]));
     }
   } else {
-    const float* b = nullptr;
-    if constexpr (O == LargeTmaOut::kAct) b = ep.act.b13 ? ep.act.b13 + size_t(g) * size_t(N) : nullptr;
-    const float ba = b && na < N ? __ldg(b + na) : 0.0f, bb = b && nb < N ? __ldg(b + nb) : 0.0f;
-    auto value = [&](float v, float bias) {
-      if constexpr (O == LargeTmaOut::kAct)  // relu2: a has N = I columns
-        return act::act_fn<Activation::kReLU2>(v + bias, 0.0f, ep.act.limit, ep.act.alpha);
-      else
-        return v;
-    };
+    const PlainValues<O> value(ep, g, na, nb, N);
+    const float ba = value.ba, bb = value.bb;
 #pragma unroll
     for (int j = 0; j < NT / 8; ++j) {
       if (j * 8 >= rows) break;  // warp-uniform
@@ -226,46 +285,109 @@ __device__ __forceinline__ void store(const EpiArgs& ep, const float (&acc)[NT /
   }
 }
 
+// The staged form of store() (bf16 outputs; the same float operations, so the same bits), through
+// the warp's 2048-byte scratch (staged_epilogue.cuh): plain / relu2 as two groups of 8 columns
+// (weight rows na = n_warp + gq and nb = na + 8: columns n_warp .. and n_warp + 8 .., a group past
+// the output's N columns, a multiple of 8, is not stored); gated as one group of 8 output columns
+// (gate_up::output_col(n_warp + gq) = n_warp / 2 + gq).
+template <int NT, LargeTmaOut O, Activation A>
+__device__ __forceinline__ void store_staged(const EpiArgs& ep, const float (&acc)[NT / 2], uint32_t scratch,
+                                             int lane, int g, int n_warp, int t0, int rows, int N) {
+  static_assert(O != LargeTmaOut::kF32, "the staged epilogue stores bf16");
+  __nv_bfloat16* const D = static_cast<__nv_bfloat16*>(ep.D);
+  const size_t ldd = size_t(ep.ldd);
+  const int gq = lane >> 2;
+  if constexpr (O == LargeTmaOut::kAct && A != Activation::kReLU2) {
+    if (n_warp >= N) return;  // N % 16 == 0: the warp's 16 rows are all in or all out
+    const int jo0 = n_warp / 2;
+    const GatedValues<A> gated(ep, g, jo0 + gq, N);
+    auto pair = [&](int j) {
+      return staged::pack_bf16x2(gated(acc[4 * j], acc[4 * j + 2]), gated(acc[4 * j + 1], acc[4 * j + 3]));
+    };
+    staged::store_one_group<NT / 8>(scratch, lane, pair, D + jo0, ldd, t0, rows);
+  } else {
+    const PlainValues<O> value(ep, g, n_warp + gq, n_warp + gq + 8, N);
+    auto pair = [&](int j, int h) {
+      const float bias = h ? value.bb : value.ba;
+      return staged::pack_bf16x2(value(acc[4 * j + 2 * h], bias), value(acc[4 * j + 2 * h + 1], bias));
+    };
+    staged::store_two_groups<NT / 8>(scratch, lane, pair, n_warp < N ? D + n_warp : nullptr,
+                                     n_warp + 8 < N ? D + n_warp + 8 : nullptr, ldd, t0, rows);
+  }
+}
+
 // The pass's epilogue: the activation picked at run time (one K loop for the four).
-template <int NT, LargeTmaOut O>
-__device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], int lane, int g, int n_warp,
-                                           int t0, int rows, int N) {
+// kStaged: through `scratch` (store_staged), else straight from registers (store).
+template <int NT, LargeTmaOut O, bool kStaged>
+__device__ __forceinline__ void store_pass(const EpiArgs& ep, const float (&acc)[NT / 2], uint32_t scratch, int lane,
+                                           int g, int n_warp, int t0, int rows, int N) {
+  auto one = [&](auto act_tag) {
+    constexpr Activation kA = decltype(act_tag)::value;
+    if constexpr (kStaged) store_staged<NT, O, kA>(ep, acc, scratch, lane, g, n_warp, t0, rows, N);
+    else store<NT, O, kA>(ep, acc, lane, g, n_warp, t0, rows, N);
+  };
+  using SwiGLU = std::integral_constant<Activation, Activation::kSwiGLU>;
   if constexpr (O != LargeTmaOut::kAct) {
-    store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N);
+    one(SwiGLU{});
   } else {
     switch (ep.act.activation) {
-      case Activation::kSwiGLU: store<NT, O, Activation::kSwiGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kSwiGLUOAI: store<NT, O, Activation::kSwiGLUOAI>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      case Activation::kGeGLU: store<NT, O, Activation::kGeGLU>(ep, acc, lane, g, n_warp, t0, rows, N); break;
-      default: store<NT, O, Activation::kReLU2>(ep, acc, lane, g, n_warp, t0, rows, N); break;
+      case Activation::kSwiGLU: one(SwiGLU{}); break;
+      case Activation::kSwiGLUOAI: one(std::integral_constant<Activation, Activation::kSwiGLUOAI>{}); break;
+      case Activation::kGeGLU: one(std::integral_constant<Activation, Activation::kGeGLU>{}); break;
+      default: one(std::integral_constant<Activation, Activation::kReLU2>{}); break;
     }
   }
 }
 
+// Whether passes of NT tokens (a two-MMA pass: 2 NT) may stage their stores (kStagedMinTok).
 template <int NT, LargeTmaOut O>
-__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane, int KT,
+constexpr bool kMayStage = O != LargeTmaOut::kF32 && NT >= kStagedMinTok;
+
+template <int NT, LargeTmaOut O>
+__device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t base, int warp, int lane, int KT,
                                          uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
   float acc[NT / 2];
-  consume_pass<NT>(acc, acc, bars, base, c, lane, KT, step);
-  store_pass<NT, O>(ep, acc, lane, g, n_warp, t0, rows, N);
+  const int c = warp / 4;
+  const bool staged = kMayStage<NT, O> && ep.stores == kStoresStaged;
+  consume_pass<NT>(acc, acc, bars, base, c, lane, KT, step, staged);
+  if constexpr (kMayStage<NT, O>) {
+    if (staged) {
+      const uint32_t scratch = hold_scratch(base, step, c, warp);
+      store_pass<NT, O, true>(ep, acc, scratch, lane, g, n_warp, t0, rows, N);
+      release_held(bars, step, c, lane);
+      return;
+    }
+  }
+  store_pass<NT, O, false>(ep, acc, 0u, lane, g, n_warp, t0, rows, N);
 }
 
 // A pass of NH + 1 .. 2 NH tokens (pass mode 2): two accumulator arrays of one MMA width, the second
 // for tokens t0 + NH ...
 template <int NH, LargeTmaOut O>
-__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t base, int c, int lane,
+__device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t base, int warp, int lane,
                                              int KT, uint32_t& step, int g, int n_warp, int t0, int rows, int N) {
   float acc[NH / 2], acc2[NH / 2];
-  consume_pass<NH, true>(acc, acc2, bars, base, c, lane, KT, step);
-  store_pass<NH, O>(ep, acc, lane, g, n_warp, t0, NH, N);
-  store_pass<NH, O>(ep, acc2, lane, g, n_warp, t0 + NH, rows - NH, N);
+  const int c = warp / 4;
+  const bool staged = kMayStage<2 * NH, O> && ep.stores == kStoresStaged;
+  consume_pass<NH, true>(acc, acc2, bars, base, c, lane, KT, step, staged);
+  if constexpr (kMayStage<2 * NH, O>) {
+    if (staged) {  // both halves through the one scratch (store_staged ends on a __syncwarp)
+      const uint32_t scratch = hold_scratch(base, step, c, warp);
+      store_pass<NH, O, true>(ep, acc, scratch, lane, g, n_warp, t0, NH, N);
+      store_pass<NH, O, true>(ep, acc2, scratch, lane, g, n_warp, t0 + NH, rows - NH, N);
+      release_held(bars, step, c, lane);
+      return;
+    }
+  }
+  store_pass<NH, O, false>(ep, acc, 0u, lane, g, n_warp, t0, NH, N);
+  store_pass<NH, O, false>(ep, acc2, 0u, lane, g, n_warp, t0 + NH, rows - NH, N);
 }
 
 template <LargeTmaOut O>
 __global__ void __launch_bounds__(kThreads, 1)
     bf16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                           const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode,
-                          int* __restrict__ sched) {
+                          int* __restrict__ sched, bool early_draw) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t base = (smem_u32(smem_raw) + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
@@ -294,21 +416,35 @@ __global__ void __launch_bounds__(kThreads, 1)
     // times; a fixed stride can give one CTA all the wide ones); the ticket rides with the tile's
     // first stage to the consumers.
     int tiles_run = 0, last_ticket = -1;  // dynamic order: this CTA's tiles; its previous ticket
+    auto draw = [&]() {
+      const int t = atomicAdd(sched, 1);
+      if (t <= last_ticket) __trap();  // a counter shared by two running launches
+      last_ticket = t;
+      return t;
+    };
+    auto wait_free = [&](uint32_t i) {  // the stage of step i is free (its previous use released)
+      const uint32_t use = i / kStages;
+      if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[i % kStages]), (use - 1) & 1u, kTimeoutNs);
+    };
+    // When the next ticket is drawn (dynamic order):
+    //   default:    once the stage of the tile's first step is free: a CTA takes a tile only when it
+    //               can start loading it (a tile drawn earlier waits for that stage, near the launch's
+    //               end while other CTAs find none left); a tile then pays the stage wait and the
+    //               atomic's round trip one after the other;
+    //   early_draw: right after the previous tile's last step is issued, so the round trip overlaps
+    //               the wait for the stage.
+    const bool early = sched != nullptr && early_draw;
+    int ticket = early ? draw() : 0;
     for (;;) {
-      // The stage of the next tile's first step is free before the ticket is drawn: a CTA takes a
-      // tile only when it can start loading it (a tile drawn earlier would wait here, near the
-      // launch's end while other CTAs find none left).
-      {
-        const uint32_t use = step / kStages;
-        if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[step % kStages]), (use - 1) & 1u, kTimeoutNs);
-      }
-      const int ticket = sched != nullptr ? atomicAdd(sched, 1) : 0;
-      if (sched != nullptr) {
-        if (ticket <= last_ticket) __trap();  // a counter shared by two running launches
-        last_ticket = ticket;
+      bool first_free = false;  // the stage of the tile's first step waited for
+      if (!early) {
+        wait_free(step);
+        first_free = true;
+        if (sched != nullptr) ticket = draw();
       }
       if (!(sched != nullptr ? walk.at(ticket) : walk.next())) {
-        if (sched != nullptr) {  // the past-the-end ticket, in the next stage (free, above), without loads
+        if (sched != nullptr) {  // the past-the-end ticket, in the next stage once free, without loads
+          if (!first_free) wait_free(step);
           const uint32_t s = step % kStages;
           bars.ticket[s] = ticket;
           ptx::mbar_arrive(smem_u32(&bars.full[s]));
@@ -321,7 +457,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int boxes = token_boxes(walk.rows);
       for (int kt = 0; kt < KT; ++kt, ++step) {
         const uint32_t s = step % kStages, use = step / kStages;
-        if (kt > 0 && use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
+        if ((kt > 0 || !first_free) && use > 0) ptx::mbar_wait(smem_u32(&bars.empty[s]), (use - 1) & 1u, kTimeoutNs);
         if (kt == 0 && sched != nullptr) bars.ticket[s] = ticket;  // before the arrival that publishes it
         const uint32_t full = smem_u32(&bars.full[s]), st = base + s * uint32_t(kStageBytes);
         ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBoxBytes));  // zero-filled bytes count too
@@ -329,6 +465,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int b = 0; b < boxes; ++b)
           ptx::tma_load_2d(st + uint32_t(kWBytes + b * kTokBoxBytes), &tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
       }
+      if (early) ticket = draw();
     }
     if (sched != nullptr) {
       // The CTA's last ticket is drawn. The last CTA to get here checks that the launch ran every tile
@@ -350,34 +487,39 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
 
-  ptx::setmaxnreg_inc<kConsumerRegs>();
-  const int c = warp / 4;  // warpgroup: weight rows 64 c .. 64 c + 63 of the tile
+  ptx::setmaxnreg_inc<kConsumerRegs>();  // warpgroup c = warp / 4: weight rows 64 c .. 64 c + 63 of the tile
   // Dynamic order: the ticket in the stage of the tile's first step (its full barrier's wait, which
   // the K loop repeats at once, orders the read).
   auto next_tile = [&]() -> bool {
     if (sched == nullptr) return walk.next();
     const uint32_t s = step % kStages;
     ptx::mbar_wait(smem_u32(&bars.full[s]), (step / kStages) & 1u, kTimeoutNs);
-    return walk.at(bars.ticket[s]);
+    // Lane 0 reads the ticket and passes it on in registers: lane 0 is the lane that later arrives on
+    // the stage's empty barrier, so the read is ordered before the producer's next write of the slot
+    // by program order (a read by every lane was not: nothing orders lanes 1..31's reads before lane
+    // 0's arrival, and racecheck reported it, session 51).
+    int ticket = 0;
+    if (lane == 0) ticket = bars.ticket[s];
+    return walk.at(__shfl_sync(0xffffffffu, ticket, 0));
   };
   while (next_tile()) {
     const int n_warp = walk.blk * kWRows + warp * 16;  // the warp's first weight row (16 a warp)
     const int g = walk.g, t0 = walk.t0, rows = walk.rows;
     if (rows > kMaxTok) {  // pass mode 2: two MMAs, on rows 0..143 / 144..287 or 0..159 / 160..319
-      if (rows <= 288) run_pass_two<144, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
-      else run_pass_two<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N);
+      if (rows <= 288) run_pass_two<144, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N);
+      else run_pass_two<160, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N);
       continue;
     }
     switch (token_boxes(rows)) {  // one accumulator array per MMA width: MMAs of different N sharing
                                   // one array made ptxas serialise them (warning C7512)
-      case 1: run_pass<32, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 2: run_pass<64, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 3: run_pass<96, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 4: run_pass<128, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 5: run_pass<160, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 6: run_pass<192, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      case 7: run_pass<224, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
-      default: run_pass<256, O>(ep, bars, base, c, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 1: run_pass<32, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 2: run_pass<64, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 3: run_pass<96, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 4: run_pass<128, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 5: run_pass<160, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 6: run_pass<192, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      case 7: run_pass<224, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
+      default: run_pass<256, O>(ep, bars, base, warp, lane, KT, step, g, n_warp, t0, rows, N); break;
     }
   }
 }
@@ -385,8 +527,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
-cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
-                        cudaStream_t stream) {
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+                        bool early_draw, cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (attr != cudaSuccess) return attr;
@@ -405,8 +547,9 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
                                                CU_TENSOR_MAP_SWIZZLE_128B, "bf16 large", "W");
   const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
-  const EpiArgs ep{a.D, a.ldd, a.act, paired};
-  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched);
+  const EpiArgs ep{a.D, a.ldd, a.act, stores};
+  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched,
+                                                 early_draw);
   return cudaGetLastError();
 }
 
@@ -414,9 +557,9 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
 
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
-                         cudaStream_t stream);
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, bool paired, int* sched,
-                       cudaStream_t stream);
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+                         bool early_draw, cudaStream_t stream);
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+                       bool early_draw, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

@@ -31,10 +31,15 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   //      padded columns as mode 0 for such experts, a third fewer weight streams);
   //  -1: MEGAMOE_BF16_LARGE_TMA_PASSES (read once per process), else 2.
   int pass_mode = -1;
-  // How the epilogue stores: 1: two adjacent columns a store where the output allows it (an even
-  // column count and ldd, D aligned to two elements; else one), 0: one column a store;
-  // -1: MEGAMOE_BF16_LARGE_TMA_PAIRED (read once per process), else 1.
-  int paired_stores = -1;
+  // How the epilogue stores (launch_store_mode: what runs):
+  //   kStoresStaged (2): bf16 outputs of passes of > 96 rows (MMA width >= 128) through shared memory, 16 bytes a
+  //     lane, where the output allows it (staged_stores_fit); every other pass and output as 1;
+  //   kStoresPaired (1): two adjacent columns a store where the output allows it (paired_stores_fit),
+  //     else one;
+  //   kStoresSingle (0): one column a store;
+  //   -1: MEGAMOE_BF16_LARGE_TMA_STORES (0, 1 or 2; read once per process), else 2 unless
+  //     MEGAMOE_BF16_LARGE_TMA_PAIRED=0 (the older knob: then 0).
+  int stores = -1;
   // The tile order: 0: static (CTA c runs tiles c, c + grid, ...); 1: dynamic, each CTA takes the
   // next tile index from `tile_counter` when it is ready for one (tiles of different pass widths take
   // different times; a fixed stride can hand one CTA all the wide ones); -1:
@@ -47,7 +52,14 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // running launch, traps (a launch error) instead of skipping tiles. One counter per GEMM that may
   // run at the same time as another.
   int* tile_counter = nullptr;
+  // Dynamic order only: when the TMA lane draws the next ticket. 0: once the stage of the tile's
+  // first step is free; 1: right after issuing the previous tile's last step (the atomic's round
+  // trip overlaps the stage wait); -1: MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW (read once per process),
+  // else 0.
+  int early_draw = -1;
 };
+
+constexpr int kStoresSingle = 0, kStoresPaired = 1, kStoresStaged = 2;
 
 // Whether the epilogue can store two adjacent columns at once (4-byte bf16 / 8-byte fp32 stores):
 // an even column count (N, or N / 2 with a gated activation), an even row stride ldd and D aligned to
@@ -55,6 +67,16 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
 inline bool paired_stores_fit(int64_t cols, int64_t ldd, const void* D, size_t elem_bytes) {
   return cols % 2 == 0 && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(D) % (2 * elem_bytes) == 0;
 }
+
+// Whether bf16 outputs can be stored 16 bytes a lane (8 columns): a column count (N, or N / 2 with a
+// gated activation) and ldd that are multiples of 8, D 16-byte aligned.
+inline bool staged_stores_fit(int64_t cols, int64_t ldd, const void* D) {
+  return cols % 8 == 0 && ldd % 8 == 0 && reinterpret_cast<uintptr_t>(D) % 16 == 0;
+}
+
+// The store mode a launch with these arguments runs (Bf16LargeTmaArgs::stores after the environment
+// and what the output allows); throws InvalidArgument for a `stores` outside -1..2.
+int launch_store_mode(const Bf16LargeTmaArgs& args);
 
 // Throws InvalidArgument on bad shapes, CudaError on a launch failure; rows_bound == 0 launches nothing.
 void launch_bf16_large_tma(const Bf16LargeTmaArgs& args, int64_t rows_bound, cudaStream_t stream);

@@ -146,6 +146,9 @@ const TacticOps& large_bf16_ops();  // grouped_gemm_fp8_blockwise_large_bf16.cu
 // arguments): fp32 D, or bf16 D.
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
                     bool bf16_out, bool narrow, cudaStream_t stream);
+// Whether the kTma / kTmaSmall kernels store bf16 D through shared memory, 16 bytes a lane (the
+// staged epilogue; default), or two columns a store (MEGAMOE_FP8_TMA_STAGED=0, read once).
+bool fp8_tma_stages_bf16_d();
 // run_act's kernel (grouped_gemm_fp8_tma_act.cu; run_act checked the arguments).
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
                         float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, bool narrow,

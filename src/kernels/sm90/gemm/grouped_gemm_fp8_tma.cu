@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
@@ -108,10 +109,19 @@ void launch_plain(const fp8_tma::Params& p, const fp8_gemm_detail::RunArgs& a, i
 }
 }  // namespace
 
-// fp32 or bf16 D (grouped_gemm_fp8_blockwise.cu checked the arguments).
+bool fp8_tma_stages_bf16_d() {
+  // MEGAMOE_FP8_TMA_STAGED=0: bf16 D two columns a store, straight from the registers (A/B; read
+  // once per process).
+  static const bool on = env_int("MEGAMOE_FP8_TMA_STAGED", 1) != 0;
+  return on;
+}
+
+// fp32 or bf16 D (grouped_gemm_fp8_blockwise.cu checked the arguments: for bf16 D, N and ldd
+// multiples of 8 and D 16-byte aligned, what the staged epilogue needs).
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
                     bool bf16_out, bool narrow, cudaStream_t stream) {
-  const fp8_tma::Params p = fp8_tma::gemm_params(a, num_groups, N, K);
+  fp8_tma::Params p = fp8_tma::gemm_params(a, num_groups, N, K);
+  p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
     launch_plain<fp8_tma::Narrow>(p, a, N, rows_bound, bf16_out, stream);
   else

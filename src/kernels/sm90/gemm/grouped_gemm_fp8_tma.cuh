@@ -68,6 +68,7 @@
 
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
+#include "kernels/sm90/gemm/staged_epilogue.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/gemm/wgmma_fp8.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
@@ -170,6 +171,9 @@ struct Params {
   // Floats between the 16-byte aligned bases of the scale tensor maps and SA / SW (0-3; a scale
   // pointer needs only 4-byte alignment).
   int sa_lead, sw_lead;
+  // kBf16: D through shared memory, 16 bytes a lane (store_d_staged; every bf16 D the GEMM accepts
+  // fits: N, ldd % 8 == 0, D 16-byte aligned), else two columns a store (store_d).
+  bool staged_d;
 };
 
 struct Barriers {
@@ -360,6 +364,44 @@ __device__ __forceinline__ void store_d(const Params& p, const Walk& w, const fl
   }
 }
 
+// The staged form of store_d for bf16 D (Params::staged_d), through `scratch`: the warp's own 16
+// token rows of the tile's last stage (2048 bytes, rows 128 B apart; only its warpgroup's MMAs read
+// them, and they are done: the caller held the stage and met the warpgroup's named barrier). Two
+// rounds of 64 columns: stmatrix x4 (untransposed: fragment rows are token rows) of the blocks j,
+// j + 1 puts token row t's 8 columns of block j at 16-byte chunk (j % 8) ^ (t % 8) of scratch row t
+// (the XOR puts a matrix's 8 rows, 128 bytes apart, on distinct banks); then each lane loads 16
+// bytes, a quarter-warp one token row's 128 contiguous bytes, 4 rows a warp instruction. N % 8 == 0:
+// a chunk is all in or all out.
+template <class Walk>
+__device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, const float (&acc)[kBN / 2],
+                                               uint32_t scratch, int row_w, int lane) {
+  // stmatrix: lane 8 i + r gives row r of matrix i = (token rows 8 (i % 2) .., block j + i / 2).
+  const int st_t = (lane & 7) + 8 * ((lane >> 3) & 1), st_jb = lane >> 4;
+  const int ld_t = lane >> 3, ld_jc = lane & 7;  // + 4 q: the rows of load q
+  __nv_bfloat16* const D = static_cast<__nv_bfloat16*>(p.D);
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+#pragma unroll
+    for (int jj = 0; jj < 8; jj += 2) {
+      const int j = 8 * half + jj;
+      const uint32_t at = scratch + uint32_t(st_t * kRowBytes + (((jj + st_jb) ^ (st_t & 7)) * 16));
+      using staged::pack_bf16x2;
+      ptx::stmatrix_x4(at, pack_bf16x2(acc[4 * j], acc[4 * j + 1]), pack_bf16x2(acc[4 * j + 2], acc[4 * j + 3]),
+                       pack_bf16x2(acc[4 * j + 4], acc[4 * j + 5]), pack_bf16x2(acc[4 * j + 6], acc[4 * j + 7]));
+    }
+    __syncwarp();
+    const int n = w.blk * kBN + 64 * half + 8 * ld_jc;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int t = ld_t + 4 * q;
+      const uint4 v = ptx::ld_shared_v4(scratch + uint32_t(t * kRowBytes + ((ld_jc ^ (t & 7)) * 16)));
+      if (row_w + t < w.ntok && n < p.N)
+        *reinterpret_cast<uint4*>(D + size_t(w.t0 + row_w + t) * size_t(p.ldd) + size_t(n)) = v;
+    }
+    __syncwarp();
+  }
+}
+
 // a = bf16(act(h + b13)) of this thread's columns of sub-tile h, as activation_fp8.cu computes it
 // (0 past I): a[hr][jj][q] is token row r0 + 8 hr, i = 128 blk + 64 h + 8 jj + 2 tig + q for gated
 // tiles (gate in accumulator columns 8 jj.., up in 64 + 8 jj..), i = 128 blk + 8 jj + 2 tig + q for
@@ -429,11 +471,12 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
 // expert's last pass of at most 64 rows) only releases the stages, each after it was filled, so
 // that its arrivals count for this use of the slot and never a later one.
 template <class Geo, Out kOut, Activation kAct, bool kBias>
-__device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, uint32_t stash, uint64_t desc0,
-                                             const TileWalk<Geo>& w, int c, int wq, int lane, int KT,
-                                             uint32_t& step) {
+__device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, uint32_t sbase, uint32_t stash,
+                                             uint64_t desc0, const TileWalk<Geo>& w, int c, int wq, int lane,
+                                             int KT, uint32_t& step) {
   using Shape = TileShape<kOut, kAct>;
   constexpr int kStages = Geo::kStages;
+  constexpr bool kStagedD = kOut == Out::kBf16;
   if (c * kWgRows >= w.ntok) {
     for (int i = 0; i < Shape::kSubTiles * KT; ++i, ++step) {
       const uint32_t s = step % kStages;
@@ -467,9 +510,25 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
       issue_step(tmp, ad, ad + bofs);
       wgmma::wait<0>();
       wgmma::fence_acc(tmp);
-      ptx::mbar_arrive(ring.empty(s));  // the scales were read before the MMAs, which have completed
+      // The scales were read before the MMAs, which have completed. A staged epilogue holds the
+      // last stage (its scratch) until its stores are done.
+      if (!(kStagedD && p.staged_d && kt + 1 == KT)) ptx::mbar_arrive(ring.empty(s));
       ready = kt + 1 < KT && ptx::mbar_try_wait(ring.full((step + 1) % kStages), ((step + 1) / kStages) & 1u);
       promote(acc, tmp, sc);
+    }
+    if constexpr (kStagedD) {
+      if (p.staged_d) {
+        // The held stage (step - 1): every MMA of the warpgroup has read it (named barrier 1 + c),
+        // then the scratch; afterwards a proxy fence orders this thread's generic accesses before
+        // the TMA writes that refill the stage, and every thread arrives, as in the K loop.
+        const uint32_t held = (step - 1) % kStages;
+        ptx::warpgroup_barrier(c);
+        store_d_staged(p, w, acc, sbase + held * uint32_t(Geo::kStageBytes) + uint32_t((c * 4 + wq) * 16 * kRowBytes),
+                       c * kWgRows + wq * 16, lane);
+        ptx::fence_proxy_async_shared();
+        ptx::mbar_arrive(ring.empty(held));
+        continue;
+      }
     }
     if constexpr (kOut != Out::kAct) {
       store_d<kOut>(p, w, acc, r0, tig);
@@ -568,7 +627,10 @@ __global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
   const Ring cring{__shfl_sync(0xFFFFFFFFu, ring.full0, 0), __shfl_sync(0xFFFFFFFFu, ring.empty0, 0),
                    __shfl_sync(0xFFFFFFFFu, ring.scales, 0)};
   const uint64_t desc0 = wgmma::sw128_desc(__shfl_sync(0xFFFFFFFFu, sbase, 0) + uint32_t(c * kWgRows * kRowBytes));
-  while (walk.next()) consume_tile<Geo, kOut, kAct, kBias>(p, cring, stash, desc0, walk, c, wq, lane, KT, step);
+  // (csbase below: the same ring base for the staged epilogue's scratch.)
+  const uint32_t csbase = __shfl_sync(0xFFFFFFFFu, sbase, 0);
+  while (walk.next())
+    consume_tile<Geo, kOut, kAct, kBias>(p, cring, csbase, stash, desc0, walk, c, wq, lane, KT, step);
 }
 
 // Host side (grouped_gemm_fp8_tma.cu): the four tensor maps and the persistent grid, then the

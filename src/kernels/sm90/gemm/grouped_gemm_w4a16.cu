@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -107,7 +108,25 @@ int small_split_count(const W4A16GemmArgs& a, int64_t grid_y) {
   return a.K < 256 ? 1 : splits;
 }
 
+// W4A16GemmArgs::large_tma_staged in range: -1 (the environment), 0 or 1.
+void check_large_tma_staged(const W4A16GemmArgs& a) {
+  if (a.large_tma_staged < -1 || a.large_tma_staged > 1)
+    throw_invalid("large_tma_staged", "-1 (the environment), 0 (direct stores) or 1 (staged; w4a16 GEMM)",
+                  std::to_string(a.large_tma_staged));
+}
+
 }  // namespace
+
+bool w4a16_large_tma_staged(const W4A16GemmArgs& a) {
+  check_large_tma_staged(a);
+  // MEGAMOE_W4A16_LARGE_TMA_STAGED=0: direct stores (an A/B knob, read once per process).
+  static const bool env_staged = env_int("MEGAMOE_W4A16_LARGE_TMA_STAGED", 1) != 0;
+  const bool want = a.large_tma_staged >= 0 ? a.large_tma_staged == 1 : env_staged;
+  // The staged stores are 16 bytes of one token row: the output 16-byte aligned (its row stride, N
+  // or I, and the groups' first columns are multiples of 64 and 8 bf16 anyway). fp32 D stores directly.
+  const void* const out = a.act_out ? a.act_out : a.D16;
+  return want && out != nullptr && reinterpret_cast<uintptr_t>(out) % 16 == 0;
+}
 
 bool w4a16_small_act_epilogue(const W4A16GemmArgs& a, int64_t total_rows_upper_bound) {
   if (total_rows_upper_bound <= 0 || a.num_groups <= 0 || !w4a16_small_tma_form()) return false;
@@ -135,6 +154,7 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
   if (a.small_splits < 0 || a.small_splits > 2)
     throw_invalid("small_splits", "0 (the rule), 1 or 2 (w4a16 GEMM)", std::to_string(a.small_splits));
+  check_large_tma_staged(a);
   W4A16Tactic t = a.tactic;
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);
   const int outputs = (a.D != nullptr) + (a.D16 != nullptr) + (a.act_out != nullptr);

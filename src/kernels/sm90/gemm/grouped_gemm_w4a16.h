@@ -76,6 +76,13 @@ struct W4A16GemmArgs {
   // kSmall's K split: 0 = its rule (two halves when the grid has at most two CTAs per SM), 1 or
   // 2 = that many (2 needs K >= 256; the fp32 partial sums are added into a zeroed D).
   int small_splits = 0;
+  // kLargeTma's bf16 stores (D16 or act_out; w4a16_large_tma_staged says what a launch runs). A
+  // direct store writes one bf16 a lane (a warp instruction touches 8 token rows x 2 bytes); staged,
+  // passes of at least 128 tokens go through shared memory (the warp's rows of the pass's last
+  // decoded-weight buffer) and store 16 bytes (8 columns of a token) a lane.
+  //   1: staged where the output allows it (16-byte aligned); 0: direct stores;
+  //  -1: MEGAMOE_W4A16_LARGE_TMA_STAGED (0 or not; read once per process), else 1.
+  int large_tma_staged = -1;
 };
 
 // Whether the small tactic accepts act_out for these arguments (K, N, num_groups, small_splits) and
@@ -83,6 +90,10 @@ struct W4A16GemmArgs {
 // one part) on its TMA form. Otherwise its K halves add fp32 partial sums into D and the caller runs
 // the activation kernel after it.
 bool w4a16_small_act_epilogue(const W4A16GemmArgs& args, int64_t total_rows_upper_bound);
+// Whether a kLargeTma launch of these arguments stages its stores (W4A16GemmArgs::large_tma_staged
+// after the environment, a bf16 output: D16 or act_out, and that output 16-byte aligned). Throws
+// InvalidArgument for a large_tma_staged outside -1..1.
+bool w4a16_large_tma_staged(const W4A16GemmArgs& args);
 // The tactic kAuto runs for total_rows_upper_bound rows over num_groups experts.
 W4A16Tactic w4a16_pick_tactic(int64_t total_rows_upper_bound, int num_groups);
 

@@ -21,7 +21,8 @@ cudaError_t launch_w4a16_large_tma(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t
   if (rows_bound > int64_t(INT32_MAX))
     throw_invalid("rows", "below 2^31 (w4a16 TMA tactic)", std::to_string(rows_bound));
   if (a.act_out) return launch_w4a16_large_tma_act(a, fmt, rows_bound, grid_y, stream);
-  const w4a16_tma::EpiArgs ep{a.D16 ? a.D16 : static_cast<void*>(a.D), nullptr, 0.0f, 0.0f};
+  const w4a16_tma::EpiArgs ep{a.D16 ? a.D16 : static_cast<void*>(a.D), nullptr, 0.0f, 0.0f,
+                              w4a16_large_tma_staged(a)};
   const bool mx = fmt == Fp4Scale::kMxfp4;
   if (a.D16)
     return mx ? launch_tma<Fp4Scale::kMxfp4, Epi::kBf16>(a, ep, rows_bound, grid_y, stream)

@@ -21,7 +21,12 @@
 //   warps 4-7, 8-11  consumers (warpgroup c): 4 wgmma m64nNk16 per step, both operands from
 //                    shared memory (A = warpgroup c's 64 decoded rows, B = the stage's token
 //                    tile), one wgmma group in flight across steps, fp32 accumulators (N/2 a
-//                    thread), epilogue straight to global memory
+//                    thread). Epilogue: bf16 outputs of passes of >= 128 tokens staged (EpiArgs::
+//                    staged, the default): packed to bf16 pairs, written by stmatrix .trans into
+//                    the warp's own 16 A rows of the pass's last A buffer, which the consumers
+//                    hold (no dempty arrival) until the stores are done, and stored 16 bytes (8
+//                    columns of a token) a lane; fp32 D, narrower passes and large_tma_staged = 0
+//                    straight from the registers, one element a store
 // The producer warpgroup gives registers to the consumers (setmaxnreg 56 / 224: 128 x 56 +
 // 256 x 224 = 64512 of the SM's 65536). Both operands in shared memory keep the consumers'
 // registers to the accumulators: with A in registers (double-buffered fragments) ptxas ran out of
@@ -31,14 +36,17 @@
 //   kXStages x 40 KB token tiles (320 rows x 128 B, SW128, the K-major layout the B descriptor
 //                   reads), written by TMA, freed by the consumers once their MMAs are done
 //   kABufs x 16 KB A buffers: per warpgroup 64 rows x 64 K bf16, SW128 (the A descriptor),
-//                   written by the decoders, freed by the consumers once their MMAs are done
+//                   written by the decoders, freed by the consumers once their MMAs are done; a
+//                   staged pass's last buffer only once its epilogue's stores are done (the
+//                   scratch: virtual warp vw's 2048 bytes at + vw * 2048), so while those are in
+//                   flight the decoders run at most 2 buffers ahead instead of 3
 //   kWStages x 4.5 KB codes + scales: packed codes (two halves of 64 rows x 32 B, fragment order),
 //                   then the scale tile (two halves of 64 rows), written by TMA, freed by the
 //                   decoders (3 deep: what the 40 KB token stages leave)
 // Barriers: a full / empty pair per slot of each ring: xfull / wfull (TMA transaction bytes),
-// xempty (8 consumer warps), wempty (the 96 decoder lanes), dfull (3 decoder warps), dempty (8
-// consumer warps). Every wait is bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA
-// becomes a launch error, not a hung GPU).
+// xempty (8 consumer warps), wempty and dfull (the 96 decoder lanes), dempty (8 consumer warps).
+// Every wait is bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch error,
+// not a hung GPU).
 //
 // Tile rows: a tile is two halves of 64 weight rows, loaded as two TMA boxes (and two scale
 // copies). Half 0 is tile rows 0..63, half 1 rows 64..127; virtual warp vw (warp vw % 4 of
@@ -66,6 +74,7 @@
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_w4a16_common.cuh"
+#include "kernels/sm90/gemm/staged_epilogue.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
 #include "kernels/sm90/moe/activation_math.cuh"
 
@@ -163,19 +172,21 @@ __device__ __forceinline__ int pass_boxes(int rows) { return (min(rows, kMaxTok)
 // decoders fill A buffer i while groups i - 2 and i - 1 run (kABufs = 3): two groups of slack.
 // kTwo: a pass of 2N tokens as two MMAs of width N per k16 block, on token rows 0..N-1 (acc) and
 // N..2N-1 (acc2) of the stage, the same A descriptor.
+// hold_last: the last step's A buffer stays held (its token stage is released as usual): the staged
+// epilogue's scratch, freed by release_held_a.
 template <int N, bool kTwo = false>
 __device__ __forceinline__ void consume_pass(float (&acc)[N / 2], float (&acc2)[N / 2], Barriers& bars,
                                              uint32_t xbase, uint32_t abase, int c, int lane, int KT,
-                                             uint32_t& step) {
+                                             uint32_t& step, bool hold_last) {
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) {
     acc[i] = 0.0f;
     if constexpr (kTwo) acc2[i] = 0.0f;
   }
-  auto release = [&](uint32_t i) {
+  auto release = [&](uint32_t i, bool free_a) {
     if (lane == 0) {
       ptx::mbar_arrive(smem_u32(&bars.xempty[i % kXStages]));
-      ptx::mbar_arrive(smem_u32(&bars.dempty[i % kABufs]));
+      if (free_a) ptx::mbar_arrive(smem_u32(&bars.dempty[i % kABufs]));
     }
   };
   for (int kt = 0; kt < KT; ++kt) {
@@ -187,13 +198,13 @@ __device__ __forceinline__ void consume_pass(float (&acc)[N / 2], float (&acc2)[
     const uint64_t bdesc = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes));
     const uint64_t bdesc2 = wgmma::sw128_desc(xbase + xs * uint32_t(kXBytes) + uint32_t(N * kSmemRowBytes));
     wgmma::mma_k64_ss<N, kTwo>(acc, acc2, adesc, bdesc, bdesc2);
-    if (kt > 0) release(i - 1);
+    if (kt > 0) release(i - 1, true);
   }
   wgmma::wait<0>();
   wgmma::fence_acc(acc);
   if constexpr (kTwo) wgmma::fence_acc(acc2);
   step += uint32_t(KT);
-  release(step - 1);
+  release(step - 1, !hold_last);
 }
 
 // The kernel's outputs and the epilogue's per-layer values.
@@ -201,6 +212,9 @@ struct EpiArgs {
   void* out;          // fp32 D / bf16 D [rows, N], or bf16 a [rows, I] (I = N / 2 gated, N relu2)
   const float* bias;  // activations: b13 [G, N] canonical, or null
   float limit, act_alpha;
+  // bf16 outputs: passes of at least kStagedMinTok tokens store through shared memory, 16 bytes a
+  // lane (store_staged; w4a16_large_tma_staged: the request, and `out` 16-byte aligned).
+  bool staged;
 };
 
 // Base weight row (within the expert) of half h of row block blk.
@@ -260,12 +274,103 @@ __device__ __forceinline__ void epilogue(const EpiArgs& ep, const float (&acc)[N
   }
 }
 
+// The staged epilogue (EpiArgs::staged; bf16 outputs, passes of at least kStagedMinTok tokens;
+// smaller passes and fp32 D store directly). epilogue() stores one bf16 a lane: a warp store
+// instruction writes 2 bytes in each of 8 token rows. Staged: the warp packs its values into bf16
+// pairs, writes them transposed with stmatrix .trans into 2048 bytes of scratch, so that memory rows
+// are token rows, and reads them back 16 bytes a lane (8 output columns of one token; the helpers of
+// staged_epilogue.cuh): one 16-byte store per lane for 16 tokens x 16 weight rows instead of eight
+// 2-byte ones.
+// Scratch: the warp's own 16 A rows (16 (vw % 4) .. + 15 of warpgroup c's tile, abase + b kABytes +
+// vw * 2048) of the pass's last A buffer, which only its warpgroup's wgmma reads. The consumers hold
+// that buffer (consume_pass's hold_last: no dempty arrival after the K loop; the token stage is
+// released as usual), meet at their warpgroup's named barrier (every wgmma of the warpgroup has
+// completed, not just the warp's own wait), write the scratch, and release the buffer after a proxy
+// fence and a second warpgroup barrier (release_held_a). While a buffer is held the decoders run at
+// most 2 buffers ahead instead of 3: they decode the next pass's first two steps and then wait for
+// the epilogue, which only passes of 2+ boxes (>= 128 tokens, long enough per step to cover that)
+// pay; narrower passes store directly.
+constexpr int kStagedMinTok = 128;
+static_assert(staged::kScratchBytes == 16 * kSmemRowBytes && 4 * staged::kScratchBytes == kAWgBytes,
+              "the scratch: a warp's 16 A rows, four warps to a warpgroup's tile");
+
+// Whether passes of NT tokens (a two-MMA pass: 2 NT) may stage their stores.
+template <int NT, Epi E>
+constexpr bool kMayStage = E != Epi::kF32 && NT >= kStagedMinTok;
+
+// The scratch of virtual warp vw in the pass's held last A buffer (step - 1). Before writing it,
+// every MMA of warpgroup c must be done reading the buffer: the warpgroup's named barrier after each
+// warp's wgmma wait (wait_group orders only the warp's own MMAs).
+__device__ __forceinline__ uint32_t hold_scratch(uint32_t abase, uint32_t step, int c, int vw) {
+  ptx::warpgroup_barrier(c);
+  return abase + ((step - 1) % kABufs) * uint32_t(kABytes) + uint32_t(vw * staged::kScratchBytes);
+}
+
+// After the staged stores: the warp frees the held A buffer for the decoders (staged::release_scratch).
+__device__ __forceinline__ void release_held_a(Barriers& bars, uint32_t step, int c, int lane) {
+  staged::release_scratch(smem_u32(&bars.dempty[(step - 1) % kABufs]), c, lane);
+}
+
+// The staged form of epilogue() (the same float operations, so the same bits). Plain outputs
+// (bf16 D, relu2's a; dense [rows, N], the row stride N) as two groups of 8 columns: the warp's rows
+// of half 0 (columns rw.na - gq .. + 7) and of half 1 (rw.nb - gq .., 64 columns on; not stored
+// when past N: the last tile of an N % 128 == 64 matrix has one half). Gated: one group of 8 output
+// columns rw.na - gq .. + 7 of a [rows, I], from the gate (q < 2) and up (q >= 2) accumulators.
+template <int NT, Epi E>
+__device__ __forceinline__ void store_staged(const EpiArgs& ep, const float (&acc)[NT / 2], uint32_t scratch,
+                                             int lane, const RowEpi& rw, int t0, int rows, int N) {
+  static_assert(E != Epi::kF32, "the staged epilogue stores bf16");
+  __nv_bfloat16* const out = static_cast<__nv_bfloat16*>(ep.out);
+  const int gq = lane >> 2;
+  // h of accumulator i for weight row bias `bias` (activations with b13), as epilogue() forms it.
+  auto h_of = [&](int i, float bias) {
+    float h = __fmul_rn(rw.al, acc[i]);
+    if constexpr (kIsAct<E>) {
+      if (ep.bias) h = __fadd_rn(h, bias);
+    }
+    return h;
+  };
+  if constexpr (kGated<E>) {
+    const int I = N / 2;  // na is gate row j (< I), nb its up row I + j
+    auto pair = [&](int j) {
+      return staged::pack_bf16x2(
+          act::act_fn<kAct<E>>(h_of(4 * j, rw.ba), h_of(4 * j + 2, rw.bb), ep.limit, ep.act_alpha),
+          act::act_fn<kAct<E>>(h_of(4 * j + 1, rw.ba), h_of(4 * j + 3, rw.bb), ep.limit, ep.act_alpha));
+    };
+    staged::store_one_group<NT / 8>(scratch, lane, pair, out + (rw.na - gq), size_t(I), t0, rows);
+  } else {
+    auto value = [&](int i, float bias) {
+      const float h = h_of(i, bias);
+      if constexpr (E == Epi::kReLU2)  // relu2: a has N = I columns
+        return act::act_fn<Activation::kReLU2>(h, 0.0f, ep.limit, ep.act_alpha);
+      else
+        return h;
+    };
+    auto pair = [&](int j, int half) {  // accumulators 4j + 2 half (+ 1): row na (half 0) or nb (half 1)
+      const float bias = half ? rw.bb : rw.ba;
+      return staged::pack_bf16x2(value(4 * j + 2 * half, bias), value(4 * j + 2 * half + 1, bias));
+    };
+    const int col_a = rw.na - gq, col_b = rw.nb - gq;  // col_a < N always (N % 64 == 0)
+    staged::store_two_groups<NT / 8>(scratch, lane, pair, out + col_a, col_b < N ? out + col_b : nullptr,
+                                     size_t(N), t0, rows);
+  }
+}
+
 template <int NT, Epi E>
 __device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint32_t xbase, uint32_t abase,
-                                         int c, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
+                                         int c, int vw, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
                                          int rows, int N) {
   float acc[NT / 2];
-  consume_pass<NT>(acc, acc, bars, xbase, abase, c, lane, KT, step);
+  const bool staged = kMayStage<NT, E> && ep.staged;
+  consume_pass<NT>(acc, acc, bars, xbase, abase, c, lane, KT, step, staged);
+  if constexpr (kMayStage<NT, E>) {
+    if (staged) {
+      const uint32_t scratch = hold_scratch(abase, step, c, vw);
+      store_staged<NT, E>(ep, acc, scratch, lane, rw, t0, rows, N);
+      release_held_a(bars, step, c, lane);
+      return;
+    }
+  }
   epilogue<NT, E>(ep, acc, lane, rw, t0, rows, N);
 }
 
@@ -273,10 +378,20 @@ __device__ __forceinline__ void run_pass(const EpiArgs& ep, Barriers& bars, uint
 // per function, as above), the second for tokens t0 + kSplitN ...
 template <Epi E>
 __device__ __forceinline__ void run_pass_two(const EpiArgs& ep, Barriers& bars, uint32_t xbase, uint32_t abase,
-                                             int c, int lane, int KT, uint32_t& step, const RowEpi& rw, int t0,
-                                             int rows, int N) {
+                                             int c, int vw, int lane, int KT, uint32_t& step, const RowEpi& rw,
+                                             int t0, int rows, int N) {
   float acc[kSplitN / 2], acc2[kSplitN / 2];
-  consume_pass<kSplitN, true>(acc, acc2, bars, xbase, abase, c, lane, KT, step);
+  const bool staged = kMayStage<2 * kSplitN, E> && ep.staged;
+  consume_pass<kSplitN, true>(acc, acc2, bars, xbase, abase, c, lane, KT, step, staged);
+  if constexpr (kMayStage<2 * kSplitN, E>) {
+    if (staged) {  // both halves through the one scratch (the store helpers end on a __syncwarp)
+      const uint32_t scratch = hold_scratch(abase, step, c, vw);
+      store_staged<kSplitN, E>(ep, acc, scratch, lane, rw, t0, kSplitN, N);
+      store_staged<kSplitN, E>(ep, acc2, scratch, lane, rw, t0 + kSplitN, rows - kSplitN, N);
+      release_held_a(bars, step, c, lane);
+      return;
+    }
+  }
   epilogue<kSplitN, E>(ep, acc, lane, rw, t0, kSplitN, N);
   epilogue<kSplitN, E>(ep, acc2, lane, rw, t0 + kSplitN, rows - kSplitN, N);
 }
@@ -308,7 +423,7 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
       ptx::mbar_init(smem_u32(&bars.wempty[s]), kDecodeWarps * 32);  // every decoder lane
     }
     for (int b = 0; b < kABufs; ++b) {
-      ptx::mbar_init(smem_u32(&bars.dfull[b]), kDecodeWarps);
+      ptx::mbar_init(smem_u32(&bars.dfull[b]), kDecodeWarps * 32);  // every decoder lane
       ptx::mbar_init(smem_u32(&bars.dempty[b]), kConsumerWarps);
     }
     ptx::mbar_fence_init();
@@ -396,8 +511,10 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
           // ring wrapped within a test).
           ptx::mbar_arrive(smem_u32(&bars.wempty[ws]));
           ptx::fence_proxy_async_shared();  // the A tile is read by wgmma (async proxy)
-          __syncwarp();
-          if (lane == 0) ptx::mbar_arrive(smem_u32(&bars.dfull[b]));  // A tile written
+          // Every lane publishes its own A writes too: the staged epilogue's consumer threads write
+          // (stmatrix) the rows decoder lanes wrote, and racecheck orders those writes only by the
+          // writing lane's own arrival (as wempty above).
+          ptx::mbar_arrive(smem_u32(&bars.dfull[b]));  // A tile written
         }
       }
     }
@@ -426,11 +543,11 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
       const int boxes = pass_boxes(rows);
       switch (boxes) {  // one accumulator array per MMA width: MMAs of different N sharing one
                         // array made ptxas serialise them (warning C7512)
-        case 1: run_pass<64, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
-        case 2: run_pass<128, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
-        case 3: run_pass<192, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
-        case 4: run_pass<256, E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
-        default: run_pass_two<E>(ep, bars, xbase, abase, c, lane, KT, step, rw, t0, rows, N); break;
+        case 1: run_pass<64, E>(ep, bars, xbase, abase, c, vw, lane, KT, step, rw, t0, rows, N); break;
+        case 2: run_pass<128, E>(ep, bars, xbase, abase, c, vw, lane, KT, step, rw, t0, rows, N); break;
+        case 3: run_pass<192, E>(ep, bars, xbase, abase, c, vw, lane, KT, step, rw, t0, rows, N); break;
+        case 4: run_pass<256, E>(ep, bars, xbase, abase, c, vw, lane, KT, step, rw, t0, rows, N); break;
+        default: run_pass_two<E>(ep, bars, xbase, abase, c, vw, lane, KT, step, rw, t0, rows, N); break;
       }
     }
   }

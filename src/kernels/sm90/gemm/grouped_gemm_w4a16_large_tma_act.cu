@@ -10,7 +10,7 @@ template <Fp4Scale F>
 cudaError_t launch_act(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, cudaStream_t stream) {
   using w4a16_tma::Epi;
   using w4a16_tma::launch_tma;
-  const w4a16_tma::EpiArgs ep{a.act_out, a.act.b13, a.act.limit, a.act.alpha};
+  const w4a16_tma::EpiArgs ep{a.act_out, a.act.b13, a.act.limit, a.act.alpha, w4a16_large_tma_staged(a)};
   switch (a.act.activation) {
     case Activation::kSwiGLU: return launch_tma<F, Epi::kSwiGLU>(a, ep, rows_bound, grid_y, stream);
     case Activation::kSwiGLUOAI: return launch_tma<F, Epi::kSwiGLUOAI>(a, ep, rows_bound, grid_y, stream);
