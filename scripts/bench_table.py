@@ -53,7 +53,8 @@ def build(records, ours, versus, max_tokens=None):
     for model, tokens in keys:
         mine = cells[(model, tokens)][ours]
         row = [model, str(tokens), f"{mine['median_ms']:.4f} ({mine.get('tactic', '')})", f"{mine['floor_ms']:.4f}"]
-        base = {b["name"]: b["median_ms"] for b in mine.get("baselines", [])}
+        # A baseline that failed in this cell (e.g. out of memory) carries "error" instead of a time.
+        base = {b["name"]: b["median_ms"] for b in mine.get("baselines", []) if "median_ms" in b}
         for n in names:
             other = cells[(model, tokens)].get(n, {}).get("median_ms") if n in versus else base.get(n)
             if other is None:
