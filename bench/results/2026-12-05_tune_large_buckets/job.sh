@@ -14,17 +14,20 @@ left() { echo $(( $1 - ($(date +%s) - t0) )); }
 mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
 B=/tmp/bld
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
-TOK=${TOKENS:-16384,32768}  # e.g. TOKENS=8192,16384,32768 (the deadlines stay: more buckets, fewer presets reached)
-if [ -f .peers/vllm_triton_moe.py ]; then
+TOK=${TOKENS:-16384,32768}       # e.g. TOKENS=8192,16384,32768 (the deadlines stay: more buckets, fewer presets reached)
+REC=${RECIPES:-bf16 fp8_block}  # e.g. RECIPES=bf16 (one recipe a call when TOKENS has more buckets)
+PEER=${PEER:-1}                 # PEER=0 skips the vLLM / PyTorch phase
+if [ "$PEER" = 1 ] && [ -f .peers/vllm_triton_moe.py ]; then
   for rd in bf16:150 fp8_block:270; do  # each recipe's phase ends by its deadline (s since the start)
     r=${rd%%:*} d=${rd#*:}
+    case " $REC " in *" $r "*) ;; *) continue ;; esac
     [ "$(left $d)" -lt 30 ] && { echo "skip peer $r (time)"; continue; }
     timeout "$(left $d)" python3 bench/run_bench.py --build "$B" --recipe $r --out "$R/auto_peer_$r.json" \
       --presets $P --tokens $TOK --iters 50 --vllm-peer .peers/vllm_triton_moe.py > "$R/auto_peer_$r.log" 2>&1
     echo "peer $r rc=$? $(el)s"; grep -E "geomean|T= *[0-9]+ " "$R/auto_peer_$r.log" | tail -10
   done
-else echo "no .peers: peer phase skipped"; fi
-for r in bf16 fp8_block; do
+else echo "peer phase skipped (PEER=$PEER, .peers/vllm_triton_moe.py present: $([ -f .peers/vllm_triton_moe.py ] && echo yes || echo no))"; fi
+for r in $REC; do
   for p in gpt-oss-120b qwen3-30b-a3b mixtral-8x7b deepseek-v3; do
     [ "$(left 500)" -lt 25 ] && { echo "skip tune $r $p (time)"; continue; }
     timeout "$(left 500)" $B/megamoe tune --recipe $r --presets $p --tokens $TOK \
