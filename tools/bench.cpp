@@ -193,9 +193,13 @@ struct BenchSetup {
   std::string commit, gpu;
 };
 
-BenchSetup bench_setup(const Options& opts, int device, const char* default_presets, const char* default_tokens) {
+// Every argument is checked here, before the caller touches a device: a bad one is reported the same
+// way on a machine without a GPU (a CPU dry run of a job script) as on the GPU machine. The caller sets
+// `gpu` once it has picked the device.
+BenchSetup bench_setup(const Options& opts, const char* default_presets, const char* default_tokens) {
   BenchSetup b;
   b.presets = split(opts.get("presets", opts.get("preset", default_presets)));
+  for (const std::string& name : b.presets) workload::find_preset(name);  // throws for an unknown name
   b.tokens = parse_token_list(opts.get("tokens", default_tokens));
   b.iters = opts.get_int32("iters", 50);
   if (b.iters < 50)
@@ -205,7 +209,6 @@ BenchSetup bench_setup(const Options& opts, int device, const char* default_pres
   b.recipe = parse_recipe(opts.get("recipe", "bf16"));
   const char* env_commit = std::getenv("MEGAMOE_COMMIT");
   b.commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
-  b.gpu = gpu_name(device);
   return b;
 }
 
@@ -396,8 +399,9 @@ std::string json_records(const std::vector<Record>& rs, const Ceilings& c) {
 int bench_ep_worker(const Options& opts) {
   auto group = ep_worker_group();
   const int rank = group->rank(), R = group->size(), device = group->device();
+  BenchSetup b = bench_setup(opts, "deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2", "1,8,64,512,4096");
   ck(cudaSetDevice(device), "cudaSetDevice");
-  const BenchSetup b = bench_setup(opts, device, "deepseek-v3,qwen3-30b-a3b,mixtral-8x7b,kimi-k2", "1,8,64,512,4096");
+  b.gpu = gpu_name(device);
   const auto& [presets, tokens, iters, seed, routing, recipe, commit, gpu] = b;
   cudaStream_t s;
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
@@ -537,10 +541,11 @@ int cmd_bench(const Options& opts) {
   const std::string act_mode = opts.get("activation", "swiglu");
   if (act_mode != "swiglu" && act_mode != "preset")
     throw_invalid("--activation", "swiglu or preset", "'" + act_mode + "'");
-  if (gpu_count() == 0) throw Unsupported("bench: no CUDA device found (bench measures GPU backends)");
+  BenchSetup b = bench_setup(opts, "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b", "1-8192");
   const int device = opts.get_int32("device", 0, 0);
+  if (gpu_count() == 0) throw Unsupported("bench: no CUDA device found (bench measures GPU backends)");
   ck(cudaSetDevice(device), "cudaSetDevice");
-  const BenchSetup b = bench_setup(opts, device, "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b", "1-8192");
+  b.gpu = gpu_name(device);
   const auto& [presets, tokens, iters, seed, routing, recipe, commit, gpu] = b;
 
   cudaStream_t s;
@@ -646,6 +651,7 @@ int cmd_tune(const Options& opts) {
     throw_invalid("--cache", "a file path (no default: set $HOME, $XDG_CACHE_HOME or $MEGAMOE_TACTIC_CACHE)",
                   "'" + path + "'");
   const std::vector<std::string> presets = split(opts.get("presets", opts.get("preset", "deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b")));
+  for (const std::string& name : presets) workload::find_preset(name);  // before any device call
   const std::vector<int64_t> tokens = parse_token_list(opts.get("tokens", "1-8192"));
   for (int64_t T : tokens)
     if (T < 1 || T > tactic_bucket_tokens(kTacticBuckets - 1) || tactic_bucket_tokens(tactic_bucket_index(T)) != T)

@@ -52,3 +52,18 @@ def test_max_tokens_and_unknown_backend(tmp_path):
     assert "ours vs split: geomean 1.095x (1.000-1.200), faster in 1/2 cells" in out
     bad = subprocess.run([sys.executable, str(SCRIPT), str(path), "--ours", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2 and "no records of backend 'nope'" in bad.stderr
+
+
+def test_failed_baseline_is_a_dash():
+    # A baseline that failed in a cell (PyTorch out of memory) carries "error" and no time: a dash in
+    # that cell, and the summary counts only the cells that have a time.
+    records = [
+        rec("mega", "m", 1, 1.0, "t", [("torch", 2.0)]),
+        {"backend": "mega", "model": "m", "tokens": 2, "median_ms": 1.0, "floor_ms": 0.5, "tactic": "t",
+         "baselines": [{"name": "torch", "error": "CUDA out of memory"}]},
+    ]
+    header, rows, summary = bench_table.build(records, "mega", [])
+    assert rows[0][4:] == ["2.0000", "2.00x"]
+    assert rows[1][4:] == ["-", "-"]
+    g, lo, hi, wins, n = summary["torch"]
+    assert (n, wins) == (1, 1) and g == pytest.approx(2.0)

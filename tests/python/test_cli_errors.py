@@ -71,6 +71,15 @@ def test_tactic_without_a_name_is_refused():
         # Timings per tactic: at least one (no timing would leave every bucket empty), at most 10.
         (["tune", "--rounds", "0", "--cache", "unused.json"], "--rounds"),
         (["tune", "--rounds", "11", "--cache", "unused.json"], "--rounds"),
+        # `bench` and `tune` check every argument before they look for a GPU, so a CPU dry run of a
+        # job script finds what the GPU machine would refuse (session 51 lost a device call to a
+        # bench with --iters 40, which a dry run had passed: it stopped at "no CUDA device" first).
+        (["bench", "--iters", "40"], "--iters"),
+        (["bench", "--tokens", "1-8x"], "--tokens"),
+        (["bench", "--presets", "deepseek-v3,no-such-model"], "preset"),
+        (["bench", "--routing", "sideways"], "routing"),
+        (["bench", "--recipe", "fp16"], "recipe"),
+        (["tune", "--presets", "no-such-model", "--cache", "unused.json"], "preset"),
     ],
 )
 def test_bad_option_names_itself(args, option, tmp_path):
