@@ -161,6 +161,9 @@ TEST(Bf16LargeArgs, BadArgumentsAreRefusedByName) {
   cases.push_back({"dynamic_tiles below -1", "dynamic_tiles", [](auto& a) { a.dynamic_tiles = -2; }});
   cases.push_back({"early_draw out of range", "early_draw", [](auto& a) { a.early_draw = 2; }});
   cases.push_back({"early_draw below -1", "early_draw", [](auto& a) { a.early_draw = -2; }});
+  cases.push_back({"pass_group below -2", "pass_group", [](auto& a) { a.pass_group = -3; }});
+  cases.push_back({"pass_group too large", "pass_group",
+                   [](auto& a) { a.pass_group = sm90::bf16_large::kMaxPassGroup + 1; }});
   cases.push_back({"dynamic order without a counter", "tile_counter", [](auto& a) { a.dynamic_tiles = 1; }});
   cases.push_back({"tile counter off an int boundary", "tile_counter",
                    [](auto& a) { a.tile_counter = reinterpret_cast<int*>(g_buf + 2); }});

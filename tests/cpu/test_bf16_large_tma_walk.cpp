@@ -6,9 +6,11 @@
 // pass mode and grids of 1, 7 and 132 CTAs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
@@ -48,7 +50,9 @@ TEST(Bf16LargeTmaWalk, EveryRowOfEveryBlockOnceInRunnablePasses) {
     }
     const int64_t rows_bound = offsets[size_t(G)];
     for (int ctas : {1, 7, 132}) {
-      SCOPED_TRACE("trial " + std::to_string(trial) + " mode " + std::to_string(mode) + " ctas " + std::to_string(ctas));
+     for (int pgroup : {0, 1, 3, 7}) {
+      SCOPED_TRACE("trial " + std::to_string(trial) + " mode " + std::to_string(mode) + " ctas " + std::to_string(ctas) +
+                   " pass group " + std::to_string(pgroup));
       // covered[g][blk][row - lo]
       std::vector<std::vector<std::vector<int>>> covered;
       covered.resize(size_t(G));
@@ -56,7 +60,7 @@ TEST(Bf16LargeTmaWalk, EveryRowOfEveryBlockOnceInRunnablePasses) {
         covered[size_t(g)].assign(size_t(nblk), std::vector<int>(size_t(offsets[size_t(g) + 1] - offsets[size_t(g)]), 0));
       int64_t tiles = 0, bad = 0;
       for (int cta = 0; cta < ctas; ++cta) {
-        TileWalk w(offsets.data(), G, nblk, mode, cta, ctas);
+        TileWalk w(offsets.data(), G, nblk, mode, cta, ctas, pgroup);
         while (w.next()) {
           ++tiles;
           const int lo = offsets[size_t(w.g)], hi = offsets[size_t(w.g) + 1];
@@ -76,6 +80,7 @@ TEST(Bf16LargeTmaWalk, EveryRowOfEveryBlockOnceInRunnablePasses) {
           for (int c : b) wrong += c != 1;
       EXPECT_EQ(wrong, 0) << "rows covered zero or several times";
       EXPECT_LE(tiles, max_tiles(int64_t(nblk) * kWRows, G, rows_bound)) << "more tiles than the grid bound";
+     }
     }
   }
 }
@@ -94,12 +99,14 @@ TEST(Bf16LargeTmaWalk, DynamicTicketsCoverEveryRowOnce) {
       offsets[size_t(g) + 1] = offsets[size_t(g)] + rows;
     }
     const int ctas = 1 + int(rng() % 140);
-    SCOPED_TRACE("trial " + std::to_string(trial) + " mode " + std::to_string(mode) + " ctas " + std::to_string(ctas));
+    const int pgroup = trial % 4 == 0 ? 0 : 1 + int(rng() % 8);
+    SCOPED_TRACE("trial " + std::to_string(trial) + " mode " + std::to_string(mode) + " ctas " + std::to_string(ctas) +
+                 " pass group " + std::to_string(pgroup));
     std::vector<std::vector<std::vector<int>>> covered(static_cast<size_t>(G));
     for (int g = 0; g < G; ++g)
       covered[size_t(g)].assign(size_t(nblk), std::vector<int>(size_t(offsets[size_t(g) + 1] - offsets[size_t(g)]), 0));
     std::vector<TileWalk> walks;
-    for (int cta = 0; cta < ctas; ++cta) walks.emplace_back(offsets.data(), G, nblk, mode, cta, ctas);
+    for (int cta = 0; cta < ctas; ++cta) walks.emplace_back(offsets.data(), G, nblk, mode, cta, ctas, pgroup);
     std::vector<int> live(static_cast<size_t>(ctas));
     for (int cta = 0; cta < ctas; ++cta) live[size_t(cta)] = cta;
     int ticket = 0;
@@ -128,6 +135,38 @@ TEST(Bf16LargeTmaWalk, DynamicTicketsCoverEveryRowOnce) {
     EXPECT_EQ(wrong, 0) << "rows covered zero or several times";
     EXPECT_EQ(int64_t(ticket), tiles + ctas) << "one ticket per tile and one past the end per CTA";
     EXPECT_LE(tiles, max_tiles(int64_t(nblk) * kWRows, G, offsets[size_t(G)]));
+  }
+}
+
+// Pass groups: an expert of more passes than P runs them group by group over all its blocks (tiles
+// in order: group 0 = passes 0..P-1 of block 0, of block 1, ...; then group 1; the last group the
+// rest); an expert of at most P passes, or P = 0, keeps the order block by block, pass fastest.
+TEST(Bf16LargeTmaWalk, PassGroupsOrderTilesGroupByGroup) {
+  EXPECT_EQ(auto_pass_group(132), 7);  // sqrt(132 * 128 / 320) = 7.3
+  EXPECT_EQ(auto_pass_group(1), 1);
+  EXPECT_EQ(auto_pass_group(8), 1);
+  EXPECT_EQ(auto_pass_group(10), 2);
+  const int nblk = 3, mode = 2;
+  const std::vector<int32_t> offsets = {0, 320 * 7 + 100, 320 * 7 + 100 + 640};  // 8 passes, then 2
+  for (int P : {0, 1, 3, 8, 20}) {
+    SCOPED_TRACE("pass group " + std::to_string(P));
+    TileWalk w(offsets.data(), 2, nblk, mode, 0, 1, P);
+    std::vector<std::pair<int, int>> order;  // (block, pass) of expert 0's tiles, then expert 1's
+    std::vector<int> expert;
+    for (int t = 0; w.at(t); ++t) {
+      order.emplace_back(w.blk, (w.t0 - offsets[size_t(w.g)]) / 320);
+      expert.push_back(w.g);
+    }
+    ASSERT_EQ(order.size(), size_t(nblk * 8 + nblk * 2));
+    std::vector<std::pair<int, int>> want;
+    for (int npass : {8, 2}) {  // expert 0, then expert 1
+      const int g = P > 0 && P < npass ? P : npass;
+      for (int first = 0; first < npass; first += g)
+        for (int b = 0; b < nblk; ++b)
+          for (int p = first; p < std::min(npass, first + g); ++p) want.emplace_back(b, p);
+    }
+    EXPECT_EQ(order, want);
+    for (size_t i = 0; i < expert.size(); ++i) EXPECT_EQ(expert[i], i < size_t(nblk * 8) ? 0 : 1);
   }
 }
 

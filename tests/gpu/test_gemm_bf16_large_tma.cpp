@@ -16,6 +16,7 @@
 //     larger than K; 150 experts of 0 .. 4 rows (more tiles than SMs, the persistent walk wraps);
 //     K = 584 (ten steps a pass) and 300 experts of 1 .. 320 rows (several tiles of mixed widths a
 //     CTA): the 4-stage ring wraps, both barrier phases.
+// Pass groups (Bf16LargeTmaArgs::pass_group) of 1..3 passes on part of the cases.
 // Every case in the static tile order and in the dynamic one (a launch-wide counter, reset by the
 // launch's last CTA: checked zero after each pair of launches), the dynamic one with both ticket
 // draws (early_draw 0 and 1).
@@ -67,11 +68,13 @@ struct Shape {
 // read rows past offsets[G], here NaN, which must reach no stored output), else offsets[G].
 // dynamic: tiles from a launch-wide counter (both launches share it; it must be zero again after each).
 // order: 0 static, 1 dynamic, 2 dynamic with the early ticket draw.
-void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, int order = 0) {
+// pgroup: Bf16LargeTmaArgs::pass_group (0 off, P > 0 passes a group).
+void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, int order = 0, int pgroup = 0) {
   const bool dynamic = order != 0;
   static const char* const kStoreNames[] = {" single stores", " paired stores", " staged stores"};
   const std::string name = sh.name + " pass mode " + std::to_string(mode) + (wide_bound ? " wide bound" : "") +
-                           kStoreNames[stores] + (order == 1 ? " dynamic order" : order == 2 ? " dynamic order early draw" : "");
+                           kStoreNames[stores] + (order == 1 ? " dynamic order" : order == 2 ? " dynamic order early draw" : "") +
+                           (pgroup ? " pass group " + std::to_string(pgroup) : "");
   SCOPED_TRACE(name);
   const int G = int(sh.rows.size());
   const int64_t N = sh.N, K = sh.K, lda = K + sh.lda_pad, ldd = N + sh.ldd_pad;
@@ -114,6 +117,7 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, int order
   a.out = LargeTmaOut::kF32;
   a.dynamic_tiles = dynamic ? 1 : 0;
   a.early_draw = order == 2 ? 1 : 0;
+  a.pass_group = pgroup;
   if (dynamic) {
     dsched.upload(std::vector<int32_t>{0, 0, 0, 0});
     a.tile_counter = dsched.p;
@@ -256,9 +260,14 @@ TEST(Bf16LargeTma, MatchesFloat64ForEveryPassWidthAndPolicy) {
   // 8-column half; the staged ldd 144 leaves padding columns that must stay untouched).
   shapes.push_back({"N256 K136 D off 16 bytes", 256, 136, 0, 0, 0, widths, /*d_offset=*/4});
   shapes.push_back({"N136 K136", 136, 136, 0, 8, 0, widths});
+  // Pass groups (experts of up to 961 rows have up to 4 passes): none, of 1 or of 2 passes on a third
+  // of the (mode, order) pairs each, so every order and pass mode runs with and without them; then
+  // groups of 3 (a last group of 1) in pass mode 2, dynamic order.
   for (int mode : {0, 1, 2})
     for (const Shape& sh : shapes)
-      for (int order : {0, 1, 2}) run_shape(sh, mode, /*wide_bound=*/mode == 2, /*stores=*/mode, order);
+      for (int order : {0, 1, 2})
+        run_shape(sh, mode, /*wide_bound=*/mode == 2, /*stores=*/mode, order, /*pgroup=*/(mode + order) % 3);
+  for (const Shape& sh : shapes) run_shape(sh, 2, /*wide_bound=*/true, /*stores=*/2, /*order=*/1, /*pgroup=*/3);
 }
 
 // The same checks on a small problem (each pass width kind, both two-MMA widths, a second pass, the
@@ -268,8 +277,9 @@ TEST(Bf16LargeTma, SmallProblemForSanitizers) {
   GPUTEST_TRACE_SEED();
   const std::vector<int> rows = {0, 1, 33, 200, 257, 300, 600, 0};
   for (int mode : {0, 2})
-    for (int order : {0, 1, 2})  // pass mode 2 with staged stores (ldd 152), 0 with single ones
-      run_shape({"sanitizer N144 K328", 144, 328, 0, 8, 3, rows}, mode, mode == 2, /*stores=*/mode, order);
+    for (int order : {0, 1, 2})  // pass mode 2 with staged stores (ldd 152), 0 with single ones; pass groups of 1
+      run_shape({"sanitizer N144 K328", 144, 328, 0, 8, 3, rows}, mode, mode == 2, /*stores=*/mode, order,
+                /*pgroup=*/order == 1 ? 1 : 0);
 }
 
 }  // namespace

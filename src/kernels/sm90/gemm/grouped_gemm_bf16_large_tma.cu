@@ -11,11 +11,11 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int pgroup, int stores, int* sched,
                          bool early_draw, cudaStream_t stream) {
   return a.out == LargeTmaOut::kF32
-             ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, stores, sched, early_draw, stream)
-             : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, stores, sched, early_draw, stream);
+             ? launch_impl<LargeTmaOut::kF32>(a, rows_bound, mode, pgroup, stores, sched, early_draw, stream)
+             : launch_impl<LargeTmaOut::kBf16>(a, rows_bound, mode, pgroup, stores, sched, early_draw, stream);
 }
 
 int launch_store_mode(const Bf16LargeTmaArgs& a) {
@@ -83,8 +83,20 @@ void launch_bf16_large_tma(const Bf16LargeTmaArgs& a, int64_t rows_bound, cudaSt
   // process; off by default until measured).
   static const bool env_early = env_int("MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW", 0) != 0;
   const bool early = a.early_draw >= 0 ? a.early_draw == 1 : env_early;
-  const cudaError_t e = act ? launch_act(a, rows_bound, mode, stores, sched, early, stream)
-                            : launch_plain(a, rows_bound, mode, stores, sched, early, stream);
+  if (a.pass_group < kPassGroupAuto || a.pass_group > kMaxPassGroup)
+    throw_invalid("pass_group",
+                  "-2 (for the grid), -1 (the environment), 0 (off) or a pass count 1.." + std::to_string(kMaxPassGroup),
+                  std::to_string(a.pass_group));
+  // MEGAMOE_BF16_LARGE_TMA_PASS_GROUP: pass groups for A/B measurements (read once per process; 0, the
+  // default until measured: every pass of an expert together; 1: auto_pass_group of the grid; a
+  // larger value: that many passes; outside 0..kMaxPassGroup: 0).
+  static const int env_group = [] {
+    const int64_t v = env_int("MEGAMOE_BF16_LARGE_TMA_PASS_GROUP", 0);
+    return v == 1 ? kPassGroupAuto : v >= 2 && v <= kMaxPassGroup ? int(v) : 0;
+  }();
+  const int pgroup = a.pass_group == -1 ? env_group : a.pass_group;  // kPassGroupAuto: the launch picks
+  const cudaError_t e = act ? launch_act(a, rows_bound, mode, pgroup, stores, sched, early, stream)
+                            : launch_plain(a, rows_bound, mode, pgroup, stores, sched, early, stream);
   cu::check(who, e, "bf16 large GEMM launch");
 }
 

@@ -28,7 +28,9 @@
 // run side by side, so the block comes from HBM once and from L2 for the others (one CTA running
 // all passes of its block one after the other would read it from HBM again: a block's 128 rows
 // are 1.8 MB at K = 7168, and 132 of them in flight overflow the 50 MB L2), and the CTAs of a wave
-// share the expert's token rows in L2.
+// share the expert's token rows in L2 -- unless the expert has many passes (mixtral-8x7b T = 32768:
+// 26 passes, 64 MB of tokens): then the pass groups (Bf16LargeTmaArgs::pass_group, off by default
+// until measured) run the expert's passes a group of ~7 at a time over all its blocks.
 //
 // Warp roles (384 threads, one CTA per SM):
 //   warps 0-3, 4-7  consumers (warpgroup c): per step 4 wgmma m64nNk16 (N = the pass's width, one
@@ -387,7 +389,7 @@ template <LargeTmaOut O>
 __global__ void __launch_bounds__(kThreads, 1)
     bf16_large_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                           const int32_t* __restrict__ offsets, EpiArgs ep, int N, int K, int G, int mode,
-                          int* __restrict__ sched, bool early_draw) {
+                          int pgroup, int* __restrict__ sched, bool early_draw) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ Barriers bars;
   const uint32_t base = (smem_u32(smem_raw) + uint32_t(kAlignSlack - 1)) & ~uint32_t(kAlignSlack - 1);
@@ -404,7 +406,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
   ptx::pdl_wait_then_release();  // the activations come from the previous kernel
 
-  TileWalk walk(offsets, G, nblk, mode, int(blockIdx.x), int(gridDim.x));
+  TileWalk walk(offsets, G, nblk, mode, int(blockIdx.x), int(gridDim.x), pgroup);
   uint32_t step = 0;  // CTA-wide step counter: the same sequence in both roles
   if (warp >= kConsumerWarps) {
     ptx::setmaxnreg_dec<kProducerRegs>();
@@ -527,7 +529,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Encodes the two tensor maps and launches the persistent grid (at most one CTA per SM); the caller
 // checked the arguments.
 template <LargeTmaOut O>
-cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int pgroup, int stores, int* sched,
                         bool early_draw, cudaStream_t stream) {
   auto kernel = bf16_large_tma_kernel<O>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
@@ -548,8 +550,9 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
   const int64_t tiles = max_tiles(a.N, a.num_groups, rows_bound);  // a CTA without a tile exits at once
   const int grid = int(std::min<int64_t>(tiles, cu::current_sm_count()));
   const EpiArgs ep{a.D, a.ldd, a.act, stores};
-  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode, sched,
-                                                 early_draw);
+  // pgroup == kPassGroupAuto: the pass group for this grid (auto_pass_group).
+  kernel<<<grid, kThreads, kSmem, stream>>>(tx, tw, a.offsets, ep, int(a.N), int(a.K), a.num_groups, mode,
+                                            pgroup == kPassGroupAuto ? auto_pass_group(grid) : pgroup, sched, early_draw);
   return cudaGetLastError();
 }
 
@@ -557,9 +560,9 @@ cudaError_t launch_impl(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode,
 
 // One translation unit each (they compile in parallel): fp32 / bf16 D (grouped_gemm_bf16_large_tma.cu),
 // the activation epilogue (grouped_gemm_bf16_large_tma_act.cu).
-cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+cudaError_t launch_plain(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int pgroup, int stores, int* sched,
                          bool early_draw, cudaStream_t stream);
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int pgroup, int stores, int* sched,
                        bool early_draw, cudaStream_t stream);
 
 }  // namespace megamoe::sm90::bf16_large

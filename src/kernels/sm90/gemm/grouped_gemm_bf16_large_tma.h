@@ -57,7 +57,15 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // trip overlaps the stage wait); -1: MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW (read once per process),
   // else 0.
   int early_draw = -1;
+  // Pass groups (grouped_gemm_bf16_large_tma_walk.h, TileWalk): an expert with more passes than P
+  // runs them P at a time over all its weight blocks, so the tiles running at once share ~P passes of
+  // tokens in L2. 0: off (every weight block x all the expert's passes); 1..kMaxPassGroup: that P;
+  // kPassGroupAuto (-2): P for the launch's grid (auto_pass_group: 7 for 132 CTAs); -1:
+  // MEGAMOE_BF16_LARGE_TMA_PASS_GROUP (read once per process: 0 off, 1 auto, 2.. that P), else 0.
+  int pass_group = -1;
 };
+
+constexpr int kMaxPassGroup = 1 << 16, kPassGroupAuto = -2;
 
 constexpr int kStoresSingle = 0, kStoresPaired = 1, kStoresStaged = 2;
 

@@ -4,9 +4,9 @@
 
 namespace megamoe::sm90::bf16_large {
 
-cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int stores, int* sched,
+cudaError_t launch_act(const Bf16LargeTmaArgs& a, int64_t rows_bound, int mode, int pgroup, int stores, int* sched,
                        bool early_draw, cudaStream_t stream) {
-  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, stores, sched, early_draw, stream);
+  return launch_impl<LargeTmaOut::kAct>(a, rows_bound, mode, pgroup, stores, sched, early_draw, stream);
 }
 
 }  // namespace megamoe::sm90::bf16_large

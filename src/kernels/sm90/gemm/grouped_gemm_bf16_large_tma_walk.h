@@ -33,20 +33,34 @@ MEGAMOE_HD int64_t max_tiles(int64_t N, int G, int64_t rows_bound) {
   return blocks * ((G < rows_bound ? int64_t(G) : rows_bound) + (rows_bound + kMaxTok - 1) / kMaxTok);
 }
 
-// The tiles of a launch count (expert, weight-row block, pass), pass fastest, over the experts with
-// rows. A CTA visits an increasing sequence of tile indices, either its static one (next(): cta,
+// Pass groups: the passes a wave of tiles should cover at once, so that the tiles running together
+// read ~P passes of tokens and ~ctas / P weight blocks rather than every pass of an expert with many
+// (mixtral-8x7b T = 32768: 26 passes of 320 rows, 64 MB of an expert's tokens, more than L2, re-read
+// for every weight block). Per wave, tokens cost 320 / 128 = 2.5x a weight block's bytes per pass,
+// so P ~ sqrt(ctas * 128 / 320) minimises what a wave reads (7 for 132 CTAs). Whole numbers only.
+MEGAMOE_HD int auto_pass_group(int ctas) {
+  int p = 1;
+  while ((p + 1) * (p + 1) * kMaxPass <= ctas * kWRows) ++p;
+  return p;
+}
+
+// The tiles of a launch count (expert, weight-row block, pass) over the experts with rows: pass
+// fastest, and with pass groups (pgroup = P > 0) an expert of more than P passes runs its passes in
+// groups of P (the last group the rest): group by group, each weight block x the group's passes.
+// pgroup = 0, or an expert of at most P passes: every weight block x all its passes.
+// A CTA visits an increasing sequence of tile indices, either its static one (next(): cta,
 // cta + ctas, ..., which every role computes alone) or the tickets the CTA drew from a launch-wide
 // counter (at(t): the TMA lane draws, the consumers receive the index through shared memory); each
 // role positions its own cursor (two loads per expert it passes). Both return false past the last
 // tile.
 struct TileWalk {
   const int32_t* offsets;
-  int G, nblk, mode, ctas;
+  int G, nblk, mode, ctas, pgroup;
   int t;
   int g = -1, base = 0, count = 0, npass = 1, ps = kMaxTok;  // expert g's tiles are [base, base + count)
   int lo = 0, hi = 0, blk = 0, t0 = 0, rows = 0;
-  MEGAMOE_HD TileWalk(const int32_t* o, int G_, int nblk_, int mode_, int cta, int ctas_)
-      : offsets(o), G(G_), nblk(nblk_), mode(mode_), ctas(ctas_), t(cta) {}
+  MEGAMOE_HD TileWalk(const int32_t* o, int G_, int nblk_, int mode_, int cta, int ctas_, int pgroup_ = 0)
+      : offsets(o), G(G_), nblk(nblk_), mode(mode_), ctas(ctas_), pgroup(pgroup_), t(cta) {}
   MEGAMOE_HD static int load(const int32_t* p) {
 #if defined(__CUDA_ARCH__)
     return __ldg(p);
@@ -71,8 +85,20 @@ struct TileWalk {
       count = hi > lo ? nblk * npass : 0;
     }
     const int local = tile - base;
-    blk = local / npass;
-    t0 = lo + (local - blk * npass) * ps;
+    const int P = pgroup > 0 && pgroup < npass ? pgroup : npass;  // passes per group
+    const int span = nblk * P, full = npass / P;                   // tiles of a full group; full groups
+    const int grp = local / span;
+    int pass;
+    if (grp < full) {
+      const int w = local - grp * span;
+      blk = w / P;
+      pass = grp * P + (w - blk * P);
+    } else {  // the last group: the npass - full * P passes left
+      const int rest = npass - full * P, w = local - full * span;
+      blk = w / rest;
+      pass = full * P + (w - blk * rest);
+    }
+    t0 = lo + pass * ps;
     rows = ps < hi - t0 ? ps : hi - t0;
     return true;
   }
