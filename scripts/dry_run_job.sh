@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs a device job script on this machine (no GPU) to catch what the GPU machine would refuse
+# before device time is spent: stub `nvidia-smi` and `compute-sanitizer` (the latter runs its
+# command without the tool), OUT in a temporary folder, the job's own deadlines. `megamoe bench` /
+# `tune` check every argument before they look for a GPU, so each of their runs must stop at
+# "no CUDA device found"; any other message in a run's log (a bad argument, a missing binary) fails.
+#
+#   scripts/dry_run_job.sh JOB.sh [VAR=VALUE ...]     e.g. scripts/dry_run_job.sh bench/results/X/job.sh AB_END=60
+#
+# Needs what the job needs locally (e.g. .carry/bld.txz: scripts/pack_carry.sh).
+set -uo pipefail
+if [ $# -lt 1 ]; then
+  sed -n '2,10p' "$0" >&2
+  exit 2
+fi
+job=$1; shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin" "$tmp/out"
+printf '#!/bin/sh\necho "dry-run stub GPU, 0"\n' > "$tmp/bin/nvidia-smi"
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in --tool|--error-exitcode) shift 2;; --*) shift;; *) break;; esac; done\nexec "$@"\n' \
+  > "$tmp/bin/compute-sanitizer"
+chmod +x "$tmp/bin/nvidia-smi" "$tmp/bin/compute-sanitizer"
+(cd "$root" && env PATH="$tmp/bin:$PATH" OUT="$tmp/out" "$@" timeout 600 bash "$job") > "$tmp/job.log" 2>&1
+echo "dry_run_job: $job exited with $?"
+tail -5 "$tmp/job.log"
+[ -f "$tmp/out/r.tgz" ] && tar xzf "$tmp/out/r.tgz" -C "$tmp/out"
+bad=0 runs=0
+while IFS= read -r -d '' log; do
+  if grep -q "megamoe" "$log" || grep -q "run_bench" "$log"; then
+    runs=$((runs + 1))
+    # megamoe's own messages, argparse's (run_bench.py), a missing file or program; a Python traceback
+    # after megamoe's "no CUDA device found" (run_bench.py stops there) is expected.
+    if grep -v "no CUDA device found" "$log" | grep -q -E "^megamoe: |error: |No such file|not found"; then
+      echo "dry_run_job: $log:"; grep -v "no CUDA device found" "$log" | grep -m 3 -E "^megamoe: |error: |No such file|not found"
+      bad=$((bad + 1))
+    fi
+  fi
+done < <(find "$tmp/out" \( -name '*.log' -o -name '*.txt' \) -print0 2>/dev/null)
+echo "dry_run_job: $runs logs of megamoe runs, $bad with another error"
+[ "$bad" -eq 0 ]
