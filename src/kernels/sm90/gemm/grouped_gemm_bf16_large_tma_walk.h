@@ -85,20 +85,13 @@ struct TileWalk {
       count = hi > lo ? nblk * npass : 0;
     }
     const int local = tile - base;
-    const int P = pgroup > 0 && pgroup < npass ? pgroup : npass;  // passes per group
-    const int span = nblk * P, full = npass / P;                   // tiles of a full group; full groups
-    const int grp = local / span;
-    int pass;
-    if (grp < full) {
-      const int w = local - grp * span;
-      blk = w / P;
-      pass = grp * P + (w - blk * P);
-    } else {  // the last group: the npass - full * P passes left
-      const int rest = npass - full * P, w = local - full * span;
-      blk = w / rest;
-      pass = full * P + (w - blk * rest);
-    }
-    t0 = lo + pass * ps;
+    // Groups of P passes (every group but the last is full, so group grp starts at tile grp * nblk * P);
+    // inside one, weight block by block, pass fastest.
+    const int P = pgroup > 0 && pgroup < npass ? pgroup : npass;
+    const int grp = local / (nblk * P), w = local - grp * nblk * P;
+    const int size = npass - grp * P < P ? npass - grp * P : P;  // passes in this group
+    blk = w / size;
+    t0 = lo + (grp * P + (w - blk * size)) * ps;
     rows = ps < hi - t0 ? ps : hi - t0;
     return true;
   }
