@@ -19,3 +19,31 @@ if [ ! -f /usr/local/cuda/include/nccl_device.h ]; then
 fi
 if [ -n "$NCCL_ROOT" ]; then export MEGAMOE_NCCL_LIBRARY="$NCCL_ROOT/lib/libnccl.so.2"; fi
 export NCCL_ROOT
+
+# The start of a job that carries its binaries (.carry/bld.txz: megamoe + megamoe_gpu_tests, packed by
+# scripts/pack_carry.sh): the GPU's name into $R/gpu.txt, the job's clock (t0; el = seconds since it,
+# left D = seconds to deadline D), the binaries unpacked into B=/tmp/bld. Exits the job if the archive
+# is missing or broken.
+carried_job_start() {
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
+  t0=$(date +%s)
+  mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || { echo "no usable .carry/bld.txz" >&2; exit 1; }
+  B=/tmp/bld
+}
+el() { echo $(( $(date +%s) - t0 )); }
+left() { echo $(( $1 - ($(date +%s) - t0) )); }
+
+# $B/megamoe_gpu_tests in four concurrent shards on the one GPU (the whole binary ran over 200 s in one
+# process on an H100): sharded_gpu_tests NAME TIMEOUT [gtest args...]; logs $R/NAME_shard<i>.log, then
+# prints their summary lines. Environment knobs: set them on the call (VAR=value sharded_gpu_tests ...).
+sharded_gpu_tests() {
+  local name=$1 limit=$2 i
+  shift 2
+  for i in 0 1 2 3; do
+    GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout "$limit" "$B/megamoe_gpu_tests" --gtest_brief=1 "$@" \
+      > "$R/${name}_shard$i.log" 2>&1 &
+  done
+  wait
+  echo "$name $(el)s"
+  cat "$R/${name}"_shard*.log | grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" | head -12
+}

@@ -10,11 +10,7 @@
 #  w4a16: direct (MEGAMOE_W4A16_LARGE_TMA_STAGED=0) / staged, forced split_large_tma mxfp4.
 set -u
 source scripts/device_env.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
-t0=$(date +%s)
-el() { echo $(( $(date +%s) - t0 )); }
-mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
-B=/tmp/bld
+carried_job_start
 AB_END=${AB_END:-500}  # the A/B phases stop starting runs by then (s since the start): bf16 - 130, fp8 - 60
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 # Session 51: the tensor-core subnormal probe (bench/mma_subnormal_probe.cu, < 1 s) when carried.
@@ -22,12 +18,7 @@ if [ -x .carry/mma_subnormal_probe ]; then
   timeout 30 .carry/mma_subnormal_probe > "$R/mma_subnormal.txt" 2>&1; cat "$R/mma_subnormal.txt"
 fi
 if [ -z "${AB_ONLY:-}" ]; then
-# The whole binary in four concurrent shards (one process took over 200 s on an H100, session 51).
-for i in 0 1 2 3; do
-  GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 240 $B/megamoe_gpu_tests --gtest_brief=1 > "$R/tests_shard$i.log" 2>&1 &
-done
-wait
-echo "tests $(el)s"; cat "$R"/tests_shard*.log | grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" | head -12
+sharded_gpu_tests tests 240
 MEGAMOE_FP8_TMA_STAGED=0 timeout 60 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Fp8Gemm.*' \
   > "$R/tests_fp8_direct.log" 2>&1
 echo "fp8 direct rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_fp8_direct.log" | head -4

@@ -13,11 +13,7 @@
 #      change order; the rest are the control).
 set -u
 source scripts/device_env.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
-t0=$(date +%s)
-el() { echo $(( $(date +%s) - t0 )); }
-mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
-B=/tmp/bld
+carried_job_start
 AB_END=${AB_END:-520}
 timeout 150 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Bf16LargeTma.*:GemmBf16Act.*' > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -6

@@ -9,21 +9,12 @@
 #   2. A/B off / on, `auto`, w4a16_mxfp4 and w4a16_nvfp4, four presets, T = 1..64, two rounds.
 set -u
 source scripts/device_env.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
-t0=$(date +%s)
-el() { echo $(( $(date +%s) - t0 )); }
-mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
-B=/tmp/bld
+carried_job_start
 AB_END=${AB_END:-540}
-export_on="MEGAMOE_W4A16_SMALL_PRODUCER=1"
-for i in 0 1 2 3; do  # 184 tests in four concurrent shards
-  env $export_on GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 150 $B/megamoe_gpu_tests --gtest_brief=1 \
-    --gtest_filter='W4A16.*:SmallTactic/*:Registered/Conformance.*fp4*' > "$R/tests_on_shard$i.log" 2>&1 &
-done
-wait
-echo "tests (producer warp) $(el)s"; cat "$R"/tests_on_shard*.log | grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" | head -8
+MEGAMOE_W4A16_SMALL_PRODUCER=1 sharded_gpu_tests tests_on 150 \
+  --gtest_filter='W4A16.*:SmallTactic/*:Registered/Conformance.*fp4*'  # 184 tests
 for t in racecheck memcheck synccheck; do
-  env $export_on timeout 90 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
+  MEGAMOE_W4A16_SMALL_PRODUCER=1 timeout 90 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
     --gtest_filter=W4A16.GemmTacticsMatchCpu > "$R/san_$t.log" 2>&1
   echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
 done

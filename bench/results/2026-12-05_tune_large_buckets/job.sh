@@ -6,13 +6,8 @@
 # reach every run. Carry [".carry", ".peers"]; ~300-420 s.
 set -u
 source scripts/device_env.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
+carried_job_start
 env | grep -E '^MEGAMOE_' > "$R/knobs.txt"
-t0=$(date +%s)
-el() { echo $(( $(date +%s) - t0 )); }
-left() { echo $(( $1 - ($(date +%s) - t0) )); }
-mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || exit 1
-B=/tmp/bld
 P=deepseek-v3,gpt-oss-120b,mixtral-8x7b,qwen3-30b-a3b
 TOK=${TOKENS:-16384,32768}       # e.g. TOKENS=8192,16384,32768 (the deadlines stay: more buckets, fewer presets reached)
 REC=${RECIPES:-bf16 fp8_block}  # e.g. RECIPES=bf16 (one recipe a call when TOKENS has more buckets)
