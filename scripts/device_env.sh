@@ -47,3 +47,16 @@ sharded_gpu_tests() {
   echo "$name $(el)s"
   cat "$R/${name}"_shard*.log | grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" | head -12
 }
+
+# compute-sanitizer over $B/megamoe_gpu_tests: gpu_sanitizers FILTER TIMEOUT TOOL... (e.g. racecheck
+# memcheck synccheck); logs $R/san_<tool>.log, one line per tool with its exit status (9: errors found)
+# and the tool's summary line.
+gpu_sanitizers() {
+  local filter=$1 limit=$2 t
+  shift 2
+  for t in "$@"; do
+    timeout "$limit" compute-sanitizer --tool "$t" --error-exitcode 9 "$B/megamoe_gpu_tests" --gtest_brief=1 \
+      --gtest_filter="$filter" > "$R/san_$t.log" 2>&1
+    echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
+  done
+}

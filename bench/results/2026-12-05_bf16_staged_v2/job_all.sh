@@ -23,11 +23,7 @@ MEGAMOE_FP8_TMA_STAGED=0 timeout 60 $B/megamoe_gpu_tests --gtest_brief=1 --gtest
   > "$R/tests_fp8_direct.log" 2>&1
 echo "fp8 direct rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_fp8_direct.log" | head -4
 S='Bf16LargeTma.SmallProblemForSanitizers:GemmBf16Act.LargeTmaStagedForSanitizers:Fp8Gemm.ManyTilesPerCta:W4A16.LargeTmaStagedForSanitizers'
-for t in memcheck racecheck synccheck; do
-  timeout 80 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
-    --gtest_filter="$S" > "$R/san_$t.log" 2>&1
-  echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
-done
+gpu_sanitizers "$S" 80 memcheck racecheck synccheck
 fi  # AB_ONLY
 mkdir -p "$R/ab_bf16" "$R/ab_fp8" "$R/ab_w4"
 AB_VARIANTS="main=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_STORES=1 staged=$B/megamoe early=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_EARLY_DRAW=1" \

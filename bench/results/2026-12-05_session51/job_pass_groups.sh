@@ -17,11 +17,7 @@ carried_job_start
 AB_END=${AB_END:-520}
 timeout 150 $B/megamoe_gpu_tests --gtest_brief=1 --gtest_filter='Bf16LargeTma.*:GemmBf16Act.*' > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -6
-for t in racecheck memcheck; do
-  timeout 60 compute-sanitizer --tool $t --error-exitcode 9 $B/megamoe_gpu_tests --gtest_brief=1 \
-    --gtest_filter=Bf16LargeTma.SmallProblemForSanitizers > "$R/san_$t.log" 2>&1
-  echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
-done
+gpu_sanitizers Bf16LargeTma.SmallProblemForSanitizers 60 racecheck memcheck
 P=mixtral-8x7b,deepseek-v3,gpt-oss-120b,qwen3-30b-a3b
 G=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_PASS_GROUP
 mkdir -p "$R/ab"
