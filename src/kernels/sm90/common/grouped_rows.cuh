@@ -12,13 +12,11 @@ namespace megamoe::sm90 {
 // The index of the j-th expert (in expert order) with at least one row, or -1 when fewer than
 // j+1 experts have rows. Grids are sized by the number of experts that can have rows, not by
 // G: at decode sizes 8 of 256 experts are active and idle CTAs would dominate the launch.
-// Block-uniform; uses two __syncthreads per blockDim.x experts scanned. `scratch` holds one int per
-// warp, then the result at `result_slot` (at least the warp count: 8 for the 256-thread kernels).
-__device__ __forceinline__ int nth_active_expert(const int32_t* __restrict__ offsets, int G, int j, int* scratch,
-                                                 int result_slot = 8) {
+// Block-uniform; uses two __syncthreads per 256 experts scanned. `scratch` holds 9 ints.
+__device__ __forceinline__ int nth_active_expert(const int32_t* __restrict__ offsets, int G, int j, int* scratch) {
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, nwarps = blockDim.x >> 5;
   int before = 0;
-  if (tid == 0) scratch[result_slot] = -1;
+  if (tid == 0) scratch[8] = -1;
   for (int base = 0; base < G; base += blockDim.x) {
     const int g = base + tid;
     const bool ne = g < G && __ldg(offsets + g + 1) > __ldg(offsets + g);
@@ -31,12 +29,12 @@ __device__ __forceinline__ int nth_active_expert(const int32_t* __restrict__ off
       total += scratch[w];
     }
     rank += __popc(m & ((1u << lane) - 1u));
-    if (ne && rank == j) scratch[result_slot] = g;
+    if (ne && rank == j) scratch[8] = g;
     before += total;
     __syncthreads();
-    if (scratch[result_slot] >= 0 || before > j) break;
+    if (scratch[8] >= 0 || before > j) break;
   }
-  return scratch[result_slot];
+  return scratch[8];
 }
 
 // Runs k_loop(std::integral_constant<int, NTA>) for a pass with nta active n8 token tiles (1 .. NT):

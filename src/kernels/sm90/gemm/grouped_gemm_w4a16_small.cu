@@ -6,8 +6,7 @@
 // grid, the sub-step's decode and MMAs (small_substep_codes) and the epilogue (small_store); the
 // TMA form reads its warps' weight rows in another order (see there) and, running K whole, can
 // apply FC1's activation in its epilogue instead (small_act_store: gated tiles of 64 gate rows and
-// their 64 up rows). The TMA form has a producer-warp variant (PW, an A/B knob: a ninth warp issues
-// the copies).
+// their 64 up rows).
 //
 // Grid (ceil(N/128), min(G, rows bound)): blockIdx.y is the rank of an expert among those with
 // rows (nth_active_expert), so no CTA is launched for the ~97% of experts idle at decode sizes.
@@ -425,15 +424,8 @@ struct SmallTmaCfg {
 // A/B (session 42): the mode costs the fp32-D GEMMs 1.2-1.6% against the kernel without it, the
 // epilogue gains FC1 more; the prepared two-kernel form (bench/results/2026-12-04_w4a16_small_act_epilogue/
 // two_kernels.patch) keeps the fp32-D kernel's machine code.
-// PW (the producer-warp form, MEGAMOE_W4A16_SMALL_PRODUCER=1; not yet measured): a ninth warp whose
-// lane 0 issues every stage of every pass as soon as its slot is free, instead of thread 0 between
-// its own warp's steps. There a slot is refilled only once warp 0 comes round to it after every
-// warp released it, so the issue waits on the slowest warp and then on warp 0's own step (the
-// 2026-12-03 stream micro-benchmark: 14-17% lower stream rate than a producer warp once a stage
-// holds ~1000 cycles of work; a stage here is 8 steps of ~72 instructions in each of 8 warps), and
-// a pass's first stages wait for the previous pass's epilogue. The consumers are the same 8 warps.
-template <Fp4Scale F, int BT, int S, bool PW = false>
-__global__ void __launch_bounds__(PW ? kThreads + 32 : kThreads, 2)
+template <Fp4Scale F, int BT, int S>
+__global__ void __launch_bounds__(kThreads, 2)
     w4a16_small_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                            const __grid_constant__ CUtensorMap tm_s, const float* __restrict__ alpha,
                            const int32_t* __restrict__ offsets, SmallOut out, int N, int K, int G) {
@@ -441,9 +433,8 @@ __global__ void __launch_bounds__(PW ? kThreads + 32 : kThreads, 2)
   constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages], empty_bar[kStages];
-  TmaRing<kStages, kThreads> ring{full_bar, empty_bar};  // readers: the 8 consumer warps
-  constexpr int kScratchResult = PW ? 9 : 8;               // nth_active_expert: a count per warp, then the result
-  __shared__ int scratch[kScratchResult + 1];
+  TmaRing<kStages, kThreads> ring{full_bar, empty_bar};
+  __shared__ int scratch[9];
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   const uint32_t raw = ptx::smem_u32(smem_raw);
   const uint32_t sbase = (raw + 1023u) & ~1023u;
@@ -455,7 +446,7 @@ __global__ void __launch_bounds__(PW ? kThreads + 32 : kThreads, 2)
     ptx::prefetch_tensormap(&tm_s);
   }
   pdl_wait_then_release();
-  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch, kScratchResult);  // its barriers publish the inits
+  const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its barriers publish the inits
   if (g < 0) return;
   // The CTA's weight rows: 128 from row0 (fp32 D, relu2), or gated 64 gate rows from row0 and their
   // 64 up rows from I + row0 (the codes and scale maps' second "half" coordinate; tile rows 64..127).
@@ -506,21 +497,10 @@ __global__ void __launch_bounds__(PW ? kThreads + 32 : kThreads, 2)
     ++issued;
   };
 
-  if constexpr (PW) {
-    if (warp == kThreads / 32) {  // the producer warp
-      if (lane == 0) {
-        for (int t0 = lo; t0 < hi; t0 += BT)
-          for (int ks = 0; ks < KS; ++ks) load_stage(ks, t0);
-        // Every slot released before the issuer leaves (the last kStages copies' empty barriers).
-        for (int i = 0; i < kStages; ++i) ring.acquire(issued + uint32_t(i));
-      }
-      return;
-    }
-  }
   uint32_t used = 0;  // stages this CTA's threads have consumed (the same count in every thread)
   for (int t0 = lo; t0 < hi; t0 += BT) {
     const int rows_here = min(BT, hi - t0);
-    if (!PW && tid == 0)
+    if (tid == 0)
       for (int ks = 0; ks < min(kAhead, KS); ++ks) load_stage(ks, t0);
     float acc[kNT][4];
 #pragma unroll
@@ -531,7 +511,7 @@ __global__ void __launch_bounds__(PW ? kThreads + 32 : kThreads, 2)
       constexpr int NTA = decltype(nta_c)::value;
       float acc_hi[4] = {0.0f, 0.0f, 0.0f, 0.0f};
       for (int ks = 0; ks < KS; ++ks, ++used) {
-        if (!PW && tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
+        if (tid == 0 && ks + kAhead < KS) load_stage(ks + kAhead, t0);
         const int slot = ring.wait_full(used);
         const uint8_t* st = smem + slot * C::kStage;
         const uint32_t xst = sbase + uint32_t(slot * C::kStage + C::kXOff);
@@ -563,11 +543,11 @@ __global__ void __launch_bounds__(PW ? kThreads + 32 : kThreads, 2)
   }
 }
 
-template <Fp4Scale F, int BT, int S = 4, bool PW = false>
+template <Fp4Scale F, int BT, int S = 4>
 cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, int splits, cudaStream_t stream) {
   using C = SmallTmaCfg<F, BT, S>;
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
-  auto kernel = w4a16_small_tma_kernel<F, BT, S, PW>;
+  auto kernel = w4a16_small_tma_kernel<F, BT, S>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmem);
   if (attr != cudaSuccess) return attr;
   const int64_t KT = a.K / kBK;
@@ -615,8 +595,7 @@ cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int gri
   const SmallOut out{a.D, static_cast<__nv_bfloat16*>(a.act_out), a.act.b13, a.act.limit, a.act.alpha,
                      a.act.activation, !a.act_out ? SmallMode::kD32 : gated ? SmallMode::kGated : SmallMode::kReLU2};
   const dim3 grid(unsigned((R + box_rows - 1) / box_rows), unsigned(grid_y), unsigned(parts));
-  kernel<<<grid, PW ? kThreads + 32 : kThreads, C::kSmem, stream>>>(tx, tw, ts, a.alpha, a.offsets, out, int(a.N),
-                                                                    int(a.K), a.num_groups);
+  kernel<<<grid, kThreads, C::kSmem, stream>>>(tx, tw, ts, a.alpha, a.offsets, out, int(a.N), int(a.K), a.num_groups);
   return cudaGetLastError();
 }
 }  // namespace
@@ -652,17 +631,6 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   // qwen3-30b-a3b T = 1 / 2 (FC2's K = 768: 12 steps) by 2-3%. MEGAMOE_W4A16_SMALL_TMA=2: 4 steps
   // always (session 38's form; an A/B knob).
   const int64_t kt_part = (a.K / kBK) / (a.K / kBK > 8 ? splits : 1);
-  // MEGAMOE_W4A16_SMALL_PRODUCER=1: the 16-token passes with a producer warp (w4a16_small_tma_kernel's
-  // PW form; an A/B knob, read once, off until measured).
-  static const bool producer = env_int("MEGAMOE_W4A16_SMALL_PRODUCER", 0) != 0;
-  if (tma != 0 && !wide && producer) {
-    const bool s8 = tma == 1 && kt_part >= 32;
-    if (fmt == Fp4Scale::kMxfp4)
-      return s8 ? launch_small_tma<Fp4Scale::kMxfp4, 16, 8, true>(a, rows_bound, grid_y, splits, stream)
-                : launch_small_tma<Fp4Scale::kMxfp4, 16, 4, true>(a, rows_bound, grid_y, splits, stream);
-    return s8 ? launch_small_tma<Fp4Scale::kNvfp4, 16, 8, true>(a, rows_bound, grid_y, splits, stream)
-              : launch_small_tma<Fp4Scale::kNvfp4, 16, 4, true>(a, rows_bound, grid_y, splits, stream);
-  }
   if (tma == 1 && !wide && kt_part >= 32) {
     if (fmt == Fp4Scale::kMxfp4) return launch_small_tma<Fp4Scale::kMxfp4, 16, 8>(a, rows_bound, grid_y, splits, stream);
     return launch_small_tma<Fp4Scale::kNvfp4, 16, 8>(a, rows_bound, grid_y, splits, stream);
