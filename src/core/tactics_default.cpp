@@ -84,7 +84,9 @@ const char* shipped_tactics_json() {
     "1024": "split_tma_small",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "8192": "split_large_tile",
+    "16384": "split_large_tile",
+    "32768": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -181,6 +183,22 @@ const char* shipped_tactics_json() {
     "8192": {
      "split_swap_ab": 19.571,
      "split_large_tile": 11.6844
+    },
+    "16384": {
+     "split_swap_ab": 42.9414,
+     "split_large_tile": 22.3946,
+     "split_tma_small": 54.967,
+     "split_large_tma": 23.3796,
+     "split_large_tma_fc1": 23.2973,
+     "split_large_tma_fc2": 22.96
+    },
+    "32768": {
+     "split_swap_ab": 92.1365,
+     "split_large_tile": 42.8193,
+     "split_tma_small": 109.624,
+     "split_large_tma": 45.7251,
+     "split_large_tma_fc1": 44.3137,
+     "split_large_tma_fc2": 44.7974
     }
    }
   },
@@ -211,7 +229,9 @@ const char* shipped_tactics_json() {
     "1024": "split_large_tile",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "8192": "split_large_tile",
+    "16384": "split_large_tile",
+    "32768": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -314,6 +334,22 @@ const char* shipped_tactics_json() {
      "split_large_tma": 1.71309,
      "split_large_tma_fc1": 1.52762,
      "split_large_tma_fc2": 1.44131
+    },
+    "16384": {
+     "split_swap_ab": 3.72982,
+     "split_large_tile": 2.60803,
+     "split_tma_small": 6.1519,
+     "split_large_tma": 2.81603,
+     "split_large_tma_fc1": 2.76368,
+     "split_large_tma_fc2": 2.72509
+    },
+    "32768": {
+     "split_swap_ab": 7.25674,
+     "split_large_tile": 5.13978,
+     "split_tma_small": 12.4055,
+     "split_large_tma": 5.35466,
+     "split_large_tma_fc1": 5.45869,
+     "split_large_tma_fc2": 5.34522
     }
    }
   },
@@ -344,7 +380,9 @@ const char* shipped_tactics_json() {
     "1024": "split_large_tile",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "8192": "split_large_tile",
+    "16384": "split_large_tile",
+    "32768": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -447,6 +485,22 @@ const char* shipped_tactics_json() {
      "split_large_tma": 9.86714,
      "split_large_tma_fc1": 9.50736,
      "split_large_tma_fc2": 9.58864
+    },
+    "16384": {
+     "split_swap_ab": 34.3663,
+     "split_large_tile": 18.9864,
+     "split_tma_small": 51.7923,
+     "split_large_tma": 21.785,
+     "split_large_tma_fc1": 19.9888,
+     "split_large_tma_fc2": 21.0728
+    },
+    "32768": {
+     "split_swap_ab": 69.9291,
+     "split_large_tile": 40.2467,
+     "split_tma_small": 106.772,
+     "split_large_tma": 47.4823,
+     "split_large_tma_fc1": 43.1616,
+     "split_large_tma_fc2": 43.5421
     }
    }
   },
@@ -477,7 +531,8 @@ const char* shipped_tactics_json() {
     "1024": "split_swap_ab",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
-    "8192": "split_large_tma_fc1"
+    "8192": "split_large_tma_fc1",
+    "16384": "split_large_tma_fc1"
    },
    "measured_ms": {
     "1": {
@@ -580,6 +635,14 @@ const char* shipped_tactics_json() {
      "split_large_tma": 3.41306,
      "split_large_tma_fc1": 3.41136,
      "split_large_tma_fc2": 3.59696
+    },
+    "16384": {
+     "split_swap_ab": 10.5191,
+     "split_large_tile": 6.7392,
+     "split_tma_small": 15.0765,
+     "split_large_tma": 6.65888,
+     "split_large_tma_fc1": 6.4567,
+     "split_large_tma_fc2": 6.91875
     }
    }
   },
@@ -610,7 +673,9 @@ const char* shipped_tactics_json() {
     "1024": "split_tma_small_act",
     "2048": "split_tma_act",
     "4096": "split_large_tile",
-    "8192": "split_large_tile"
+    "8192": "split_large_tile",
+    "16384": "split_large_tile",
+    "32768": "split_large_tile"
    },
    "measured_ms": {
     "1": {
@@ -754,6 +819,24 @@ const char* shipped_tactics_json() {
      "split_tma_act": 9.87338,
      "split_tma_act_large_fc2": 9.23344,
      "split_tma_small": 11.6732
+    },
+    "16384": {
+     "split_swap_ab": 19.496,
+     "split_large_tile": 15.568,
+     "split_tma": 17.3501,
+     "split_tma_act": 16.4981,
+     "split_tma_act_large_fc2": 16.3504,
+     "split_tma_small": 20.5264,
+     "split_tma_small_act": 18.9726
+    },
+    "32768": {
+     "split_swap_ab": 37.3935,
+     "split_large_tile": 29.1314,
+     "split_tma": 36.4379,
+     "split_tma_act": 33.7875,
+     "split_tma_act_large_fc2": 33.0275,
+     "split_tma_small": 41.0074,
+     "split_tma_small_act": 40.1025
     }
    }
   },
@@ -784,7 +867,8 @@ const char* shipped_tactics_json() {
     "1024": "split_tma_small_act",
     "2048": "split_tma_act_large_fc2",
     "4096": "split_tma_act_large_fc2",
-    "8192": "split_tma_act_large_fc2"
+    "8192": "split_tma_act_large_fc2",
+    "16384": "split_tma_act"
    },
    "measured_ms": {
     "1": {
@@ -925,6 +1009,15 @@ const char* shipped_tactics_json() {
      "split_tma_act": 1.204,
      "split_tma_act_large_fc2": 1.12323,
      "split_tma_small": 1.46074
+    },
+    "16384": {
+     "split_swap_ab": 2.81024,
+     "split_large_tile": 2.19334,
+     "split_tma": 2.24502,
+     "split_tma_act": 2.06483,
+     "split_tma_act_large_fc2": 2.11002,
+     "split_tma_small": 2.55306,
+     "split_tma_small_act": 2.10003
     }
    }
   },
@@ -955,7 +1048,8 @@ const char* shipped_tactics_json() {
     "1024": "split_tma_act_large_fc2",
     "2048": "split_tma_act_large_fc2",
     "4096": "split_tma_act_large_fc2",
-    "8192": "split_tma_act_large_fc2"
+    "8192": "split_tma_act_large_fc2",
+    "32768": "split_tma_act_large_fc2"
    },
    "measured_ms": {
     "1": {
@@ -1092,6 +1186,15 @@ const char* shipped_tactics_json() {
      "split_tma_act": 6.99222,
      "split_tma_act_large_fc2": 6.63184,
      "split_tma_small": 9.1649
+    },
+    "32768": {
+     "split_swap_ab": 37.0643,
+     "split_large_tile": 28.5775,
+     "split_tma": 31.9524,
+     "split_tma_act": 29.3903,
+     "split_tma_act_large_fc2": 28.076,
+     "split_tma_small": 34.507,
+     "split_tma_small_act": 32.7323
     }
    }
   },
@@ -1122,7 +1225,9 @@ const char* shipped_tactics_json() {
     "1024": "split_tma_small_act",
     "2048": "split_tma",
     "4096": "split_tma_act_large_fc2",
-    "8192": "split_tma_act_large_fc2"
+    "8192": "split_tma_act_large_fc2",
+    "16384": "split_tma_act_large_fc2",
+    "32768": "split_tma_act_large_fc2"
    },
    "measured_ms": {
     "1": {
@@ -1268,6 +1373,24 @@ const char* shipped_tactics_json() {
      "split_tma_act": 2.91354,
      "split_tma_act_large_fc2": 2.76976,
      "split_tma_small": 3.47978
+    },
+    "16384": {
+     "split_swap_ab": 6.09933,
+     "split_large_tile": 4.96979,
+     "split_tma": 5.56189,
+     "split_tma_act": 4.78301,
+     "split_tma_act_large_fc2": 4.716,
+     "split_tma_small": 6.66467,
+     "split_tma_small_act": 5.3641
+    },
+    "32768": {
+     "split_swap_ab": 11.6487,
+     "split_large_tile": 9.45856,
+     "split_tma": 10.0345,
+     "split_tma_act": 9.11133,
+     "split_tma_act_large_fc2": 9.00218,
+     "split_tma_small": 12.187,
+     "split_tma_small_act": 10.4932
     }
    }
   },

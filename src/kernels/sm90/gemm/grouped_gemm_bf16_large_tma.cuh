@@ -29,8 +29,8 @@
 // all passes of its block one after the other would read it from HBM again: a block's 128 rows
 // are 1.8 MB at K = 7168, and 132 of them in flight overflow the 50 MB L2), and the CTAs of a wave
 // share the expert's token rows in L2 -- unless the expert has many passes (mixtral-8x7b T = 32768:
-// 26 passes, 64 MB of tokens): then the pass groups (Bf16LargeTmaArgs::pass_group, off by default
-// until measured) run the expert's passes a group of ~7 at a time over all its blocks.
+// 26 passes, 64 MB of tokens): then the pass groups (Bf16LargeTmaArgs::pass_group, on by default
+// since session 52) run the expert's passes a group of ~7 at a time over all its blocks.
 //
 // Warp roles (384 threads, one CTA per SM):
 //   warps 0-3, 4-7  consumers (warpgroup c): per step 4 wgmma m64nNk16 (N = the pass's width, one

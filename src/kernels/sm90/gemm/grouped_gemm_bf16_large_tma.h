@@ -61,7 +61,7 @@ struct Bf16LargeTmaArgs : Bf16GemmOperands {
   // runs them P at a time over all its weight blocks, so the tiles running at once share ~P passes of
   // tokens in L2. 0: off (every weight block x all the expert's passes); 1..kMaxPassGroup: that P;
   // kPassGroupAuto (-2): P for the launch's grid (auto_pass_group: 7 for 132 CTAs); -1:
-  // MEGAMOE_BF16_LARGE_TMA_PASS_GROUP (read once per process: 0 off, 1 auto, 2.. that P), else 0.
+  // MEGAMOE_BF16_LARGE_TMA_PASS_GROUP (read once per process: 0 off, 1 auto, 2.. that P; unset: auto).
   int pass_group = -1;
 };
 
