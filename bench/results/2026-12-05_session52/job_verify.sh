@@ -27,7 +27,9 @@ stress together 4 60
 stress alone 1 35
 sharded_gpu_tests tests 240
 gpu_sanitizers 'W4A16.GemmTacticsMatchCpu:Bf16LargeTma.SmallProblemForSanitizers' 120 racecheck memcheck
-grep -q H200 "$R/gpu.txt" && timeout 100 $B/megamoe tune --recipe bf16 --presets mixtral-8x7b --tokens 16384,32768 --iters 50 --rounds 2 \
-  --cache "$R/tune_bf16_mixtral-8x7b.json" > "$R/tune_bf16_mixtral-8x7b.txt" 2>&1
-echo "tune rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_bf16_mixtral-8x7b.txt" | grep -E "^mixtral-8x7b " | cut -c1-200
+if grep -q H200 "$R/gpu.txt"; then
+  timeout 100 $B/megamoe tune --recipe bf16 --presets mixtral-8x7b --tokens 16384,32768 --iters 50 --rounds 2 \
+    --cache "$R/tune_bf16_mixtral-8x7b.json" > "$R/tune_bf16_mixtral-8x7b.txt" 2>&1
+  echo "tune rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_bf16_mixtral-8x7b.txt" | grep -E "^mixtral-8x7b " | cut -c1-200
+fi
 echo "end $(el)s"
