@@ -322,6 +322,44 @@ TEST(GroupedGemm, AllRowsInOneGroupAndAllEmpty) {
   }
 }
 
+// Session 52: the large-tile "all rows in the first group" case above left its whole output
+// unwritten in two runs of the suite as four concurrent processes (never alone); initcheck showed
+// CUTLASS's tensormap copy reading workspace nothing had written, and the dispatchers now zero it
+// at construction. Here every GEMM is built over memory just freed after filling it with a pattern
+// (all-ones bytes, then random bytes), so a workspace that reuses those pages starts dirty unless
+// the zeroing works; the cases are the failing one and a ragged multi-group one.
+TEST(GroupedGemm, CorrectOverReusedDirtyMemory) {
+  REQUIRE_HOPPER();
+  const size_t dirty_bytes = size_t(64) << 20;
+  std::vector<uint8_t> random_bytes(dirty_bytes);
+  std::mt19937_64 rng(52);
+  for (size_t i = 0; i < dirty_bytes; i += 8) {
+    const uint64_t v = rng();
+    std::memcpy(&random_bytes[i], &v, 8);
+  }
+  for (int pattern = 0; pattern < 2; ++pattern) {
+    for (auto t : kBoth) {
+      for (int c = 0; c < 2; ++c) {
+        {
+          DeviceBuffer<uint8_t> dirty(dirty_bytes);
+          ASSERT_NE(dirty.ptr, nullptr) << "device allocation failed";
+          if (pattern == 0)
+            CUDA_OK(cudaMemset(dirty.ptr, 0xFF, dirty_bytes));
+          else
+            CUDA_OK(cudaMemcpy(dirty.ptr, random_bytes.data(), dirty_bytes, cudaMemcpyHostToDevice));
+          CUDA_OK(cudaDeviceSynchronize());
+        }  // freed here: the next allocations may reuse its pages
+        const std::string label = std::string(pattern == 0 ? "over 0xFF bytes: " : "over random bytes: ") +
+                                  (c == 0 ? "all rows in the first group" : "ragged");
+        if (c == 0)
+          run_and_check(make_problem(8, 384, 256, {300, 0, 0, 0, 0, 0, 0, 0}, 22), t, label);
+        else
+          run_and_check(make_problem(6, 256, 320, {5, 0, 137, 0, 1, 260}, 24), t, label);
+      }
+    }
+  }
+}
+
 TEST(GroupedGemm, ModelShapes) {
   REQUIRE_HOPPER();
   struct Shape {
