@@ -46,8 +46,8 @@ struct PreparedKernels {
       // GroupedGemm.AllRowsInOneGroupAndAllEmpty's large-tile case left all its output unwritten
       // twice when four test processes shared the GPU (never alone); compute-sanitizer initcheck
       // reports CUTLASS's tensormap copy (tma_descriptor_cp_fence_release) reading its workspace
-      // slots before they are written. One four-process run with the zeroing passed; the cause is
-      // not proven (docs/BENCHMARKS.md, session 52). MEGAMOE_GEMM_WORKSPACE_ZERO=0 skips it, to
+      // slots before they are written (perhaps only how the tool models that copy). One
+      // four-process run with the zeroing passed; the cause is not proven (docs/BENCHMARKS.md, session 52). MEGAMOE_GEMM_WORKSPACE_ZERO=0 skips it, to
       // reproduce.
       if (env_int("MEGAMOE_GEMM_WORKSPACE_ZERO", 1) != 0)
         cu::check(who, cudaMemset(workspace, 0, workspace_bytes), "cudaMemset(workspace)");
