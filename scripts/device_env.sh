@@ -36,13 +36,14 @@ left() { echo $(( $1 - ($(date +%s) - t0) )); }
 # $B/megamoe_gpu_tests in four concurrent shards on the one GPU (the whole binary ran over 200 s in one
 # process on an H100): sharded_gpu_tests NAME TIMEOUT [gtest args...]; logs $R/NAME_shard<i>.log, then
 # prints their summary lines. Environment knobs: set them on the call (VAR=value sharded_gpu_tests ...).
-# stdout line-buffered (stdbuf -oL): a shard the timeout kills keeps what it printed (session 52's
+# stdout line-buffered where stdbuf exists: a shard the timeout kills keeps what it printed (session 52's
 # control run lost a killed shard's buffered lines).
 sharded_gpu_tests() {
-  local name=$1 limit=$2 i
+  local name=$1 limit=$2 i lb=""
   shift 2
+  command -v stdbuf > /dev/null && lb="stdbuf -oL"
   for i in 0 1 2 3; do
-    GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout "$limit" stdbuf -oL "$B/megamoe_gpu_tests" --gtest_brief=1 "$@" \
+    GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout "$limit" $lb "$B/megamoe_gpu_tests" --gtest_brief=1 "$@" \
       > "$R/${name}_shard$i.log" 2>&1 &
   done
   wait
