@@ -104,6 +104,9 @@ struct DevBuf {
   void upload(const std::vector<T>& v) {
     if (v.size() != n) alloc(v.size());
     if (n) CUDA_CHECK(cudaMemcpy(p, v.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    // From pageable memory the copy may return before its DMA lands, on the legacy default stream
+    // that the tests' non-blocking streams are not ordered after: wait for it here.
+    if (n) CUDA_CHECK(cudaDeviceSynchronize());
   }
   std::vector<T> download() const {
     std::vector<T> v(n);

@@ -164,11 +164,18 @@ struct DeviceProblem {
       : A(p.A.size()), W(p.W.size()), D(size_t(std::max<int64_t>(p.d_rows, 1)) * p.ldd), offsets(p.offsets.size()) {}
 };
 
+// A cudaMemcpy from pageable host memory may return before its DMA lands, and it runs on the legacy
+// default stream, which the tests' non-blocking streams are not ordered after: without this wait a
+// GEMM could read offsets or operands not yet copied (session 52: a case whose offsets read as
+// empty groups left all its output unwritten, only while four test processes loaded the GPU).
+void wait_for_uploads() { CUDA_OK(cudaDeviceSynchronize()); }
+
 void upload(const Problem& p, DeviceProblem& d) {
   ASSERT_TRUE(d.A.ptr && d.W.ptr && d.D.ptr && d.offsets.ptr) << "device allocation failed";
   CUDA_OK(cudaMemcpy(d.A.ptr, p.A.data(), d.A.bytes(), cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemcpy(d.W.ptr, p.W.data(), d.W.bytes(), cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemcpy(d.offsets.ptr, p.offsets.data(), d.offsets.bytes(), cudaMemcpyHostToDevice));
+  wait_for_uploads();
 }
 
 void poison(DeviceProblem& d, cudaStream_t s) {
@@ -322,12 +329,10 @@ TEST(GroupedGemm, AllRowsInOneGroupAndAllEmpty) {
   }
 }
 
-// Session 52: the large-tile "all rows in the first group" case above left its whole output
-// unwritten in two runs of the suite as four concurrent processes (never alone); initcheck showed
-// CUTLASS's tensormap copy reading workspace nothing had written, and the dispatchers now zero it
-// at construction. Here every GEMM is built over memory just freed after filling it with a pattern
-// (all-ones bytes, then random bytes), so a workspace that reuses those pages starts dirty unless
-// the zeroing works; the cases are the failing one and a ragged multi-group one.
+// Every GEMM built over memory just freed after filling it with a pattern (all-ones bytes, then
+// random bytes): a workspace or buffer that reuses those pages starts dirty, and the output must not
+// depend on it. The cases: session 52's "all rows in the first group" (left unwritten twice under
+// four concurrent test processes, when the uploads were not yet waited for) and a ragged one.
 TEST(GroupedGemm, CorrectOverReusedDirtyMemory) {
   REQUIRE_HOPPER();
   const size_t dirty_bytes = size_t(64) << 20;
@@ -403,6 +408,7 @@ TEST(GroupedGemm, GraphReplayEqualsEagerAndReadsDeviceOffsets) {
         p.rows = random_rows(p.G, int(p.total()), 0.5, 33);
         for (int g = 0; g < p.G; ++g) p.offsets[g + 1] = p.offsets[g] + p.rows[g];
         CUDA_OK(cudaMemcpy(d.offsets.ptr, p.offsets.data(), d.offsets.bytes(), cudaMemcpyHostToDevice));
+        wait_for_uploads();
       }
       poison(d, s);
       gemm.run(d.A.ptr, p.lda, d.W.ptr, d.D.ptr, p.ldd, d.offsets.ptr, bound, s, t);
@@ -459,6 +465,7 @@ struct PlanForProblem {
     for (int g = 0; g < p.G; ++g)
       for (int r = 0; r < p.rows[g]; ++r) h.push_back(g);
     if (!h.empty()) EXPECT_EQ(cudaMemcpy(ids.ptr, h.data(), h.size() * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the plan's init and ids, before runs on other streams
     dims.num_tokens = p.total();
     dims.top_k = 1;
     dims.num_experts = p.G;

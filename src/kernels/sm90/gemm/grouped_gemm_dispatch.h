@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 
-#include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "megamoe/errors.h"
 
@@ -42,19 +41,6 @@ struct PreparedKernels {
     }
     try {
       cu::check(who, cudaMalloc(&workspace, workspace_bytes), "cudaMalloc(workspace)");
-      // Zeroed once, so no kernel can read another allocation's leftovers here. Why: in session 52
-      // GroupedGemm.AllRowsInOneGroupAndAllEmpty's large-tile case left all its output unwritten
-      // twice when four test processes shared the GPU (never alone); compute-sanitizer initcheck
-      // reports CUTLASS's tensormap copy (tma_descriptor_cp_fence_release) reading its workspace
-      // slots before they are written (perhaps only how the tool models that copy). One
-      // four-process run with the zeroing passed; the cause is not proven (docs/BENCHMARKS.md,
-      // session 52). MEGAMOE_GEMM_WORKSPACE_ZERO=0 skips it, to reproduce. cudaMemset runs on the
-      // legacy default stream, which a run on a non-blocking stream is not ordered after: wait for
-      // the zeros before the first run can write the arrays.
-      if (env_int("MEGAMOE_GEMM_WORKSPACE_ZERO", 1) != 0) {
-        cu::check(who, cudaMemset(workspace, 0, workspace_bytes), "cudaMemset(workspace)");
-        cu::check(who, cudaStreamSynchronize(nullptr), "cudaMemset(workspace)");
-      }
       for (int i = 0; i < kKernels; ++i)
         state[i] = ops_for(i).create(num_groups, N, K, dev, sm_count, static_cast<char*>(workspace) + offset[i]);
     } catch (...) {
