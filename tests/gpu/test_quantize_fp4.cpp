@@ -123,6 +123,9 @@ struct DeviceSource {
 struct PoisonedBytes : DevBuf<uint8_t> {
   explicit PoisonedBytes(size_t count) : DevBuf<uint8_t>(count) {
     if (n) CUDA_CHECK(cudaMemset(p, kPoison, n));
+    // cudaMemset runs on the legacy default stream; the tests' non-blocking streams are not ordered
+    // after it, so a late poison could land on a kernel's output.
+    if (n) CUDA_CHECK(cudaDeviceSynchronize());
   }
 };
 
@@ -465,7 +468,7 @@ TEST(QuantizeFp4, PublicApiMatchesCpuQuantizers) {
     expect_same_floats(global.download(), cpu.global, "nvfp4 global");
     expect_same_bytes(codes.download(), cpu.codes, "nvfp4 codes");
     expect_same_bytes(scales.download(), cpu.scales, "nvfp4 scales");
-    CUDA_CHECK(cudaMemset(codes.p, kPoison, codes.n));
+    CUDA_CHECK(cudaMemsetAsync(codes.p, kPoison, codes.n, st));
     quantize_weights_nvfp4(sv, cv, scv, gv, true, st);
     CUDA_CHECK(cudaStreamSynchronize(st));
     expect_same_bytes(codes.download(), cpu.codes, "nvfp4 codes, global as input");
