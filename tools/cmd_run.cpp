@@ -127,6 +127,9 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
   cuda_check(cudaMemcpy(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice), "copy ids");
   cuda_check(cudaMemcpy(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice), "copy w");
   cuda_check(cudaMemset(dout.ptr, 0xFF, size_t(T * H * 2)), "poison out");  // NaN bf16
+  // The copies and the poison ran on the legacy default stream (a pageable copy may return before
+  // its DMA lands), which `stream` (non-blocking) is not ordered after: wait for them.
+  cuda_check(cudaDeviceSynchronize(), "copy inputs");
   const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
   const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
   const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);
