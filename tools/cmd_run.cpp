@@ -123,13 +123,14 @@ int run_gpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
 
   DeviceBuffer dx(x.size() * 2), dids(routes.ids.size() * 4), dw(routes.weights.size() * 4),
       dout(size_t(T * H * 2));
-  cuda_check(cudaMemcpy(dx.ptr, x.data(), x.size() * 2, cudaMemcpyHostToDevice), "copy x");
-  cuda_check(cudaMemcpy(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice), "copy ids");
-  cuda_check(cudaMemcpy(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice), "copy w");
-  cuda_check(cudaMemset(dout.ptr, 0xFF, size_t(T * H * 2)), "poison out");  // NaN bf16
-  // The copies and the poison ran on the legacy default stream (a pageable copy may return before
-  // its DMA lands), which `stream` (non-blocking) is not ordered after: wait for them.
-  cuda_check(cudaDeviceSynchronize(), "copy inputs");
+  // On `stream`, so the forward below is ordered after them (a legacy-stream cudaMemcpy from pageable
+  // memory may return before its DMA lands, and a non-blocking stream does not wait for it).
+  cuda_check(cudaMemcpyAsync(dx.ptr, x.data(), x.size() * 2, cudaMemcpyHostToDevice, stream), "copy x");
+  cuda_check(cudaMemcpyAsync(dids.ptr, routes.ids.data(), routes.ids.size() * 4, cudaMemcpyHostToDevice, stream),
+             "copy ids");
+  cuda_check(cudaMemcpyAsync(dw.ptr, routes.weights.data(), routes.weights.size() * 4, cudaMemcpyHostToDevice, stream),
+             "copy w");
+  cuda_check(cudaMemsetAsync(dout.ptr, 0xFF, size_t(T * H * 2), stream), "poison out");  // NaN bf16
   const auto xv = TensorView::contiguous(dx.ptr, DType::kBF16, {T, H}, dev);
   const auto iv = TensorView::contiguous(dids.ptr, DType::kI32, {T, K}, dev);
   const auto wv = TensorView::contiguous(dw.ptr, DType::kF32, {T, K}, dev);

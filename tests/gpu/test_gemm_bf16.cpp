@@ -352,7 +352,7 @@ TEST(GroupedGemm, CorrectOverReusedDirtyMemory) {
             CUDA_OK(cudaMemset(dirty.ptr, 0xFF, dirty_bytes));
           else
             CUDA_OK(cudaMemcpy(dirty.ptr, random_bytes.data(), dirty_bytes, cudaMemcpyHostToDevice));
-          CUDA_OK(cudaDeviceSynchronize());
+          wait_for_uploads();
         }  // freed here: the next allocations may reuse its pages
         const std::string label = std::string(pattern == 0 ? "over 0xFF bytes: " : "over random bytes: ") +
                                   (c == 0 ? "all rows in the first group" : "ragged");
@@ -465,7 +465,7 @@ struct PlanForProblem {
     for (int g = 0; g < p.G; ++g)
       for (int r = 0; r < p.rows[g]; ++r) h.push_back(g);
     if (!h.empty()) EXPECT_EQ(cudaMemcpy(ids.ptr, h.data(), h.size() * 4, cudaMemcpyHostToDevice), cudaSuccess);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the plan's init and ids, before runs on other streams
+    wait_for_uploads();  // the plan's init and the ids, before runs on other streams
     dims.num_tokens = p.total();
     dims.top_k = 1;
     dims.num_experts = p.G;
