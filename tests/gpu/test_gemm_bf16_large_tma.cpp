@@ -55,6 +55,11 @@ constexpr uint16_t kPoisonBf16 = 0x7FC1;
 constexpr int64_t kGuardRows = 320;
 
 float bf16f(uint16_t b) { return formats::bf16_bits_to_float(b); }
+std::vector<float> bf16_floats(const std::vector<uint16_t>& bits) {
+  std::vector<float> v(bits.size());
+  for (size_t i = 0; i < bits.size(); ++i) v[i] = bf16f(bits[i]);
+  return v;
+}
 
 struct Shape {
   std::string name;
@@ -162,16 +167,7 @@ void run_shape(const Shape& sh, int mode, bool wide_bound, int stores, int order
   // The float64 loop over every output, on all cores (126 launches of up to ~10^4 rows x 256 x 584:
   // one thread took 133 s on an H100 host, session 51). Per element the same checks as one loop; the
   // first bad element reported is the lowest index.
-  const std::vector<float> Af = [&] {
-    std::vector<float> v(A.size());
-    for (size_t i = 0; i < A.size(); ++i) v[i] = bf16f(A[i]);
-    return v;
-  }();
-  const std::vector<float> Wf = [&] {
-    std::vector<float> v(W.size());
-    for (size_t i = 0; i < W.size(); ++i) v[i] = bf16f(W[i]);
-    return v;
-  }();
+  const std::vector<float> Af = bf16_floats(A), Wf = bf16_floats(W);
   struct Tally {
     int64_t bad = 0, bad16 = 0, touched = 0, checked = 0, first_bad = -1;
     std::string first_text;
