@@ -18,6 +18,12 @@ times its winner's time (near-ties between tactics move between processes by a f
 merge of every tune winner adds noise to the table; a bucket whose tactic the tune did not time
 always takes the winner). A bucket past 8192 that the entry does not name holds the tactic the
 layer runs there, the bucket below's (core/tactics.h): the tune's winner replaces it on the same rule.
+
+A tune on another GPU with the same SM count as a complete entry of the table (e.g. an H100 beside the
+H200's entries) makes, with --add, a partial entry for that GPU: a GPU's shipped entry may leave
+buckets empty, and those run the complete entry's tactic (core/tactics.cpp). Its buckets are the
+tune's winners, except where the complete entry's tactic is within --min-gain of the winner in this
+tune: those stay empty, so the GPU keeps running the complete entry's tactic there.
 """
 import argparse
 import json
@@ -34,11 +40,28 @@ def bucket_range(text):
     return int(lo), int(hi or lo)
 
 
-def effective_tactic(entry, bucket):
-    """The tactic a layer runs in `bucket` from this entry: its own, else for buckets past 8192 the
-    bucket below's (core/tactics.h, with_large_buckets_inherited); None when neither names one."""
+def complete(entry):
+    """Whether the entry names every bucket 1..8192 (what may serve another GPU's empty buckets)."""
+    return all(str(1 << b) in entry["tactics"] for b in range(14))
+
+
+def sibling_of(table, entry):
+    """The first complete entry of another GPU with the same SM count and layer (core/tactics.cpp)."""
+    layer = [k for k in KEY if k != "gpu"]
+    for e in table["entries"]:
+        if e is not entry and e["gpu"] != entry["gpu"] and complete(e) and all(e[k] == entry[k] for k in layer):
+            return e
+    return None
+
+
+def effective_tactic(entry, bucket, sibling=None):
+    """The tactic a layer runs in `bucket` from this entry: its own, else the sibling's (a complete
+    entry of another GPU with the same SM count), else for buckets past 8192 the bucket below's
+    (core/tactics.h, with_large_buckets_inherited); None when none names one."""
     while True:
         name = entry["tactics"].get(str(bucket))
+        if name is None and sibling is not None:
+            name = sibling["tactics"].get(str(bucket))
         if name is not None or bucket <= 8192:
             return name
         bucket //= 2
@@ -79,23 +102,26 @@ def main():
                 table["entries"].append(entry)
                 matches = [entry]
             entry = matches[0]
+            sibling = None if complete(entry) else sibling_of(table, entry)
             for bucket, tactic in tuned["tactics"].items():
                 if not lo <= int(bucket) <= hi or (tuned["recipe"], tuned["hidden"], bucket) in keep:
                     continue
-                before = effective_tactic(entry, int(bucket))
+                before = effective_tactic(entry, int(bucket), sibling)
                 times = tuned["measured_ms"][bucket]
                 if before != tactic and before in times and times[before] < (1.0 + args.min_gain) * times[tactic]:
                     held += 1
-                    print(f"{tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>4s}: {before} kept "
+                    print(f"{tuned['gpu'][:22]:22s} {tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>5s}: {before} kept "
                           f"({tactic} only {times[before] / times[tactic]:.3f}x faster in the tune)")
                     continue
                 if before != tactic:
                     changes += 1
-                    print(f"{tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>4s}: {before} -> {tactic}")
+                    print(f"{tuned['gpu'][:22]:22s} {tuned['recipe']:12s} H={tuned['hidden']:5d} T={bucket:>5s}: {before} -> "
+                          f"{tactic}" + (f" ({times[before] / times[tactic]:.3f}x in the tune)" if before in times else ""))
                 entry["tactics"][bucket] = tactic
                 entry["measured_ms"][bucket] = tuned["measured_ms"][bucket]
             entry["tactics"] = dict(sorted(entry["tactics"].items(), key=lambda kv: int(kv[0])))
             entry["measured_ms"] = dict(sorted(entry["measured_ms"].items(), key=lambda kv: int(kv[0])))
+    table["entries"] = [e for e in table["entries"] if e["tactics"]]  # a new entry that kept no bucket
     print(f"{changes} bucket(s) changed their tactic" + (f", {held} kept by --min-gain" if held else ""))
     if not args.dry_run:
         old = source[begin:end]

@@ -71,8 +71,9 @@ class MoeLayer {
 
   // Tactics (docs/TUNING.md): the alternatives the backend can run (empty for the CPU
   // reference; an expert-parallel layer's are its inner backend's), the one a forward of T tokens runs, where the
-  // layer's tactic table came from ("none", "shipped defaults" or the cache path; a split
-  // backend's borrowed table adds " (measured for <its Mega backend>)"), and a
+  // layer's tactic table came from ("none", "shipped defaults", with " (measured on <GPU>)" or
+  // " (the buckets it does not name: measured on <GPU>)" where another GPU's entry serves, or the
+  // cache path; a split backend's borrowed table adds " (measured for <its Mega backend>)"), and a
   // tactic to run for every T ("" = back to table / heuristic; InvalidArgument for a name not
   // in tactic_names()). A forced tactic that cannot run some T (the one-launch kernel above
   // its limits) runs the heuristic's choice there.

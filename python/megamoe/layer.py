@@ -420,8 +420,10 @@ class MoELayer:
     @property
     def tactic_source(self) -> str:
         """Where the layer's tactic table came from: "none", "shipped defaults", "shipped defaults
-        (measured on <GPU>)" (another GPU with this one's SM count) or the cache path (followed by
-        " (measured for <mega backend>)" when a split backend borrowed that entry)."""
+        (measured on <GPU>)" (another GPU with this one's SM count), "shipped defaults (the buckets
+        it does not name: measured on <GPU>)" (this GPU's partial entry, the rest from that GPU's) or
+        the cache path (followed by " (measured for <mega backend>)" when a split backend borrowed
+        that entry)."""
         return self._impl.tactic_source
 
     def tactic_for(self, num_tokens: int) -> str:

@@ -289,23 +289,50 @@ std::optional<TacticEntry> find_tactic_entry(const TacticKey& key, const std::st
       return TacticCache{};
     }
   }();
-  for (const TacticEntry& e : shipped.entries)
-    if (e.key.same_layer(key) && e.key.gpu == key.gpu && e.key.sm_count == key.sm_count) {
-      if (source) *source = "shipped defaults";
-      return e;
+  // This GPU's entry, and the first complete entry (every bucket up to 8192 named) of another GPU
+  // with the same SM count (the backends run on sm_90a only: an H100 SXM or H800 next to the H200
+  // the table was first measured on): the tactics' tile counts and waves depend on the SM count, and
+  // a measured table beats the fixed heuristic more often than not.
+  auto complete = [](const TacticEntry& e) {
+    for (int b = 0; b < kTacticBucketsTo8192; ++b)
+      if (e.tactic[size_t(b)].empty()) return false;
+    return true;
+  };
+  const TacticEntry* own = nullptr;
+  const TacticEntry* sibling = nullptr;
+  for (const TacticEntry& e : shipped.entries) {
+    if (!e.key.same_layer(key) || e.key.sm_count != key.sm_count) continue;
+    if (e.key.gpu == key.gpu) {
+      if (!own) own = &e;
+    } else if (!sibling && complete(e)) {
+      sibling = &e;
     }
-  // Another GPU with the same SM count (the backends run on sm_90a only: an H100 SXM or H800 next to
-  // the H200 the table was measured on) takes that GPU's entry: the tactics' tile counts and waves
-  // depend on the SM count, and a measured table beats the fixed heuristic more often than not. It
-  // was not measured on this GPU, so say so once; `megamoe tune` replaces it.
-  for (const TacticEntry& e : shipped.entries)
-    if (e.key.same_layer(key) && e.key.sm_count == key.sm_count) {
-      warn_once("no tactic table measured on " + key.gpu + "; using the shipped one measured on " + e.key.gpu +
-                " (same SM count, " + std::to_string(key.sm_count) + ") for " + key.describe() +
-                "; run `megamoe tune` on this GPU for its own (docs/TUNING.md)");
-      if (source) *source = "shipped defaults (measured on " + e.key.gpu + ")";
-      return e;
-    }
+  }
+  // A GPU's own entry may name only the buckets where its `megamoe tune` beat the sibling's tactic
+  // (scripts/merge_tune.py --add): the buckets it leaves empty run the sibling's.
+  if (own) {
+    TacticEntry out = *own;
+    bool filled = false;
+    if (sibling)
+      for (size_t b = 0; b < out.tactic.size(); ++b)
+        if (out.tactic[b].empty() && !sibling->tactic[b].empty()) {
+          out.tactic[b] = sibling->tactic[b];
+          out.measured[b] = sibling->measured[b];
+          filled = true;
+        }
+    if (source)
+      *source = filled ? "shipped defaults (the buckets it does not name: measured on " + sibling->key.gpu + ")"
+                       : "shipped defaults";
+    return out;
+  }
+  // Not measured on this GPU at all: say so once; `megamoe tune` replaces it.
+  if (sibling) {
+    warn_once("no tactic table measured on " + key.gpu + "; using the shipped one measured on " + sibling->key.gpu +
+              " (same SM count, " + std::to_string(key.sm_count) + ") for " + key.describe() +
+              "; run `megamoe tune` on this GPU for its own (docs/TUNING.md)");
+    if (source) *source = "shipped defaults (measured on " + sibling->key.gpu + ")";
+    return *sibling;
+  }
   return std::nullopt;
 }
 

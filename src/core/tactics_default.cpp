@@ -46,8 +46,15 @@
 //   tactics: bench/results/2026-12-05_bf16_large_tma_prepared/run1_tune/, 1 bucket) are listed in
 //   docs/TUNING.md.
 //
-// Regenerate with `megamoe tune` on the GPU and copy the entries here (driver 0 and library "*":
-// any driver and version).
+//   NVIDIA H100 80GB HBM3 (the last entries, partial): bf16 and fp8_block, the buckets where the
+//   H100's own `megamoe tune` timed the H200's tactic at least 2% slower than its winner (session 53,
+//   2026-12-05: bench/results/2026-12-05_session53/run4_tune_h100/ for T = 2048 .. 8192 and mixtral-8x7b
+//   bf16 T = 16384 / 32768, bench/results/2026-12-05_session51/run4_tune_large_buckets/ for the other
+//   T = 16384 / 32768; scripts/merge_tune.py --add, docs/TUNING.md "The shipped defaults"). The buckets
+//   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
+//
+// Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
+// library "*": any driver and version).
 #include "core/tactics.h"
 
 namespace megamoe {
@@ -2859,6 +2866,463 @@ const char* shipped_tactics_json() {
      "split_large_tma": 3.7351,
      "split_large_tma_fc1": 3.84026,
      "split_large_tma_fc2": 4.08365
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_bf16_bf16_mega",
+   "recipe": "bf16",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 256,
+   "top_k": 8,
+   "hidden": 7168,
+   "intermediate": 2048,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_large_tma",
+    "8192": "split_large_tma",
+    "16384": "split_large_tma_fc1",
+    "32768": "split_large_tma_fc1"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 10.6561,
+     "split_large_tile": 8.68992,
+     "split_tma_small": 11.6132,
+     "split_large_tma": 8.09494,
+     "split_large_tma_fc1": 8.33613,
+     "split_large_tma_fc2": 8.44186
+    },
+    "8192": {
+     "split_swap_ab": 28.3037,
+     "split_large_tile": 13.3625,
+     "split_tma_small": 37.243,
+     "split_large_tma": 12.0573,
+     "split_large_tma_fc1": 12.0579,
+     "split_large_tma_fc2": 13.0557
+    },
+    "16384": {
+     "split_swap_ab": 69.3444,
+     "split_large_tile": 24.5822,
+     "split_tma_small": 72.9656,
+     "split_large_tma": 23.1316,
+     "split_large_tma_fc1": 23.0061,
+     "split_large_tma_fc2": 24.497
+    },
+    "32768": {
+     "split_swap_ab": 142.239,
+     "split_large_tile": 45.4548,
+     "split_tma_small": 148.068,
+     "split_large_tma": 45.3087,
+     "split_large_tma_fc1": 43.7989,
+     "split_large_tma_fc2": 46.954
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_bf16_bf16_mega",
+   "recipe": "bf16",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 4,
+   "hidden": 2880,
+   "intermediate": 2880,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_large_tma",
+    "8192": "split_large_tma_fc1",
+    "16384": "split_large_tma",
+    "32768": "split_large_tma"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 2.91082,
+     "split_large_tile": 2.76829,
+     "split_tma_small": 3.33741,
+     "split_large_tma": 2.37885,
+     "split_large_tma_fc1": 2.44842,
+     "split_large_tma_fc2": 2.71878
+    },
+    "8192": {
+     "split_swap_ab": 7.24422,
+     "split_large_tile": 3.95994,
+     "split_tma_small": 10.5526,
+     "split_large_tma": 3.53514,
+     "split_large_tma_fc1": 3.51389,
+     "split_large_tma_fc2": 3.90538
+    },
+    "16384": {
+     "split_swap_ab": 14.3509,
+     "split_large_tile": 7.50147,
+     "split_tma_small": 20.2461,
+     "split_large_tma": 6.43946,
+     "split_large_tma_fc1": 6.73946,
+     "split_large_tma_fc2": 7.12646
+    },
+    "32768": {
+     "split_swap_ab": 31.2589,
+     "split_large_tile": 14.0867,
+     "split_tma_small": 40.9269,
+     "split_large_tma": 12.6889,
+     "split_large_tma_fc1": 12.7949,
+     "split_large_tma_fc2": 14.1949
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_bf16_bf16_mega",
+   "recipe": "bf16",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 8,
+   "top_k": 2,
+   "hidden": 4096,
+   "intermediate": 14336,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_large_tma_fc1",
+    "4096": "split_large_tma_fc1",
+    "16384": "split_large_tma_fc1",
+    "32768": "split_large_tma_fc1"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 4.59546,
+     "split_large_tile": 2.7601,
+     "split_tma_small": 8.67552,
+     "split_large_tma": 2.7463,
+     "split_large_tma_fc1": 2.67261,
+     "split_large_tma_fc2": 2.94282
+    },
+    "4096": {
+     "split_swap_ab": 8.9081,
+     "split_large_tile": 5.564,
+     "split_tma_small": 16.9682,
+     "split_large_tma": 5.45085,
+     "split_large_tma_fc1": 5.02013,
+     "split_large_tma_fc2": 5.81258
+    },
+    "16384": {
+     "split_swap_ab": 45.5525,
+     "split_large_tile": 21.7004,
+     "split_tma_small": 70.87,
+     "split_large_tma": 20.9097,
+     "split_large_tma_fc1": 19.092,
+     "split_large_tma_fc2": 23.4701
+    },
+    "32768": {
+     "split_swap_ab": 94.2762,
+     "split_large_tile": 46.3844,
+     "split_tma_small": 148.571,
+     "split_large_tma": 41.2908,
+     "split_large_tma_fc1": 38.2301,
+     "split_large_tma_fc2": 49.3244
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_bf16_bf16_mega",
+   "recipe": "bf16",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 8,
+   "hidden": 2048,
+   "intermediate": 768,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_large_tile",
+    "4096": "split_large_tile",
+    "8192": "split_large_tile",
+    "16384": "split_large_tma_fc1",
+    "32768": "split_large_tma"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 0.672416,
+     "split_large_tile": 0.587968,
+     "split_tma_small": 1.20214,
+     "split_large_tma": 0.625792,
+     "split_large_tma_fc1": 0.603232,
+     "split_large_tma_fc2": 0.610464
+    },
+    "4096": {
+     "split_swap_ab": 1.21405,
+     "split_large_tile": 0.810016,
+     "split_tma_small": 2.23414,
+     "split_large_tma": 0.835904,
+     "split_large_tma_fc1": 0.823872,
+     "split_large_tma_fc2": 0.827232
+    },
+    "8192": {
+     "split_swap_ab": 2.34086,
+     "split_large_tile": 1.47549,
+     "split_tma_small": 4.25949,
+     "split_large_tma": 1.49734,
+     "split_large_tma_fc1": 1.58458,
+     "split_large_tma_fc2": 1.59261
+    },
+    "16384": {
+     "split_swap_ab": 4.56944,
+     "split_large_tile": 3.00851,
+     "split_tma_small": 8.45434,
+     "split_large_tma": 2.9375,
+     "split_large_tma_fc1": 2.90518,
+     "split_large_tma_fc2": 3.11427
+    },
+    "32768": {
+     "split_swap_ab": 8.9727,
+     "split_large_tile": 6.22938,
+     "split_tma_small": 17.1942,
+     "split_large_tma": 5.48557,
+     "split_large_tma_fc1": 5.7159,
+     "split_large_tma_fc2": 6.15482
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_fp8_fp8_bf16_mega",
+   "recipe": "fp8_block",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 256,
+   "top_k": 8,
+   "hidden": 7168,
+   "intermediate": 2048,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_tma_act",
+    "4096": "split_tma_small_act",
+    "8192": "split_large_tile",
+    "16384": "split_large_tile",
+    "32768": "split_large_tile"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 4.73763,
+     "split_large_tile": 4.60141,
+     "split_tma": 4.46179,
+     "split_tma_act": 4.29875,
+     "split_tma_act_large_fc2": 4.37386,
+     "split_tma_small": 4.44074,
+     "split_tma_small_act": 4.34765
+    },
+    "4096": {
+     "split_swap_ab": 6.30054,
+     "split_large_tile": 5.69066,
+     "split_tma": 7.27824,
+     "split_tma_act": 6.97741,
+     "split_tma_act_large_fc2": 6.70774,
+     "split_tma_small": 5.41162,
+     "split_tma_small_act": 5.13994
+    },
+    "8192": {
+     "split_swap_ab": 10.9844,
+     "split_large_tile": 9.13622,
+     "split_tma": 11.4098,
+     "split_tma_act": 10.9199,
+     "split_tma_act_large_fc2": 10.5378,
+     "split_tma_small": 9.57702,
+     "split_tma_small_act": 9.87021
+    },
+    "16384": {
+     "split_swap_ab": 20.755,
+     "split_large_tile": 16.0771,
+     "split_tma": 19.5707,
+     "split_tma_act": 19.9108,
+     "split_tma_act_large_fc2": 19.5669,
+     "split_tma_small": 23.2978,
+     "split_tma_small_act": 22.9696
+    },
+    "32768": {
+     "split_swap_ab": 40.6851,
+     "split_large_tile": 30.2162,
+     "split_tma": 41.5162,
+     "split_tma_act": 40.1419,
+     "split_tma_act_large_fc2": 39.7408,
+     "split_tma_small": 50.2751,
+     "split_tma_small_act": 54.6466
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_fp8_fp8_bf16_mega",
+   "recipe": "fp8_block",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 4,
+   "hidden": 2880,
+   "intermediate": 2880,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_tma_act",
+    "4096": "split_tma_act_large_fc2",
+    "8192": "split_tma_act_large_fc2",
+    "16384": "split_tma_act",
+    "32768": "split_tma_act"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 1.46979,
+     "split_large_tile": 1.4393,
+     "split_tma": 1.4081,
+     "split_tma_act": 1.30224,
+     "split_tma_act_large_fc2": 1.30918,
+     "split_tma_small": 1.69219,
+     "split_tma_small_act": 1.49776
+    },
+    "4096": {
+     "split_swap_ab": 2.01568,
+     "split_large_tile": 1.89914,
+     "split_tma": 2.0489,
+     "split_tma_act": 1.76106,
+     "split_tma_act_large_fc2": 1.75418,
+     "split_tma_small": 2.52314,
+     "split_tma_small_act": 1.99018
+    },
+    "8192": {
+     "split_swap_ab": 3.60976,
+     "split_large_tile": 3.02758,
+     "split_tma": 3.33037,
+     "split_tma_act": 2.85194,
+     "split_tma_act_large_fc2": 2.77664,
+     "split_tma_small": 4.1864,
+     "split_tma_small_act": 3.33549
+    },
+    "16384": {
+     "split_swap_ab": 6.57894,
+     "split_large_tile": 5.06154,
+     "split_tma": 5.81222,
+     "split_tma_act": 4.67229,
+     "split_tma_act_large_fc2": 4.76592,
+     "split_tma_small": 8.51594,
+     "split_tma_small_act": 6.68621
+    },
+    "32768": {
+     "split_swap_ab": 12.6156,
+     "split_large_tile": 9.9481,
+     "split_tma": 12.9739,
+     "split_tma_act": 9.04237,
+     "split_tma_act_large_fc2": 9.65427,
+     "split_tma_small": 16.4435,
+     "split_tma_small_act": 13.8168
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_fp8_fp8_bf16_mega",
+   "recipe": "fp8_block",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 8,
+   "top_k": 2,
+   "hidden": 4096,
+   "intermediate": 14336,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_tma_act_large_fc2",
+    "4096": "split_tma_act_large_fc2",
+    "16384": "split_tma_act_large_fc2"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 2.5448,
+     "split_large_tile": 2.01875,
+     "split_tma": 2.04,
+     "split_tma_act": 1.90842,
+     "split_tma_act_large_fc2": 1.89392,
+     "split_tma_small": 2.64502,
+     "split_tma_small_act": 2.25594
+    },
+    "4096": {
+     "split_swap_ab": 4.5216,
+     "split_large_tile": 3.54352,
+     "split_tma": 3.8697,
+     "split_tma_act": 3.50003,
+     "split_tma_act_large_fc2": 3.40966,
+     "split_tma_small": 4.68054,
+     "split_tma_small_act": 4.30477
+    },
+    "16384": {
+     "split_swap_ab": 18.0652,
+     "split_large_tile": 13.5977,
+     "split_tma": 14.9982,
+     "split_tma_act": 13.801,
+     "split_tma_act_large_fc2": 13.5389,
+     "split_tma_small": 20.7541,
+     "split_tma_small_act": 18.336
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_fp8_fp8_bf16_mega",
+   "recipe": "fp8_block",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 8,
+   "hidden": 2048,
+   "intermediate": 768,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "2048": "split_tma_small_act",
+    "4096": "split_tma_small_act",
+    "16384": "split_tma_act"
+   },
+   "measured_ms": {
+    "2048": {
+     "split_swap_ab": 0.497536,
+     "split_large_tile": 0.434528,
+     "split_tma": 0.450848,
+     "split_tma_act": 0.397696,
+     "split_tma_act_large_fc2": 0.4016,
+     "split_tma_small": 0.400128,
+     "split_tma_small_act": 0.365312
+    },
+    "4096": {
+     "split_swap_ab": 0.84768,
+     "split_large_tile": 0.69264,
+     "split_tma": 0.735296,
+     "split_tma_act": 0.639712,
+     "split_tma_act_large_fc2": 0.663264,
+     "split_tma_small": 0.691424,
+     "split_tma_small_act": 0.627808
+    },
+    "16384": {
+     "split_swap_ab": 2.97274,
+     "split_large_tile": 2.31328,
+     "split_tma": 2.37504,
+     "split_tma_act": 2.12214,
+     "split_tma_act_large_fc2": 2.28291,
+     "split_tma_small": 2.63174,
+     "split_tma_small_act": 2.2296
     }
    }
   }

@@ -308,10 +308,31 @@ TEST(TacticCache, DefaultPathFollowsTheEnvironment) {
   if (old) ::setenv("MEGAMOE_TACTIC_CACHE", saved.c_str(), 1);
 }
 
+// Whether a shipped entry names every bucket up to 8192 (a complete table; a GPU's entry may be
+// partial where a complete entry of another GPU with the same SM count serves its other buckets).
+bool names_every_bucket_to_8192(const TacticEntry& e) {
+  for (int b = 0; b < kTacticBucketsTo8192; ++b)
+    if (e.tactic[size_t(b)].empty()) return false;
+  return true;
+}
+
+// The complete shipped entry of another GPU with the same layer and SM count as `e`, or null.
+const TacticEntry* complete_sibling(const TacticCache& shipped, const TacticEntry& e) {
+  for (const TacticEntry& o : shipped.entries)
+    if (&o != &e && o.key.gpu != e.key.gpu && o.key.sm_count == e.key.sm_count && o.key.same_layer(e.key) &&
+        names_every_bucket_to_8192(o))
+      return &o;
+  return nullptr;
+}
+
+// Every shipped entry serves its own GPU: a complete entry as it is, a partial one (an H100's, where
+// its tune beat the H200's tactic) with its own buckets and the complete sibling's everywhere else.
 TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
   const TacticCache shipped = TacticCache::parse(shipped_tactics_json());
   ASSERT_FALSE(shipped.entries.empty());
+  int partial = 0;
   for (const TacticEntry& e : shipped.entries) {
+    SCOPED_TRACE(e.key.describe());
     EXPECT_EQ(e.key.driver, 0) << "shipped entries match any driver";
     EXPECT_EQ(e.key.library, "*");
     TacticKey k = e.key;
@@ -319,12 +340,22 @@ TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
     k.library = MEGAMOE_VERSION_STRING;
     std::string source;
     const TacticTable t = lookup_tactics(k, "/nonexistent/megamoe/tactics.json", &source);
-    EXPECT_EQ(source, "shipped defaults") << e.key.describe();
-    EXPECT_EQ(t, e.tactic);
+    if (names_every_bucket_to_8192(e)) {
+      EXPECT_EQ(source, "shipped defaults");
+      EXPECT_EQ(t, e.tactic);
+    } else {
+      ++partial;
+      const TacticEntry* sib = complete_sibling(shipped, e);
+      ASSERT_NE(sib, nullptr) << "a partial entry needs a complete one of the same SM count";
+      EXPECT_EQ(source, "shipped defaults (the buckets it does not name: measured on " + sib->key.gpu + ")");
+      for (size_t b = 0; b < t.size(); ++b)
+        EXPECT_EQ(t[b], e.tactic[b].empty() ? sib->tactic[b] : e.tactic[b]) << "T = " << tactic_bucket_tokens(int(b));
+    }
     k.sm_count = 114;  // another GPU of the same name (e.g. a cut-down part): no default
     lookup_tactics(k, "/nonexistent/megamoe/tactics.json", &source);
     EXPECT_EQ(source, "none");
   }
+  EXPECT_GT(partial, 0) << "the H100's entries (session 53) are partial";
 }
 
 // A GPU the table was not measured on but with the same SM count (an H100 SXM beside the H200)
@@ -335,7 +366,7 @@ TEST(TacticCache, ShippedDefaultsServeAnotherGpuWithTheSameSmCount) {
   ASSERT_FALSE(shipped.entries.empty());
   const TacticEntry& e = shipped.entries.front();
   TacticKey k = e.key;
-  k.gpu = "NVIDIA H100 80GB HBM3";
+  k.gpu = "NVIDIA H800";  // a GPU without entries of its own
   k.driver = 13000;
   k.library = MEGAMOE_VERSION_STRING;
   std::string source;
@@ -343,7 +374,7 @@ TEST(TacticCache, ShippedDefaultsServeAnotherGpuWithTheSameSmCount) {
   TacticTable t = lookup_tactics(k, no_cache, &source);
   EXPECT_EQ(source, "shipped defaults (measured on " + e.key.gpu + ")");
   EXPECT_EQ(t, e.tactic);
-  k.sm_count = 114;  // H100 PCIe: no entry of that SM count
+  k.sm_count = 114;  // an H100 PCIe's SM count: no entry of that SM count
   t = lookup_tactics(k, no_cache, &source);
   EXPECT_EQ(source, "none");
   EXPECT_EQ(t, TacticTable{});
@@ -368,17 +399,20 @@ TEST(TacticCache, ShippedDefaultsServeAnotherGpuWithTheSameSmCount) {
   ::rmdir(dir.c_str());
 }
 
-// The shipped table is measured data: every preset entry names a tactic for every token bucket,
-// and that tactic is the fastest one its `megamoe tune` run measured for the bucket (a hand edit
+// The shipped table is measured data: every complete entry names a tactic for every token bucket
+// up to 8192 (a partial one only where its GPU's tune beat the complete sibling's tactic), and
+// each named tactic is the fastest one its `megamoe tune` run measured for the bucket (a hand edit
 // that picks another, or drops a bucket's measurements, fails here).
 TEST(TacticCache, ShippedDefaultsAreTheMeasuredWinnersOfEveryBucket) {
   const TacticCache shipped = TacticCache::parse(shipped_tactics_json());
   for (const TacticEntry& e : shipped.entries) {
+    const bool partial = !names_every_bucket_to_8192(e);
+    if (partial) EXPECT_NE(complete_sibling(shipped, e), nullptr) << e.key.describe();
     for (int b = 0; b < kTacticBuckets; ++b) {
       SCOPED_TRACE(e.key.describe() + " T = " + std::to_string(tactic_bucket_tokens(b)));
-      if (b >= kTacticBucketsTo8192 && e.tactic[size_t(b)].empty()) {
+      if ((partial || b >= kTacticBucketsTo8192) && e.tactic[size_t(b)].empty()) {
         EXPECT_TRUE(e.measured[size_t(b)].empty()) << "times without a tactic";
-        continue;  // past 8192 named only where measured (else the bucket below's tactic runs)
+        continue;  // named only where measured (else the sibling's or the bucket below's tactic runs)
       }
       ASSERT_FALSE(e.tactic[size_t(b)].empty());
       const auto& m = e.measured[size_t(b)];
