@@ -88,3 +88,34 @@ def test_buckets_past_8192_compare_with_the_inherited_tactic(tmp_path):
     assert out.returncode == 0 and "a -> b" in out.stdout, out.stdout
     e = read_table(table)
     assert e["tactics"] == {"8192": "a", "16384": "b"} and e["measured_ms"]["16384"] == {"a": 1.5, "b": 1.0}
+
+
+def test_add_for_another_gpu_makes_a_partial_entry(tmp_path):
+    # The table's H200 entry names every bucket up to 8192 (a complete entry). An H100 tune (same SM
+    # count) with --add makes an H100 entry that names only the buckets whose winner beats the H200's
+    # tactic by --min-gain (bucket 2: 1.5x; bucket 4: 1%, held, so it stays the H200's; bucket 8: the
+    # H200's tactic wins, named with the H100's times). The H200 entry is left as it was.
+    table, tune = tmp_path / "table.cpp", tmp_path / "tune.json"
+    buckets = [str(1 << b) for b in range(14)]
+    write_table(table, {b: "a" for b in buckets}, {b: {"a": 1.0, "b": 2.0} for b in buckets})
+    h200 = read_table(table)
+    times = {"2": {"a": 1.5, "b": 1.0}, "4": {"a": 1.01, "b": 1.0}, "8": {"a": 1.0, "b": 1.2}}
+    write_tune(tune, {"2": "b", "4": "b", "8": "a"}, times, gpu="NVIDIA H100 80GB HBM3")
+    assert run(tune, "--table", table, "--min-gain", "0.02").returncode != 0  # a new entry needs --add
+    out = run(tune, "--table", table, "--min-gain", "0.02", "--add")
+    assert out.returncode == 0, out.stderr
+    assert "1 bucket(s) changed their tactic, 1 kept by --min-gain" in out.stdout, out.stdout
+    text = table.read_text()
+    entries = json.loads(text[text.index('R"json(') + 7:text.index(')json"')])["entries"]
+    assert entries[0] == h200
+    h100 = entries[1]
+    assert h100["gpu"] == "NVIDIA H100 80GB HBM3" and h100["driver"] == 0 and h100["library"] == "*"
+    assert h100["tactics"] == {"2": "b", "8": "a"}
+    assert h100["measured_ms"] == {"2": times["2"], "8": times["8"]}
+    # A tune where the H200's tactic wins everywhere within the gain adds no entry at all.
+    write_table(table, {b: "a" for b in buckets}, {b: {"a": 1.0, "b": 2.0} for b in buckets})
+    write_tune(tune, {"4": "b"}, {"4": {"a": 1.01, "b": 1.0}}, gpu="NVIDIA H100 80GB HBM3")
+    out = run(tune, "--table", table, "--min-gain", "0.02", "--add")
+    assert out.returncode == 0, out.stderr
+    text = table.read_text()
+    assert len(json.loads(text[text.index('R"json(') + 7:text.index(')json"')])["entries"]) == 1
