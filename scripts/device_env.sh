@@ -33,6 +33,17 @@ carried_job_start() {
 el() { echo $(( $(date +%s) - t0 )); }
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
 
+# One `megamoe bench` under the kernel tracer (scripts/ktrace/trace.sh): ktrace_bench NAME -- BENCH ARGS...;
+# writes $R/tl_NAME.* and $R/b_NAME.json (--iters 50 added), prints the cell's tactic and median and the
+# timeline's kernel lines. Environment knobs: set them on the call.
+ktrace_bench() {
+  local name=$1
+  shift 2
+  scripts/ktrace/trace.sh "$R/tl_$name" -- $B/megamoe bench "$@" --iters 50 --json "$R/b_$name.json" > /tmp/tl.txt
+  echo "== $name rc=$? $(el)s $(python3 -c "import json;x=json.load(open('$R/b_$name.json'))[0];print(x['tactic'],round(x['median_ms']*1000,1),'us')" 2>&1)"
+  grep -E "^ +[0-9]+ |span" /tmp/tl.txt
+}
+
 # $B/megamoe_gpu_tests in four concurrent shards on the one GPU (the whole binary ran over 200 s in one
 # process on an H100): sharded_gpu_tests NAME TIMEOUT [gtest args...]; logs $R/NAME_shard<i>.log, then
 # prints their summary lines. Environment knobs: set them on the call (VAR=value sharded_gpu_tests ...).

@@ -6,19 +6,13 @@
 set -u
 source scripts/device_env.sh
 carried_job_start
-one() {  # one NAME -- megamoe bench args...
-  local name=$1; shift 2
-  scripts/ktrace/trace.sh "$R/tl_$name" -- $B/megamoe bench "$@" --iters 50 --json "$R/b_$name.json" > /tmp/tl.txt
-  echo "== $name rc=$? $(el)s $(python3 -c "import json;x=json.load(open('$R/b_$name.json'))[0];print(x['tactic'],round(x['median_ms']*1000,1),'us')" 2>&1)"
-  grep -E "^ +[0-9]+ |span" /tmp/tl.txt
-}
 for p in qwen3-30b-a3b gpt-oss-120b mixtral-8x7b; do
   for r in bf16 w4a16_mxfp4 w4a16_nvfp4; do
-    one "${r}_${p}_8192" -- --recipe $r --presets $p --tokens 8192
+    ktrace_bench "${r}_${p}_8192" -- --recipe $r --presets $p --tokens 8192
   done
 done
 for tac in split_large_tma split_large_tma_fc1 split_large_tma_fc2 split_large; do
-  MEGAMOE_TACTIC_CACHE=off one "mxfp4_qwen3_${tac}" -- --recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split \
+  MEGAMOE_TACTIC_CACHE=off ktrace_bench "mxfp4_qwen3_${tac}" -- --recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split \
     --tactic $tac --presets qwen3-30b-a3b --tokens 8192
 done
 echo "end $(el)s"
