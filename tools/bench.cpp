@@ -683,6 +683,7 @@ int cmd_tune(const Options& opts) {
     int64_t T;
     std::vector<std::pair<std::string, double>> ms;
     std::string heuristic, best;
+    std::string shipped;                // what `auto` runs without a cache: the shipped table's tactic, else the heuristic's
     std::vector<std::string> rejected;  // tactics outside the majority that agreed on the output
   };
   std::vector<Row> rows;
@@ -706,6 +707,8 @@ int cmd_tune(const Options& opts) {
     cuda_machine_key(device, &entry.key);
     layer_tactic_key(layer->config(), layer->backend_name(), &entry.key);
     const TacticEntry* old = cache.find(entry.key);
+    // The shipped table's tactics for this layer on this GPU (before `old` replaces entry's tactics).
+    const TacticTable shipped = lookup_shipped_tactics(entry.key, nullptr);
     if (old) entry = *old;  // keep buckets not re-measured
     int tuned = 0;          // buckets this run wrote
     CellRunner cells(c, max_t, device);
@@ -713,9 +716,11 @@ int cmd_tune(const Options& opts) {
     const size_t total = tokens.size() * names.size() * size_t(rounds);
     for (int64_t T : tokens) {
       cells.fill(T, routing, seed, s);
-      Row row{pname, T, {}, "", ""};
+      Row row{pname, T, {}, "", "", "", {}};
       layer->force_tactic("");
       row.heuristic = layer->tactic_for(T);
+      const std::string& from_table = shipped[size_t(tactic_bucket_index(T))];
+      row.shipped = std::find(names.begin(), names.end(), from_table) != names.end() ? from_table : row.heuristic;
       std::vector<std::string> candidates;  // the tactics that can run T (not e.g. the one-launch kernel above 64)
       for (const std::string& name : names) {
         layer->force_tactic(name);
@@ -775,25 +780,32 @@ int cmd_tune(const Options& opts) {
   cudaStreamDestroy(s);
   cache.save(path);
 
-  std::printf("%-14s %6s  %-18s %-18s %9s  %s\n", "model", "T", "winner", "heuristic", "speed-up", "ms per tactic");
+  // speed-up: the winner's over the heuristic's tactic; vs shipped: over what `auto` runs without a
+  // cache (the shipped table's tactic on this GPU, else the heuristic's), "-" where that was not timed.
+  std::printf("%-14s %6s  %-18s %-18s %9s  %-18s %11s  %s\n", "model", "T", "winner", "heuristic", "speed-up",
+              "shipped", "vs shipped", "ms per tactic");
   for (const Row& r : rows) {
-    double best_ms = 0, heur_ms = 0;
+    double best_ms = 0, heur_ms = 0, shipped_ms = 0;
     std::string all;
     for (const auto& [n, ms] : r.ms) {
       if (n == r.best) best_ms = ms;
       if (n == r.heuristic) heur_ms = ms;
+      if (n == r.shipped) shipped_ms = ms;
       char buf[64];
       std::snprintf(buf, sizeof buf, "%s%s %.4f", all.empty() ? "" : ", ", n.c_str(), ms);
       all += buf;
     }
     for (const std::string& n : r.rejected) all += (all.empty() ? "" : ", ") + n + " wrong output";
     if (r.best.empty()) {  // no majority: nothing timed
-      std::printf("%-14s %6lld  %-18s %-18s %9s  %s\n", r.preset.c_str(), (long long)r.T, "(not-tuned)",
-                  r.heuristic.c_str(), "-", all.c_str());
+      std::printf("%-14s %6lld  %-18s %-18s %9s  %-18s %11s  %s\n", r.preset.c_str(), (long long)r.T, "(not-tuned)",
+                  r.heuristic.c_str(), "-", r.shipped.c_str(), "-", all.c_str());
       continue;
     }
-    std::printf("%-14s %6lld  %-18s %-18s %8.3fx  %s\n", r.preset.c_str(), (long long)r.T, r.best.c_str(),
-                r.heuristic.c_str(), best_ms > 0 && heur_ms > 0 ? heur_ms / best_ms : 0.0, all.c_str());
+    char vs_shipped[32] = "-";
+    if (best_ms > 0 && shipped_ms > 0) std::snprintf(vs_shipped, sizeof vs_shipped, "%.3fx", shipped_ms / best_ms);
+    std::printf("%-14s %6lld  %-18s %-18s %8.3fx  %-18s %11s  %s\n", r.preset.c_str(), (long long)r.T, r.best.c_str(),
+                r.heuristic.c_str(), best_ms > 0 && heur_ms > 0 ? heur_ms / best_ms : 0.0, r.shipped.c_str(),
+                vs_shipped, all.c_str());
   }
   std::printf("wrote %s\n", path.c_str());
   return 0;

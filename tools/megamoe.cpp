@@ -78,7 +78,8 @@ tune options:
   with a majority of them (rel-L2 within twice the recipe's tolerance) are timed; the others are
   named on stderr and marked `wrong output`; without a majority the bucket is cleared (the
   heuristic runs). Prints a progress bar on stderr and a table (winner, the heuristic's choice,
-  the winner's speed-up over it, every tactic's time) on stdout.
+  the winner's speed-up over it, the shipped table's choice on this GPU -- what `auto` runs without
+  a cache -- and the winner's speed-up over that, every tactic's time) on stdout.
 
 Run `megamoe <command> --help` for the same text.
 )";

@@ -260,26 +260,10 @@ std::string default_tactic_cache_path() {
 
 namespace {
 
-// The entry lookup_tactics() uses for `key` (cache, then shipped defaults), if any; *source says
-// where it came from ("none" when there is none).
-std::optional<TacticEntry> find_tactic_entry(const TacticKey& key, const std::string& option, std::string* source) {
+// The shipped defaults' entry for `key` (tactics_default.cpp), if any; *source as lookup_tactics says
+// it. warn: the one-time warning when another GPU's entry serves this one.
+std::optional<TacticEntry> shipped_entry(const TacticKey& key, std::string* source, bool warn) {
   if (source) *source = "none";
-  const std::string path = option.empty() ? default_tactic_cache_path() : option;
-  if (path == "off") return std::nullopt;  // MoeConfig::tactic_cache or $MEGAMOE_TACTIC_CACHE
-  if (!path.empty()) {
-    std::string warning;
-    const TacticCache cache = TacticCache::load(path, &warning);
-    if (!warning.empty()) warn_once(warning);
-    const TacticEntry* stale = nullptr;
-    if (const TacticEntry* e = cache.find(key, &stale)) {
-      if (source) *source = path;
-      return *e;
-    }
-    if (stale)
-      warn_once("ignoring the stale tactic-cache entry in " + path + " for " + stale->key.describe() +
-                ": this is " + key.gpu + " (" + std::to_string(key.sm_count) + " SMs, driver " +
-                std::to_string(key.driver) + ", megamoe " + key.library + "); run `megamoe tune` again");
-  }
   // The shipped defaults: measured on a GPU of this name and SM count (any driver / version).
   static const TacticCache shipped = [] {
     try {
@@ -327,13 +311,37 @@ std::optional<TacticEntry> find_tactic_entry(const TacticKey& key, const std::st
   }
   // Not measured on this GPU at all: say so once; `megamoe tune` replaces it.
   if (sibling) {
-    warn_once("no tactic table measured on " + key.gpu + "; using the shipped one measured on " + sibling->key.gpu +
-              " (same SM count, " + std::to_string(key.sm_count) + ") for " + key.describe() +
-              "; run `megamoe tune` on this GPU for its own (docs/TUNING.md)");
+    if (warn)
+      warn_once("no tactic table measured on " + key.gpu + "; using the shipped one measured on " + sibling->key.gpu +
+                " (same SM count, " + std::to_string(key.sm_count) + ") for " + key.describe() +
+                "; run `megamoe tune` on this GPU for its own (docs/TUNING.md)");
     if (source) *source = "shipped defaults (measured on " + sibling->key.gpu + ")";
     return *sibling;
   }
   return std::nullopt;
+}
+
+// The entry lookup_tactics() uses for `key` (cache, then shipped defaults), if any; *source says
+// where it came from ("none" when there is none).
+std::optional<TacticEntry> find_tactic_entry(const TacticKey& key, const std::string& option, std::string* source) {
+  if (source) *source = "none";
+  const std::string path = option.empty() ? default_tactic_cache_path() : option;
+  if (path == "off") return std::nullopt;  // MoeConfig::tactic_cache or $MEGAMOE_TACTIC_CACHE
+  if (!path.empty()) {
+    std::string warning;
+    const TacticCache cache = TacticCache::load(path, &warning);
+    if (!warning.empty()) warn_once(warning);
+    const TacticEntry* stale = nullptr;
+    if (const TacticEntry* e = cache.find(key, &stale)) {
+      if (source) *source = path;
+      return *e;
+    }
+    if (stale)
+      warn_once("ignoring the stale tactic-cache entry in " + path + " for " + stale->key.describe() +
+                ": this is " + key.gpu + " (" + std::to_string(key.sm_count) + " SMs, driver " +
+                std::to_string(key.driver) + ", megamoe " + key.library + "); run `megamoe tune` again");
+  }
+  return shipped_entry(key, source, true);
 }
 
 bool is_known(const std::vector<std::string>& known, const std::string& name) {
@@ -345,6 +353,11 @@ bool is_known(const std::vector<std::string>& known, const std::string& name) {
 TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std::string* source) {
   const std::optional<TacticEntry> e = find_tactic_entry(key, option, source);
   return e ? e->tactic : TacticTable{};
+}
+
+TacticTable lookup_shipped_tactics(const TacticKey& key, std::string* source) {
+  const std::optional<TacticEntry> e = shipped_entry(key, source, false);
+  return e ? with_large_buckets_inherited(e->tactic) : TacticTable{};
 }
 
 TacticTable lookup_donor_tactics(const TacticKey& donor_key, const std::vector<std::string>& known,

@@ -92,6 +92,10 @@ std::string default_tactic_cache_path();
 // a stale entry (this layer measured on another machine or version) prints one warning to
 // stderr per path and process and is ignored. *source says where the table came from.
 TacticTable lookup_tactics(const TacticKey& key, const std::string& option, std::string* source);
+// The shipped defaults alone (no cache, no warning), buckets past 8192 inherited as a layer runs
+// them: what a layer of `key` runs on this GPU without a tactic cache (`megamoe tune` compares its
+// winners with it). Empty when no shipped entry serves the key; *source as lookup_tactics says it.
+TacticTable lookup_shipped_tactics(const TacticKey& key, std::string* source);
 // The table of a backend that has none of its own, borrowed from the backend it names as its
 // donor (Backend::tactic_table_donor: the Mega backend of the same recipe, whose fallback is this
 // split pipeline on the same prepared weights and whose `megamoe tune` times the same split

@@ -358,6 +358,27 @@ TEST(TacticCache, ShippedDefaultsParseAndMatchTheirLayers) {
   EXPECT_GT(partial, 0) << "the H100's entries (session 53) are partial";
 }
 
+// lookup_shipped_tactics (what `megamoe tune` compares its winners with): the shipped entry as a
+// layer runs it, buckets past 8192 inherited, whatever cache the environment names; nothing for a
+// layer or SM count without one.
+TEST(TacticCache, ShippedLookupIgnoresCachesAndInheritsLargeBuckets) {
+  const TacticCache shipped = TacticCache::parse(shipped_tactics_json());
+  for (const TacticEntry& e : shipped.entries) {
+    SCOPED_TRACE(e.key.describe());
+    TacticKey k = e.key;
+    k.driver = 13000;
+    k.library = MEGAMOE_VERSION_STRING;
+    std::string source, via_lookup;
+    const TacticTable t = lookup_shipped_tactics(k, &source);
+    EXPECT_EQ(t, with_large_buckets_inherited(lookup_tactics(k, "/nonexistent/megamoe/tactics.json", &via_lookup)));
+    EXPECT_EQ(source, via_lookup);
+    for (int b = kTacticBucketsTo8192; b < kTacticBuckets; ++b) EXPECT_FALSE(t[size_t(b)].empty());
+    k.hidden += 64;
+    EXPECT_EQ(lookup_shipped_tactics(k, &source), TacticTable{});
+    EXPECT_EQ(source, "none");
+  }
+}
+
 // A GPU the table was not measured on but with the same SM count (an H100 SXM beside the H200)
 // takes the entry of the GPU that has one, and says where it came from; another SM count gets none,
 // and an exact entry (here: from a cache) still wins.
