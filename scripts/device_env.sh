@@ -33,6 +33,19 @@ carried_job_start() {
 el() { echo $(( $(date +%s) - t0 )); }
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
 
+# An A/B of one environment knob with $B/megamoe (scripts/ab_bench.sh, two rounds alternating, until
+# AB_END seconds into the job, default 540): knob_ab KNOB "name=value ..." RUN_TIMEOUT "cell=bench args" ...;
+# writes $R/ab/ and $R/ab.txt, prints the comparison's summary lines.
+knob_ab() {
+  local knob=$1 values=$2 run_timeout=$3 v variants=""
+  shift 3
+  for v in $values; do variants+="${v%%=*}=$B/megamoe@$knob=${v#*=} "; done
+  mkdir -p "$R/ab"
+  AB_VARIANTS="$variants" RUN_TIMEOUT=$run_timeout scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_END:-540}" "$@" \
+    > "$R/ab.txt" 2>&1
+  grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"
+}
+
 # One `megamoe bench` under the kernel tracer (scripts/ktrace/trace.sh): ktrace_bench NAME -- BENCH ARGS...;
 # writes $R/tl_NAME.* and $R/b_NAME.json (--iters 50 added), prints the cell's tactic and median and the
 # timeline's kernel lines. Environment knobs: set them on the call.

@@ -15,17 +15,12 @@
 set -u
 source scripts/device_env.sh
 carried_job_start
-AB_END=${AB_END:-540}
 timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 \
   --gtest_filter='Bf16LargeTma.*:GemmBf16Act.*:SplitBf16.LargeTmaTacticMatchesReference' > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -8
 gpu_sanitizers Bf16LargeTma.SmallProblemForSanitizers 90 memcheck racecheck synccheck
 P=qwen3-30b-a3b,deepseek-v3,gpt-oss-120b,mixtral-8x7b
-G=$B/megamoe@MEGAMOE_BF16_LARGE_TMA_GATHER
-mkdir -p "$R/ab"
-AB_VARIANTS="off=$G=0 on=$G=1" RUN_TIMEOUT=150 scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "$AB_END" \
+knob_ab MEGAMOE_BF16_LARGE_TMA_GATHER "off=0 on=1" 150 \
   "fc1=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma_fc1 --presets $P --tokens 2048,8192,16384 --iters 50" \
-  "both=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192,16384 --iters 50" \
-  > "$R/ab.txt" 2>&1
-grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"
+  "both=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192,16384 --iters 50"
 echo "end $(el)s"
