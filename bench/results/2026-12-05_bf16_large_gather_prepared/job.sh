@@ -9,13 +9,14 @@
 #      shape against the float64 loop, rows outside the experts mapped to INT32_MAX so a read of one
 #      faults; the layer bit for bit equal to the permuted path, eagerly and from a graph);
 #      memcheck / racecheck / synccheck on Bf16LargeTma.SmallProblemForSanitizers (gather cases in it);
+#      the A/B below runs until AB_END (default 540 s; a second call with the tests skipped can follow);
 #   2. A/B off / on, forced tactics, two rounds: split_large_tma_fc1 and split_large_tma at T = 2048,
 #      8192, 16384 on the four presets (the permute kernel's share decides; mixtral-8x7b is the
 #      control, ~1%).
 set -u
 source scripts/device_env.sh
 carried_job_start
-timeout 200 $B/megamoe_gpu_tests --gtest_brief=1 \
+timeout 240 $B/megamoe_gpu_tests --gtest_brief=1 \
   --gtest_filter='Bf16LargeTma.*:GemmBf16Act.*:SplitBf16.LargeTmaTacticMatchesReference' > "$R/tests.log" 2>&1
 echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -8
 gpu_sanitizers Bf16LargeTma.SmallProblemForSanitizers 90 memcheck racecheck synccheck
