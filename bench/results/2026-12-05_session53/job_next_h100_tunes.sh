@@ -2,8 +2,10 @@
 # Prepared in session 53 (not run yet), for an H100 after job_next.sh: the rest of the H100's partial
 # table entries, `megamoe tune` of fp8_block and W4A16 at T = 1 .. 1024 (and W4A16 2048 / 4096 / 8192,
 # of which session 53 tuned only 4096 / 8192 and merged none) on the four presets; merge with
-# scripts/merge_tune.py r/tune_*.json --add --min-gain 0.02, then an `auto` A/B against the H200
-# entries as run5 did (job_ab_h100_table.sh with the recipes and tokens changed) before shipping.
+# scripts/merge_tune.py r/tune_*.json --add --min-gain 0.02, then an `auto` A/B as run5 did
+# (job_ab_h100_table.sh with the recipes and tokens changed) before shipping: the "old" side's cache is
+# the table before the merge as the H100 runs it, `python3 scripts/table_as_cache.py --gpu "NVIDIA H100
+# 80GB HBM3" --driver 13000 --out old.json` run on that commit's table.
 # Carry [".carry"]. Ends by ~560 s; RECIPES="fp8_block" etc. picks a subset (one call each if needed).
 set -u
 source scripts/device_env.sh
