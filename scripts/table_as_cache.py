@@ -18,23 +18,29 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from merge_tune import CLOSE, KEY, OPEN, TABLE, complete  # noqa: E402
+from merge_tune import CLOSE, KEY, OPEN, TABLE, sibling_of  # noqa: E402
 
 LAYER = [k for k in KEY if k not in ("gpu", "sm_count")]
 
 
-def served_entries(entries, gpu, sm_count):
-    """The shipped entries as `gpu` runs them, one per layer (core/tactics.cpp's lookup)."""
+def by_bucket(d):
+    return dict(sorted(d.items(), key=lambda kv: int(kv[0])))
+
+
+def served_entries(table, gpu, sm_count):
+    """The shipped entries as `gpu` runs them, one per layer (core/tactics.cpp's lookup): its own
+    entry with the empty buckets taken from the complete sibling (merge_tune.sibling_of), or the
+    sibling alone."""
     layers = []
-    for e in entries:
-        key = tuple(e[k] for k in LAYER)
-        if e["sm_count"] == sm_count and key not in layers:
-            layers.append(key)
+    for e in table["entries"]:
+        layer = tuple(e[k] for k in LAYER)
+        if e["sm_count"] == sm_count and layer not in layers:
+            layers.append(layer)
     out = []
-    for key in layers:
-        same = [e for e in entries if e["sm_count"] == sm_count and tuple(e[k] for k in LAYER) == key]
-        own = next((e for e in same if e["gpu"] == gpu), None)
-        sibling = next((e for e in same if e["gpu"] != gpu and complete(e)), None)
+    for layer in layers:
+        probe = dict(zip(LAYER, layer), gpu=gpu, sm_count=sm_count)
+        own = next((e for e in table["entries"] if all(e[k] == probe[k] for k in KEY)), None)
+        sibling = sibling_of(table, probe)
         if own is None and sibling is None:
             continue
         entry = json.loads(json.dumps(own if own is not None else sibling))
@@ -43,8 +49,7 @@ def served_entries(entries, gpu, sm_count):
                 if bucket not in entry["tactics"]:
                     entry["tactics"][bucket] = tactic
                     entry["measured_ms"][bucket] = sibling["measured_ms"].get(bucket, {})
-        entry["tactics"] = dict(sorted(entry["tactics"].items(), key=lambda kv: int(kv[0])))
-        entry["measured_ms"] = dict(sorted(entry["measured_ms"].items(), key=lambda kv: int(kv[0])))
+        entry["tactics"], entry["measured_ms"] = by_bucket(entry["tactics"]), by_bucket(entry["measured_ms"])
         out.append(entry)
     return out
 
@@ -60,7 +65,7 @@ def main():
     args = ap.parse_args()
     text = open(args.table).read()
     table = json.loads(text[text.index(OPEN) + len(OPEN):text.index(CLOSE)])
-    entries = served_entries(table["entries"], args.gpu, args.sm_count)
+    entries = served_entries(table, args.gpu, args.sm_count)
     for e in entries:
         e.update(gpu=args.gpu, sm_count=args.sm_count, driver=args.driver, library=args.library)
     json.dump({"format": table["format"], "version": table["version"], "entries": entries}, open(args.out, "w"),
