@@ -81,7 +81,10 @@ int run_cpu(RunSetup& s, const std::vector<uint16_t>& x, const workload::Routes&
     if (!s.check) return 0;
     return report(s, out, reference_out(s, x, routes));
   }
-  // Too large for host memory: the reference regenerates each touched expert on demand.
+  // Too large for host memory: the reference regenerates each touched expert on demand. A backend the
+  // user named is checked first as the layer checks it (a GPU backend without a GPU is refused, as for
+  // a layer that fits), not replaced by the reference without a word.
+  if (c.backend != "auto" && c.backend != "cpu_reference") MoeLayer named(c);
   std::printf("backend: cpu_reference on the CPU, weights generated per expert on demand (canonical %s "
               "weights need %.1f GiB, over the %.1f GiB host budget)\n",
               recipe_name(c.recipe), double(need) / (1ull << 30), double(budget) / (1ull << 30));

@@ -38,6 +38,17 @@ def test_tactic_on_the_cpu_reference_is_said_to_be_ignored():
     assert "--tactic split_large_tile ignored" in res.stderr, res.stderr
 
 
+@pytest.mark.skipif(pathlib.Path("/dev/nvidiactl").exists(), reason="a GPU is present: the named backend would run")
+def test_gpu_backend_without_a_gpu_is_refused_for_a_layer_over_the_host_budget():
+    # deepseek-v3's bf16 weights (21 GiB) take the per-expert reference path; a named GPU backend used
+    # to be replaced by the CPU reference there without a word (smaller presets were refused).
+    res = megamoe("run", "--backend", "sm90_bf16_bf16_bf16_split", "--preset", "deepseek-v3", "--tokens", "1",
+                  "--iters", "1")
+    assert res.returncode > 0, (res.returncode, res.stdout, res.stderr)
+    assert "needs a CUDA device" in res.stderr, res.stderr
+    assert "this run is the reference itself" not in res.stdout, res.stdout
+
+
 def test_tactic_without_a_name_is_refused():
     # `--tactic=` names nothing: an error, not a run with the layer's own choice.
     res = megamoe("run", "--tactic=", "--tokens", "2", "--iters", "1")
