@@ -13,13 +13,19 @@
 #   2. A/B off / on, forced tactics, two rounds: split_large_tma_fc1 and split_large_tma at T = 2048,
 #      8192, 16384 on the four presets (the permute kernel's share decides; mixtral-8x7b is the
 #      control, ~1%).
+# Session 54: the binary of wip/bf16-large-gather-chunked holds this knob and the chunked epilogues
+# (../2026-12-05_bf16_large_chunked_epilogue_prepared/); that job's `check` phase runs these tests and
+# sanitizers too, so after it call this job as `job.sh ab` (PHASE=ab for dry runs): the A/B alone.
 set -u
 source scripts/device_env.sh
 carried_job_start
-timeout 240 $B/megamoe_gpu_tests --gtest_brief=1 \
-  --gtest_filter='Bf16LargeTma.*:GemmBf16Act.*:SplitBf16.LargeTmaTacticMatchesReference' > "$R/tests.log" 2>&1
-echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -8
-gpu_sanitizers Bf16LargeTma.SmallProblemForSanitizers 90 memcheck racecheck synccheck
+phase=${1:-${PHASE:-all}}
+if [ "$phase" != ab ]; then
+  timeout 240 $B/megamoe_gpu_tests --gtest_brief=1 \
+    --gtest_filter='Bf16LargeTma.*:GemmBf16Act.*:SplitBf16.LargeTmaTacticMatchesReference' > "$R/tests.log" 2>&1
+  echo "tests rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests.log" | head -8
+  gpu_sanitizers Bf16LargeTma.SmallProblemForSanitizers 90 memcheck racecheck synccheck
+fi
 P=qwen3-30b-a3b,deepseek-v3,gpt-oss-120b,mixtral-8x7b
 knob_ab MEGAMOE_BF16_LARGE_TMA_GATHER "off=0 on=1" 150 \
   "fc1=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma_fc1 --presets $P --tokens 2048,8192,16384 --iters 50" \
