@@ -31,9 +31,10 @@ while IFS= read -r -d '' log; do
   if grep -q "megamoe" "$log" || grep -q "run_bench" "$log"; then
     runs=$((runs + 1))
     # megamoe's own messages, argparse's (run_bench.py), a missing file or program; a Python traceback
-    # after megamoe's "no CUDA device found" (run_bench.py stops there) is expected.
-    if grep -v "no CUDA device found" "$log" | grep -q -E "^megamoe: |error: |No such file|not found"; then
-      echo "dry_run_job: $log:"; grep -v "no CUDA device found" "$log" | grep -m 3 -E "^megamoe: |error: |No such file|not found"
+    # after megamoe's "no CUDA device found" (run_bench.py stops there) is expected, and so is `megamoe
+    # run`'s refusal of a named GPU backend ("needs a CUDA device"), after it checked its arguments.
+    if grep -v -E "no CUDA device found|needs a CUDA device" "$log" | grep -q -E "^megamoe: |error: |No such file|not found"; then
+      echo "dry_run_job: $log:"; grep -v -E "no CUDA device found|needs a CUDA device" "$log" | grep -m 3 -E "^megamoe: |error: |No such file|not found"
       bad=$((bad + 1))
     fi
   fi
