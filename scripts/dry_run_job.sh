@@ -43,14 +43,7 @@ echo "dry_run_job: $runs logs of megamoe runs, $bad with another error"
 # What travels to the GPU machine: tracked and untracked-not-ignored files plus the usual carried paths
 # (.carry, .peers), capped at 64 MiB a call (.library/device/README.md); a tree over it is refused at
 # no device time, but the session's jobs would not run (session 53 committed a 10 MB ncu page).
-travel=$(cd "$root" && python3 -c '
-import os, subprocess
-files = subprocess.check_output(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]).split(b"\0")
-total = sum(os.path.getsize(f) for f in files if f and os.path.isfile(f))
-for d in (".carry", ".peers"):
-    for base, _, names in os.walk(d):
-        total += sum(os.path.getsize(os.path.join(base, n)) for n in names)
-print(total)')
+travel=$(python3 "$root/scripts/travel_size.py" .carry .peers)
 echo "dry_run_job: the tree with .carry and .peers: $((travel / 1048576)) MiB of the 64 MiB a device call may carry"
 if [ "$travel" -gt $((64 * 1048576)) ]; then
   echo "dry_run_job: over 64 MiB: compress or drop large files (git ls-files | xargs du) before the call"

@@ -7,10 +7,9 @@ pushed the tracked files to 67.5 MB: every call of the next session would have b
 test fails at commit time instead, below the limit by the carry's size: compress raw results
 (gzip) or leave them out. scripts/dry_run_job.sh checks the whole sum before a call.
 """
-import os
+import importlib.util
 import pathlib
 import shutil
-import subprocess
 
 import pytest
 
@@ -19,8 +18,10 @@ TRACKED_BUDGET = 54 * 1024 * 1024  # 64 MiB less ~10 MiB for .carry and .peers
 
 
 def tracked_bytes():
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    return sum(os.path.getsize(ROOT / f.decode()) for f in out.split(b"\0") if f and (ROOT / f.decode()).is_file())
+    spec = importlib.util.spec_from_file_location("travel_size", ROOT / "scripts" / "travel_size.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.travel_bytes(ROOT, tracked_only=True)
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")

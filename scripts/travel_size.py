@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""The bytes a device call copies to the GPU machine: the tracked files and the untracked ones git does
+not ignore, plus carried paths (.library/device/README.md: 64 MiB in all a call).
+
+    python3 scripts/travel_size.py [--tracked-only] [CARRIED ...]   # prints the byte count
+
+scripts/dry_run_job.sh checks the sum with .carry and .peers before a call; tests/python/test_repo_size.py
+keeps the tracked files below a budget that leaves room for them.
+"""
+import argparse
+import os
+import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+LIMIT = 64 * 1024 * 1024
+
+
+def travel_bytes(root=ROOT, carried=(), tracked_only=False):
+    args = ["git", "ls-files", "-z", "--cached"] + ([] if tracked_only else ["--others", "--exclude-standard"])
+    names = subprocess.run(args, cwd=root, capture_output=True, check=True).stdout.split(b"\0")
+    total = sum(os.path.getsize(root / n.decode()) for n in names if n and (root / n.decode()).is_file())
+    for d in carried:
+        for base, _, files in os.walk(root / d):
+            total += sum(os.path.getsize(os.path.join(base, f)) for f in files)
+    return total
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tracked-only", action="store_true", help="git's tracked files alone")
+    ap.add_argument("carried", nargs="*", help="carried paths, relative to the repository root")
+    a = ap.parse_args()
+    print(travel_bytes(carried=a.carried, tracked_only=a.tracked_only))
