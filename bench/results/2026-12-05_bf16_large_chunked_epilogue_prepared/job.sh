@@ -21,6 +21,9 @@
 #   ab (until AB_END, default 540 s into the job): both knobs off / both on, two rounds alternated,
 #     forced `split_large_tma` (both GEMMs on the kernel: activation and bf16 D epilogues) at T = 2048,
 #     8192 on the four presets, bf16 and w4a16_mxfp4; compare: python3 scripts/ab_compare.py r/ab;
+#   peer (~300 s; carry [".carry", ".peers"]): with both knobs on, the same forced cells through
+#     bench/run_bench.py with the peers as baselines in the same job: bf16 against vLLM's Triton fused
+#     MoE (and PyTorch), w4a16_mxfp4 against OpenAI's triton_kernels (gpt-oss-120b, deepseek-v3);
 #   ncu (~150 s): qwen3-30b-a3b T = 8192, our bf16 kernel and the W4A16 TMA tactic (FC1), knobs off and
 #     on: the stall reasons ("no instruction").
 set -u
@@ -50,6 +53,18 @@ if [ "$phase" = ab ]; then
   knob_ab MEGAMOE_BF16_LARGE_TMA_CHUNKED "off=0@MEGAMOE_W4A16_LARGE_TMA_CHUNKED=0 on=1@MEGAMOE_W4A16_LARGE_TMA_CHUNKED=1" 150 \
     "bf16=--recipe bf16 --backend sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 50" \
     "w4=--recipe w4a16_mxfp4 --backend sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 50"
+fi
+if [ "$phase" = peer ]; then
+  [ -f .peers/vllm_triton_moe.py ] || { echo "no .peers: carry [\".carry\", \".peers\"]"; exit 1; }
+  env $ON timeout "$(left 330)" python3 bench/run_bench.py --build "$B" --recipe bf16 \
+    --backends sm90_bf16_bf16_bf16_split --tactic split_large_tma --presets $P --tokens 2048,8192 --iters 50 \
+    --vllm-peer .peers/vllm_triton_moe.py --out "$R/peer_bf16_chunked.json" > "$R/peer_bf16_chunked.log" 2>&1
+  echo "peer bf16 rc=$? $(el)s"; grep -E "geomean|T= *[0-9]+ " "$R/peer_bf16_chunked.log" | tail -10
+  env $ON timeout "$(left 560)" python3 bench/run_bench.py --build "$B" --recipe w4a16_mxfp4 \
+    --backends sm90_bf16_mxfp4_bf16_split --tactic split_large_tma --presets gpt-oss-120b,deepseek-v3 \
+    --tokens 2048,8192 --iters 50 --triton-kernels-peer .peers/triton_kernels_moe.py \
+    --out "$R/peer_w4a16_chunked.json" > "$R/peer_w4a16_chunked.log" 2>&1
+  echo "peer w4a16 rc=$? $(el)s"; grep -E "geomean|T= *[0-9]+ " "$R/peer_w4a16_chunked.log" | tail -6
 fi
 if [ "$phase" = ncu ]; then
   M=gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active

@@ -21,11 +21,22 @@ if grep -q H200 "$R/gpu.txt"; then
   timeout "$(left 200)" $B/megamoe tune --recipe bf16 --presets mixtral-8x7b --tokens 16384,32768 --iters 50 --rounds 2 \
     --cache "$R/tune_bf16_mixtral-8x7b_large.json" > "$R/tune_bf16_mixtral-8x7b_large.txt" 2>&1
   echo "tune rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_bf16_mixtral-8x7b_large.txt" | grep -E "^mixtral-8x7b " | cut -c1-200
+  # Round 1 through run_bench.py with the peers as baselines in the same job (session 54: vLLM's
+  # Triton fused MoE for bf16, OpenAI's triton_kernels for w4a16_mxfp4; nvfp4 has no peer), round 2 the
+  # plain bench (its spread).
   for round in 1 2; do
     for r in bf16 w4a16_mxfp4 w4a16_nvfp4; do
       [ "$(left 500)" -lt 20 ] && { echo "skip $r r$round (time)"; continue; }
-      timeout "$(left 500)" $B/megamoe bench --recipe $r --presets $P --tokens 2048,8192 --iters 50 \
-        --json "$R/w4_vs_bf16_${r}_r$round.json" > "$R/w4_vs_bf16_${r}_r$round.txt" 2>&1
+      peer=""
+      [ "$r" = bf16 ] && peer="--vllm-peer .peers/vllm_triton_moe.py"
+      [ "$r" = w4a16_mxfp4 ] && peer="--triton-kernels-peer .peers/triton_kernels_moe.py"
+      if [ "$round" = 1 ] && [ -n "$peer" ] && [ -d .peers ]; then
+        timeout "$(left 500)" python3 bench/run_bench.py --build "$B" --recipe $r --presets $P --tokens 2048,8192 \
+          --iters 50 $peer --out "$R/w4_vs_bf16_${r}_r$round.json" > "$R/w4_vs_bf16_${r}_r$round.txt" 2>&1
+      else
+        timeout "$(left 500)" $B/megamoe bench --recipe $r --presets $P --tokens 2048,8192 --iters 50 \
+          --json "$R/w4_vs_bf16_${r}_r$round.json" > "$R/w4_vs_bf16_${r}_r$round.txt" 2>&1
+      fi
       echo "bench $r r$round rc=$? $(el)s"
     done
   done
