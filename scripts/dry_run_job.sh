@@ -42,11 +42,12 @@ done < <(find "$tmp/out" \( -name '*.log' -o -name '*.txt' \) -print0 2>/dev/nul
 echo "dry_run_job: $runs logs of megamoe runs, $bad with another error"
 # What travels to the GPU machine: tracked and untracked-not-ignored files plus the usual carried paths
 # (.carry, .peers), capped at 64 MiB a call (.library/device/README.md); a tree over it is refused at
-# no device time, but the session's jobs would not run (session 53 committed a 10 MB ncu page).
+# no device time, but the session's jobs would not run (session 53 committed a 10 MB ncu page; session
+# 55 found the full tree too big: scripts/slim_tree.sh). Counted in 4 KiB blocks a file (travel_size.py).
 travel=$(python3 "$root/scripts/travel_size.py" .carry .peers)
 echo "dry_run_job: the tree with .carry and .peers: $((travel / 1048576)) MiB of the 64 MiB a device call may carry"
 if [ "$travel" -gt $((64 * 1048576)) ]; then
-  echo "dry_run_job: over 64 MiB: compress or drop large files (git ls-files | xargs du) before the call"
+  echo "dry_run_job: over 64 MiB: scripts/slim_tree.sh on bench/results/JOB_FOLDER (records aside) before the call"
   bad=$((bad + 1))
 fi
 [ "$bad" -eq 0 ]
