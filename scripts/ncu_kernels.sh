@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One ncu profile of a command's kernels as the prepared ncu jobs take it: the sections and metrics
 # given, the report exported as the details page (OUT_details.txt), the raw metrics of METRICS plus the
-# warp stall reasons (OUT_stalls.csv), the per-SASS-instruction source page (OUT_source.csv.gz:
-# uncompressed, one kernel's page reached 10 MB, and the tree that travels to the GPU is capped at
-# 64 MiB with the carried binaries; scripts/ncu_sass_stalls.py reads it as it is), one
+# warp stall reasons (OUT_stalls.csv), the per-SASS-instruction source page with its samples when
+# SECTIONS has SourceCounters (OUT_source.csv.gz: gzipped, as one kernel's page reached 10 MB and the
+# tree that travels to the GPU is capped at 64 MiB; scripts/ncu_sass_stalls.py reads it as it is), one
 # line per kernel from scripts/ncu_stall_table.py; the .ncu-rep itself is removed (too large to bring
 # back).
 #
@@ -26,7 +26,13 @@ timeout "$limit" ncu --clock-control none --cache-control all "${sec[@]}" --metr
 rc=$?
 ncu --import "$out.ncu-rep" --page details --print-details all > "${out}_details.txt" 2>&1
 ncu --import "$out.ncu-rep" --page raw --csv --metrics "$all" > "${out}_stalls.csv" 2>&1
-ncu --import "$out.ncu-rep" --page source --print-source sass --csv 2>&1 | gzip -9 > "${out}_source.csv.gz"
+# Without SourceCounters the source page is the SASS listing alone (session 53's three pages, 1.5 MB
+# compressed, had no sample column): scripts/sass.sh gives that here, so the page is left out.
+if [[ " $sections " == *" SourceCounters "* ]]; then
+  ncu --import "$out.ncu-rep" --page source --print-source sass --csv 2>&1 | gzip -9 > "${out}_source.csv.gz"
+else
+  echo "ncu_kernels: no SourceCounters section: no per-instruction page" >&2
+fi
 python3 "$root/scripts/ncu_stall_table.py" "${out}_stalls.csv"
 rm -f "$out.ncu-rep"
 exit $rc
