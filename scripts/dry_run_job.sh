@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a device job script on this machine (no GPU) to catch what the GPU machine would refuse
-# before device time is spent: stub `nvidia-smi` and `compute-sanitizer` (the latter runs its
-# command without the tool), OUT in a temporary folder, the job's own deadlines. `megamoe bench` /
+# before device time is spent: stub `nvidia-smi`, `compute-sanitizer` and `ncu` (the latter two run
+# their command without the tool), OUT in a temporary folder, the job's own deadlines. `megamoe bench` /
 # `tune` check every argument before they look for a GPU, so each of their runs must stop at
 # "no CUDA device found"; any other message in a run's log (a bad argument, a missing binary) fails.
 #
@@ -21,7 +21,12 @@ mkdir -p "$tmp/bin" "$tmp/out"
 printf '#!/bin/sh\necho "dry-run stub GPU, 0"\n' > "$tmp/bin/nvidia-smi"
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in --tool|--error-exitcode) shift 2;; --*) shift;; *) break;; esac; done\nexec "$@"\n' \
   > "$tmp/bin/compute-sanitizer"
-chmod +x "$tmp/bin/nvidia-smi" "$tmp/bin/compute-sanitizer"
+# ncu: `--import` (exporting a report) does nothing; a profile runs its command without the tool, from
+# the first argument that is an executable file (its options' values are not), so a job's commands
+# under ncu are checked too (session 55: `--iters 5` under ncu_kernels.sh passed the dry run unseen).
+printf '#!/bin/sh\nfor a in "$@"; do [ "$a" = --import ] && exit 0; done\nwhile [ $# -gt 0 ] && ! { [ -f "$1" ] && [ -x "$1" ]; }; do shift; done\n[ $# -gt 0 ] && exec "$@"\nexit 0\n' \
+  > "$tmp/bin/ncu"
+chmod +x "$tmp/bin/nvidia-smi" "$tmp/bin/compute-sanitizer" "$tmp/bin/ncu"
 (cd "$root" && env PATH="$tmp/bin:$PATH" OUT="$tmp/out" "$@" timeout 600 bash "$job") > "$tmp/job.log" 2>&1
 echo "dry_run_job: $job exited with $?"
 tail -5 "$tmp/job.log"
