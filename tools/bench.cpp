@@ -7,6 +7,8 @@
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -210,6 +212,27 @@ BenchSetup bench_setup(const Options& opts, const char* default_presets, const c
   const char* env_commit = std::getenv("MEGAMOE_COMMIT");
   b.commit = env_commit ? env_commit : MEGAMOE_GIT_COMMIT;
   return b;
+}
+
+// bench's own options, checked before any device work (also before --ep starts its workers): the
+// JSON is written once every cell has run, so a path that cannot be written would lose the whole run
+// at its end; --ep-style and --tactic are otherwise read only deep inside the run.
+void check_bench_only_options(const Options& opts) {
+  if (opts.has("json")) {
+    const std::string path = opts.get("json", "");
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    struct stat st {};
+    const bool is_dir = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    const bool writable = ::access(path.c_str(), F_OK) == 0 ? ::access(path.c_str(), W_OK) == 0
+                                                           : ::access(dir.c_str(), W_OK | X_OK) == 0;
+    if (path.empty() || is_dir || !writable)
+      throw_invalid("--json", "a writable file path (in a folder that exists)", "'" + path + "'");
+  }
+  const std::string style = opts.get("ep-style", "auto");
+  if (style != "auto" && style != "push" && style != "pull")
+    throw_invalid("--ep-style", "auto, push or pull", "'" + style + "'");
+  if (opts.has("tactic") && opts.get("tactic", "").empty()) throw_invalid("--tactic", "a tactic name", "nothing");
 }
 
 // The layer `bench` and `tune` build for a preset: plain swiglu without biases unless
@@ -530,6 +553,7 @@ int cmd_bench(const Options& opts) {
   opts.allow_only(
       {"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device", "activation",
        "ep", "ep-style", "tactic"});
+  check_bench_only_options(opts);
   {
     int ep_rank = 0, ep_size = 1;
     if (ep_worker(&ep_rank, &ep_size)) return bench_ep_worker(opts);

@@ -77,6 +77,12 @@ std::vector<uint16_t> reference_of(const MoeConfig& c, uint64_t seed, const std:
 // recipe) and the recipe's quantization error (its CPU reference against the bf16 one). The
 // synthetic weights start from the same bf16 master values for every recipe.
 int accuracy_table(const Options& opts) {
+  // The table covers every recipe with each recipe's `auto` backend on one GPU: options that would
+  // narrow it are refused rather than ignored.
+  for (const char* name : {"recipe", "backend", "ep", "ep-style"})
+    if (opts.has(name))
+      throw_invalid(std::string("--") + name, "no --" + std::string(name) + " with --accuracy (the table covers every "
+                    "recipe with its auto backend, on one GPU)", "'" + opts.get(name, "") + "'");
   const bool gpu = gpu_count() > 0;
   const uint64_t seed = uint64_t(opts.get_int("seed", 7));
   const int device = opts.get_int32("device", 0, 0);

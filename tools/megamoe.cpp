@@ -1,6 +1,7 @@
 // `megamoe`: run, check and benchmark the MoE layer from the command line.
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "cli_common.h"
@@ -105,6 +106,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const megamoe::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "megamoe: out of host memory (std::bad_alloc): try fewer --tokens or a smaller --preset\n");
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "megamoe: %s\n", e.what());

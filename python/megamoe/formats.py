@@ -88,7 +88,10 @@ def _check_lead(name: str, a: np.ndarray, lead: Tuple[int, ...], tail: Tuple[int
 
 def _global_scale(global_scale: Any, lead: Tuple[int, ...], B: int) -> np.ndarray:
     """NVFP4's per-matrix global scales: a scalar or an array broadcastable to the leading shape."""
-    g = np.asarray(_to_numpy(global_scale, "global_scale"), dtype=np.float32)
+    try:
+        g = np.asarray(_to_numpy(global_scale, "global_scale"), dtype=np.float32)
+    except (TypeError, ValueError):
+        raise TypeError(f"megamoe: argument 'global_scale': expected float32 values, got {global_scale!r}") from None
     try:
         return np.ascontiguousarray(np.broadcast_to(g, lead).reshape(B))
     except ValueError:
@@ -161,6 +164,10 @@ def dequantize_mx(codes: Any, scales: Any, elem: str = "e2m1") -> np.ndarray:
     s = _code_input(scales, "scales", (E8M0,))
     lead, N = tuple(c.shape[:-2]), c.shape[-2]
     K = c.shape[-1] * 2 if elem == "e2m1" else c.shape[-1]
+    if K % 32:
+        packed = ", 2 e2m1 codes a byte" if elem == "e2m1" else ""
+        raise ValueError(f"megamoe: argument 'codes': expected K (the last dimension{packed}) a multiple of 32 "
+                         f"(the MX scale block), got shape {list(c.shape)} (K = {K})")
     _check_lead("scales", s, lead, (N, K // 32))
     dst = np.empty((int(np.prod(lead, dtype=np.int64)), N, K), np.float32)
     _C.dequantize_mx(_as3(c), _as3(s), elem, dst)
@@ -195,6 +202,9 @@ def dequantize_nvfp4(codes: Any, scales: Any, global_scale: Any) -> np.ndarray:
     c = _code_input(codes, "codes", ())
     s = _code_input(scales, "scales", (E4M3,))
     lead, N, K = tuple(c.shape[:-2]), c.shape[-2], c.shape[-1] * 2
+    if K % 16:
+        raise ValueError(f"megamoe: argument 'codes': expected K (the last dimension, 2 e2m1 codes a byte) a multiple "
+                         f"of 16 (the NVFP4 scale block), got shape {list(c.shape)} (K = {K})")
     _check_lead("scales", s, lead, (N, K // 16))
     B = int(np.prod(lead, dtype=np.int64))
     g = _global_scale(global_scale, lead, B)

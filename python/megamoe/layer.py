@@ -512,14 +512,27 @@ class MoELayer:
             if v is None:
                 continue
             if name.endswith("global_scale") and isinstance(v, (list, tuple, float, int)):
-                v = np.asarray(v, dtype=np.float32).reshape(-1)
+                try:
+                    v = np.asarray(v, dtype=np.float32).reshape(-1)
+                except (TypeError, ValueError):
+                    raise TypeError(f"megamoe: argument '{name}': expected float32 values (one per local expert), "
+                                    f"got {v!r}") from None
             if _arrays.is_torch_tensor(v) and v.is_cuda:
                 # C++ copies on the legacy default stream; order it after the producer's work.
                 sys.modules["torch"].cuda.current_stream(v.device).synchronize()
             obj, tag = _arrays.export(v, name, dl_stream=1)
             tensors.append((name, obj, tag))
+        scales = []
+        for name, v in (("fc1_input_global_scale", fc1_input_global_scale),
+                        ("fc2_input_global_scale", fc2_input_global_scale)):
+            if isinstance(v, bool):
+                raise TypeError(f"megamoe: argument '{name}': expected a number, got bool")
+            try:
+                scales.append(float(v))
+            except (TypeError, ValueError):
+                raise TypeError(f"megamoe: argument '{name}': expected a number, got {v!r}") from None
         try:
-            self._impl.prepare_weights(tensors, float(fc1_input_global_scale), float(fc2_input_global_scale))
+            self._impl.prepare_weights(tensors, scales[0], scales[1])
         except (ValueError, TypeError):
             raise  # rejected by validation, before anything changed: earlier weights stay in use
         except BaseException:
@@ -587,10 +600,11 @@ class MoELayer:
             s = torch.cuda.current_stream(x.device).cuda_stream
         else:
             s = 0
-        ids_obj, _ = _arrays.export(topk_ids, "topk_ids", dl_stream=s or 1)
-        w_obj, _ = _arrays.export(topk_weights, "topk_weights", dl_stream=s or 1)
+        ids_obj, ids_tag = _arrays.export(topk_ids, "topk_ids", dl_stream=s or 1)
+        w_obj, w_tag = _arrays.export(topk_weights, "topk_weights", dl_stream=s or 1)
         out_obj, out_tag = _arrays.export(out, "out", dl_stream=s or 1)
-        self._impl.forward(_arrays.torch_spec(x, "x"), "", ids_obj, w_obj, out_obj, out_tag, s)
+        self._impl.forward(_arrays.torch_spec(x, "x"), "", ids_obj, w_obj, out_obj, out_tag, s,
+                           topk_ids_tag=ids_tag, topk_weights_tag=w_tag)
         return out
 
     def _call_generic(self, x, topk_ids, topk_weights, out, stream):
@@ -617,9 +631,10 @@ class MoELayer:
         else:
             out_obj, out_tag = _arrays.export(out, "out", dl_stream)
         x_obj, x_tag = _arrays.export(x, "x", dl_stream)
-        ids_obj, _ = _arrays.export(topk_ids, "topk_ids", dl_stream)
-        w_obj, _ = _arrays.export(topk_weights, "topk_weights", dl_stream)
-        self._impl.forward(x_obj, x_tag, ids_obj, w_obj, out_obj, out_tag, s)
+        ids_obj, ids_tag = _arrays.export(topk_ids, "topk_ids", dl_stream)
+        w_obj, w_tag = _arrays.export(topk_weights, "topk_weights", dl_stream)
+        self._impl.forward(x_obj, x_tag, ids_obj, w_obj, out_obj, out_tag, s, topk_ids_tag=ids_tag,
+                           topk_weights_tag=w_tag)
         return made[0] if out is None else out
 
     def invalid_id_count(self, stream: Any = None) -> int:

@@ -350,11 +350,14 @@ void layer_prepare(Layer& self, const std::vector<std::tuple<std::string, nb::ob
 }
 
 void layer_forward(Layer& self, nb::handle x, const std::string& x_tag, nb::handle ids, nb::handle weights,
-                   nb::handle out, const std::string& out_tag, uintptr_t stream) {
+                   nb::handle out, const std::string& out_tag, uintptr_t stream, const std::string& ids_tag,
+                   const std::string& weights_tag) {
   Keep keep;
   const TensorView xv = to_view(x, "x", x_tag, false, keep);
-  const TensorView iv = to_view(ids, "topk_ids", "", false, keep);
-  const TensorView wv = to_view(weights, "topk_weights", "", false, keep);
+  // The tags matter here too: without them a NumPy bfloat16 / float8 array (a same-width uint view)
+  // would be reported as "uint16" / "uint8" instead of the dtype the caller passed.
+  const TensorView iv = to_view(ids, "topk_ids", ids_tag, false, keep);
+  const TensorView wv = to_view(weights, "topk_weights", weights_tag, false, keep);
   // `out` may be an allocator: called with x's row count, it returns (out tensor, tag). This
   // lets the Python layer allocate the output for producers that only speak DLPack (the row
   // count is known only once x is imported, and a DLPack capsule can be imported only once).
@@ -655,7 +658,7 @@ NB_MODULE(_C, m) {
            "expert_placement"_a.none(), "ep_style"_a, "ep_timeout_s"_a, "tactic_cache"_a = "")
       .def("prepare_weights", &layer_prepare, "tensors"_a, "fc1_input_global_scale"_a, "fc2_input_global_scale"_a)
       .def("forward", &layer_forward, "x"_a, "x_tag"_a, "topk_ids"_a, "topk_weights"_a, "out"_a, "out_tag"_a,
-           "stream"_a)
+           "stream"_a, "topk_ids_tag"_a = "", "topk_weights_tag"_a = "")
       .def(
           "invalid_id_count",
           [](Layer& self, uintptr_t stream) {

@@ -1,6 +1,7 @@
 #include "core/validate.h"
 
 #include <limits>
+#include <utility>
 
 #include "megamoe/errors.h"
 
@@ -199,9 +200,11 @@ void validate_weights(const MoeConfig& c, const MoeWeights& w, const std::vector
     check_absent(w.b13, "b13", "config.has_bias is false");
     check_absent(w.b2, "b2", "config.has_bias is false");
   }
-  for (float g : {w.fc1_input_global_scale, w.fc2_input_global_scale})
+  const std::pair<const char*, float> input_scales[] = {{"fc1_input_global_scale", w.fc1_input_global_scale},
+                                                        {"fc2_input_global_scale", w.fc2_input_global_scale}};
+  for (const auto& [name, g] : input_scales)
     if (!(g > 0.0f) || g == std::numeric_limits<float>::infinity())
-      throw_invalid("fc1/fc2_input_global_scale", "a positive finite value", std::to_string(g));
+      throw_invalid(name, "a positive finite value", std::to_string(g));
 }
 
 }  // namespace megamoe

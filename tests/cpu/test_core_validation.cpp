@@ -321,6 +321,28 @@ TEST(CoreWeights, BadWeightsRaise) {
   EXPECT_NO_THROW(lq.prepare_weights(wq));
 }
 
+// The two activation global scales are checked one by one: the error names the one that is wrong
+// (it said "fc1/fc2_input_global_scale" for either).
+TEST(CoreWeights, BadInputGlobalScaleNamesWhichOne) {
+  MoeConfig c = small_config();
+  c.recipe = Recipe::kNVFP4;
+  auto canonical = Layer::make(c);
+  MoeLayer l(c);
+  auto w = canonical.view(c);
+  w.fc1_input_global_scale = 0.0f;
+  expect_invalid([&] { l.prepare_weights(w); }, "fc1_input_global_scale", "a positive finite value");
+  w = canonical.view(c);
+  w.fc2_input_global_scale = std::numeric_limits<float>::quiet_NaN();
+  expect_invalid([&] { l.prepare_weights(w); }, "fc2_input_global_scale", "got nan");
+  w = canonical.view(c);
+  w.fc2_input_global_scale = std::numeric_limits<float>::infinity();
+  expect_invalid([&] { l.prepare_weights(w); }, "fc2_input_global_scale", "got inf");
+  w = canonical.view(c);
+  w.fc1_input_global_scale = -1.0f;
+  expect_invalid([&] { l.prepare_weights(w); }, "fc1_input_global_scale", "got -1");
+  EXPECT_NO_THROW(l.prepare_weights(canonical.view(c)));
+}
+
 TEST(CoreWorkload, RouteCountsBeyond32BitsRaise) {
   // T * K past 2^31 (the CLI's --tokens of a deepseek-v3 layer once wrapped to 0 and wrote past
   // an empty vector).

@@ -460,6 +460,22 @@ def test_quantizer_bad_inputs():
         megamoe.quantize_nvfp4(np.ones((3, 4, 32), np.float32), global_scale=np.ones(2, np.float32))
     with pytest.raises(TypeError, match=r"argument 'w13': expected dtype float32 or bfloat16"):
         megamoe.quantize_weights("bf16", np.ones((2, 64, 64), np.int64), np.ones((2, 64, 32), np.float32))
+    with pytest.raises(TypeError, match=r"argument 'global_scale': expected float32 values, got 'x'"):
+        megamoe.quantize_nvfp4(np.ones((2, 4, 32), np.float32), global_scale="x")
+
+
+def test_dequantizer_codes_whose_k_is_not_a_whole_number_of_blocks():
+    # Codes of K = 16 (8 packed bytes) used to be reported as a scales problem ("expected shape [4, 0]"),
+    # blaming the scales for the codes' K; the error now names the codes and the block.
+    with pytest.raises(ValueError, match=r"argument 'codes': expected K .* multiple of 32 .* got shape \[4, 8\] \(K = 16\)"):
+        megamoe.dequantize_mx(np.zeros((4, 8), np.uint8), np.zeros((4, 1), E8M0))
+    with pytest.raises(ValueError, match=r"argument 'codes': expected K .* multiple of 32 .*\(K = 48\)"):
+        megamoe.dequantize_mx(np.zeros((4, 48), E4M3), np.zeros((4, 1), E8M0), "e4m3")
+    with pytest.raises(ValueError, match=r"argument 'codes': expected K .* multiple of 16 .* got shape \[4, 4\] \(K = 8\)"):
+        megamoe.dequantize_nvfp4(np.zeros((4, 4), np.uint8), np.zeros((4, 1), E4M3), 1.0)
+    # Whole blocks still decode: e2m1 code 2 (= 1.0) in both nibbles times 2^0.
+    out = megamoe.dequantize_mx(np.full((4, 16), 0x22, np.uint8), np.full((4, 1), 127, np.uint8))
+    np.testing.assert_array_equal(out, np.ones((4, 32), np.float32))
 
 
 def test_layer_argument_ranges_and_types():
@@ -536,6 +552,24 @@ def test_bad_forward_inputs(ready):
         layer(x, ids, w, stream="fast")
 
 
+def test_ml_dtypes_ids_and_weights_are_named_by_their_dtype(ready):
+    # NumPy bfloat16 / float8 arrays travel as same-width uint views plus a dtype tag; the tag of
+    # topk_ids / topk_weights was dropped, so a bfloat16 topk_weights was reported as "got dtype uint16"
+    # (with the list of every dtype megamoe knows, bfloat16 included) instead of "got dtype bfloat16".
+    layer, p = ready
+    x, ids, w = p["x"], p["ids"], p["w"]
+    info = _raises(TypeError, r"argument 'topk_weights': expected dtype float32, got dtype bfloat16$", layer, x,
+                   ids, w.astype(BF16))
+    assert "uint16" not in str(info.value)
+    info = _raises(TypeError, r"argument 'topk_ids': expected dtype int32 or int64, got dtype float8_e4m3fn$", layer,
+                   x, ids.astype(np.float32).astype(E4M3), w)
+    assert "uint8" not in str(info.value)
+    _raises(TypeError, r"argument 'topk_ids': expected dtype int32 or int64, got dtype bfloat16$", layer, x,
+            bf16(ids), w)
+    # The same layer still runs correct inputs afterwards.
+    assert layer(x, ids, w).shape == x.shape
+
+
 def test_forward_before_prepare_weights():
     layer = cpu_layer(4, 2, 32, 32)
     with pytest.raises(RuntimeError, match="before prepare_weights"):
@@ -569,6 +603,19 @@ def test_bad_weights():
     with pytest.raises(ValueError, match=r"argument 'w13_global_scale': expected shape \[4 \(local experts\)\]"):
         nv.prepare_weights(**{**q, "w13_global_scale": [1.0, 2.0]})
     nv.prepare_weights(**{**q, "w13_global_scale": list(map(float, q["w13_global_scale"]))})  # lists are fine
+    # Values that are not numbers: errors naming the argument (was float()'s bare "could not convert
+    # string to float"), and the C++ check names which of the two input scales is wrong.
+    with pytest.raises(TypeError, match=r"argument 'w13_global_scale': expected float32 values"):
+        nv.prepare_weights(**{**q, "w13_global_scale": ["a"] * E})
+    with pytest.raises(TypeError, match=r"argument 'fc1_input_global_scale': expected a number, got 'x'"):
+        nv.prepare_weights(**q, fc1_input_global_scale="x")
+    with pytest.raises(TypeError, match=r"argument 'fc2_input_global_scale': expected a number, got bool"):
+        nv.prepare_weights(**q, fc2_input_global_scale=True)
+    with pytest.raises(ValueError, match=r"argument 'fc2_input_global_scale': expected a positive finite value, got 0"):
+        nv.prepare_weights(**q, fc2_input_global_scale=0.0)
+    with pytest.raises(ValueError, match=r"argument 'fc1_input_global_scale': expected a positive finite value, got nan"):
+        nv.prepare_weights(**q, fc1_input_global_scale=float("nan"))
+    assert nv.weights_ready  # the accepted weights above stay in use
 
 
 def test_bad_configs():

@@ -91,6 +91,17 @@ def test_tactic_without_a_name_is_refused():
         (["bench", "--routing", "sideways"], "routing"),
         (["bench", "--recipe", "fp16"], "recipe"),
         (["tune", "--presets", "no-such-model", "--cache", "unused.json"], "preset"),
+        # bench's own options, checked before any device work: --ep-style was read only by the EP
+        # workers (ignored without --ep), an empty --tactic forced nothing without a word.
+        (["bench", "--ep-style", "sideways"], "--ep-style"),
+        (["bench", "--tactic="], "--tactic"),
+        # `check --accuracy` tabulates every recipe with its auto backend: these were silently ignored.
+        (["check", "--accuracy", "--recipe", "nvfp4"], "--recipe"),
+        (["check", "--accuracy", "--backend", "cpu_reference"], "--backend"),
+        (["check", "--accuracy", "--ep", "2"], "--ep"),
+        # A token count inside the 2^31 / top_k bound whose inputs and outputs cannot fit in host
+        # memory (11 TiB here) ended in "megamoe: std::bad_alloc".
+        (["run", "--preset", "deepseek-v3", "--tokens", "268435455", "--iters", "1"], "--tokens"),
     ],
 )
 def test_bad_option_names_itself(args, option, tmp_path):
@@ -100,3 +111,17 @@ def test_bad_option_names_itself(args, option, tmp_path):
     assert option in res.stderr, f"megamoe {' '.join(args)}: the error does not name {option}:\n{res.stderr}"
     assert "expected" in res.stderr, res.stderr
 
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder", "empty"])
+def test_bench_json_path_that_cannot_be_written_is_refused_first(where, tmp_path):
+    # bench writes --json once every cell has run: a path it cannot write used to fail only then,
+    # after the whole GPU run (and on a machine without a GPU a dry run never saw it).
+    path = {"missing-folder": tmp_path / "no-such-folder" / "out.json", "a-folder": tmp_path, "empty": ""}[where]
+    arg = f"--json={path}"
+    for args in (["bench", arg, "--tokens", "1"], ["bench", arg, "--ep", "2"]):
+        res = megamoe(*args)
+        assert res.returncode > 0, (args, res.returncode, res.stderr)
+        assert "argument '--json': expected a writable file path" in res.stderr, (args, res.stderr)
+        assert f"got '{path}'" in res.stderr, (args, res.stderr)
+    assert not (tmp_path / "no-such-folder").exists()
