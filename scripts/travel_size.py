@@ -15,7 +15,6 @@ import pathlib
 import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-LIMIT = 64 * 1024 * 1024
 # Each file counted in whole 4 KiB blocks: session 55's calls were refused at 60 MiB of bytes (tracked
 # files plus .carry), and at 4 KiB a file the same tree was 72 MiB. The device tool's exact count is not
 # documented; this one is on the safe side of what it refused.
@@ -26,11 +25,17 @@ def file_cost(path):
     return -(-os.path.getsize(path) // BLOCK) * BLOCK
 
 
-def travel_bytes(root=ROOT, carried=(), tracked_only=False, exclude=()):
+def git_file_costs(root=ROOT, tracked_only=False, under=()):
+    """(path, cost) of each file git lists that is present (a file moved aside by slim_tree.sh is not)."""
     args = ["git", "ls-files", "-z", "--cached"] + ([] if tracked_only else ["--others", "--exclude-standard"])
-    names = subprocess.run(args, cwd=root, capture_output=True, check=True).stdout.split(b"\0")
-    total = sum(file_cost(root / n.decode()) for n in names if n and (root / n.decode()).is_file()
-                and not n.decode().startswith(tuple(exclude)))
+    names = subprocess.run(args + ["--", *under], cwd=root, capture_output=True, check=True).stdout.split(b"\0")
+    for n in names:
+        if n and (root / n.decode()).is_file():
+            yield n.decode(), file_cost(root / n.decode())
+
+
+def travel_bytes(root=ROOT, carried=(), tracked_only=False, exclude=()):
+    total = sum(c for n, c in git_file_costs(root, tracked_only) if not n.startswith(tuple(exclude)))
     for d in carried:
         for base, _, files in os.walk(root / d):
             total += sum(file_cost(os.path.join(base, f)) for f in files)

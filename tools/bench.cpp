@@ -26,6 +26,7 @@
 #include "backends/sm90_common/machine_key.h"
 #include "cli_common.h"
 #include "core/tactics.h"
+#include "core/validate.h"
 #include "cuda_util.h"
 #include "device_weights.h"
 #include "ep/ep_backend.h"
@@ -229,9 +230,7 @@ void check_bench_only_options(const Options& opts) {
     if (path.empty() || is_dir || !writable)
       throw_invalid("--json", "a writable file path (in a folder that exists)", "'" + path + "'");
   }
-  const std::string style = opts.get("ep-style", "auto");
-  if (style != "auto" && style != "push" && style != "pull")
-    throw_invalid("--ep-style", "auto, push or pull", "'" + style + "'");
+  check_ep_style(opts.get("ep-style", "auto"), "--ep-style");
   if (opts.has("tactic") && opts.get("tactic", "").empty()) throw_invalid("--tactic", "a tactic name", "nothing");
 }
 

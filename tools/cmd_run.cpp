@@ -190,11 +190,10 @@ int cmd_run(const Options& opts) {
                   std::to_string(s.tokens));
   {  // x, out and the reference's out (bf16 [T, H] each) and the routes (T * K ids and weights) live in host
      // memory: a count they cannot fit is refused here instead of ending in std::bad_alloc.
-    const double bytes = double(s.tokens) * double(s.config.hidden_size) * 2.0 * 3.0 +
-                         double(s.tokens) * double(s.config.top_k) * 8.0;
+    const double per_token = double(s.config.hidden_size) * 2.0 * 3.0 + double(s.config.top_k) * 8.0;
     const double budget = double(host_weight_budget());
-    if (bytes > budget)
-      throw_invalid("--tokens", "at most " + std::to_string(int64_t(budget / (bytes / double(s.tokens)))) +
+    if (double(s.tokens) * per_token > budget)
+      throw_invalid("--tokens", "at most " + std::to_string(int64_t(budget / per_token)) +
                                     " tokens for this preset (its inputs and outputs within the " +
                                     std::to_string(int64_t(budget / double(1 << 20))) + " MiB host budget)",
                     std::to_string(s.tokens));

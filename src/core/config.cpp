@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "core/validate.h"
 #include "ep/placement.h"
 #include "megamoe/errors.h"
 
@@ -92,8 +93,7 @@ void validate_config(const MoeConfig& c) {
     // rank, no empty rank (throws naming expert_placement[r][i]).
     (void)ep::make_placement_tables(c);
   }
-  if (c.ep_style != "auto" && c.ep_style != "push" && c.ep_style != "pull")
-    throw_invalid("ep_style", "one of auto|push|pull", "'" + c.ep_style + "'");
+  check_ep_style(c.ep_style, "ep_style");
   if (!(c.ep_timeout_s > 0.0) || !std::isfinite(c.ep_timeout_s))
     throw_invalid("ep_timeout_s", "a positive finite number of seconds", std::to_string(c.ep_timeout_s));
   if (c.top_k > c.num_experts)

@@ -141,6 +141,10 @@ void check_absent(const TensorView& t, const std::string& name, const std::strin
 }
 }  // namespace
 
+void check_ep_style(const std::string& style, const std::string& name) {
+  if (style != "auto" && style != "push" && style != "pull") throw_invalid(name, "one of auto|push|pull", "'" + style + "'");
+}
+
 void validate_weights(const MoeConfig& c, const MoeWeights& w, const std::vector<Device>& allowed) {
   const int64_t E = c.local_experts(), N13 = c.fc1_rows(), H = c.hidden_size, I = c.intermediate_size;
   const std::string Es = std::to_string(E) + " (local experts)", N13s = std::to_string(N13),

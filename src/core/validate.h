@@ -31,6 +31,8 @@ int64_t validate_forward(const MoeConfig& c, Device device, const TensorView& x,
                          const TensorView& out);
 // Checks host-resident ids for values other than -1 and [0, E) (throws naming the first).
 void check_host_ids(const TensorView& topk_ids, int64_t num_experts, int64_t T, int64_t K);
+// MoeConfig::ep_style and the tools' --ep-style: auto, push or pull (`name` is the argument named).
+void check_ep_style(const std::string& style, const std::string& name);
 // Validates canonical weights for the config's recipe (include/megamoe/weights.h).
 // `allowed` lists the devices weights may live on.
 void validate_weights(const MoeConfig& c, const MoeWeights& w, const std::vector<Device>& allowed);

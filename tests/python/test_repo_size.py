@@ -14,7 +14,6 @@ import importlib.util
 import os
 import pathlib
 import shutil
-import subprocess
 
 import pytest
 
@@ -40,12 +39,9 @@ def test_the_slim_trees_fixed_part_leaves_room():
 
 @needs_git
 def test_each_results_folder_can_travel_with_a_job():
-    names = subprocess.run(["git", "ls-files", "-z", "bench/results"], cwd=ROOT, capture_output=True,
-                           check=True).stdout.decode().split("\0")
     per_entry = collections.Counter()
-    for n in names:
-        if n and (ROOT / n).is_file():
-            per_entry["/".join(n.split("/")[:3])] += travel_size.file_cost(ROOT / n)
+    for n, cost in travel_size.git_file_costs(ROOT, tracked_only=True, under=("bench/results",)):
+        per_entry["/".join(n.split("/")[:3])] += cost
     over = {k: round(v / 2**20, 1) for k, v in per_entry.items() if v > FOLDER_BUDGET}
     assert not over, f"bench/results entries over {FOLDER_BUDGET / 2**20:.0f} MiB (gzip raw logs): {over}"
 
