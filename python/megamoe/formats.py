@@ -157,6 +157,14 @@ def quantize_mx(w: Any, elem: str = "e2m1") -> Tuple[np.ndarray, np.ndarray]:
     return (codes if elem == "e2m1" else codes.view(E4M3)), scales.view(E8M0).reshape(lead + (N, K // 32))
 
 
+def _check_whole_blocks(c: np.ndarray, K: int, block: int, fmt: str, packed: bool) -> None:
+    """A dequantizer's codes cover whole scale blocks along K (else the scales' shape would be blamed)."""
+    if K % block:
+        per_byte = ", 2 e2m1 codes a byte" if packed else ""
+        raise ValueError(f"megamoe: argument 'codes': expected K (the last dimension{per_byte}) a multiple of {block} "
+                         f"(the {fmt} scale block), got shape {list(c.shape)} (K = {K})")
+
+
 def dequantize_mx(codes: Any, scales: Any, elem: str = "e2m1") -> np.ndarray:
     """float32 [..., N, K] = element * 2^(scale - 127)."""
     elem = _elem(elem)
@@ -164,10 +172,7 @@ def dequantize_mx(codes: Any, scales: Any, elem: str = "e2m1") -> np.ndarray:
     s = _code_input(scales, "scales", (E8M0,))
     lead, N = tuple(c.shape[:-2]), c.shape[-2]
     K = c.shape[-1] * 2 if elem == "e2m1" else c.shape[-1]
-    if K % 32:
-        packed = ", 2 e2m1 codes a byte" if elem == "e2m1" else ""
-        raise ValueError(f"megamoe: argument 'codes': expected K (the last dimension{packed}) a multiple of 32 "
-                         f"(the MX scale block), got shape {list(c.shape)} (K = {K})")
+    _check_whole_blocks(c, K, 32, "MX", packed=elem == "e2m1")
     _check_lead("scales", s, lead, (N, K // 32))
     dst = np.empty((int(np.prod(lead, dtype=np.int64)), N, K), np.float32)
     _C.dequantize_mx(_as3(c), _as3(s), elem, dst)
@@ -202,9 +207,7 @@ def dequantize_nvfp4(codes: Any, scales: Any, global_scale: Any) -> np.ndarray:
     c = _code_input(codes, "codes", ())
     s = _code_input(scales, "scales", (E4M3,))
     lead, N, K = tuple(c.shape[:-2]), c.shape[-2], c.shape[-1] * 2
-    if K % 16:
-        raise ValueError(f"megamoe: argument 'codes': expected K (the last dimension, 2 e2m1 codes a byte) a multiple "
-                         f"of 16 (the NVFP4 scale block), got shape {list(c.shape)} (K = {K})")
+    _check_whole_blocks(c, K, 16, "NVFP4", packed=True)
     _check_lead("scales", s, lead, (N, K // 16))
     B = int(np.prod(lead, dtype=np.int64))
     g = _global_scale(global_scale, lead, B)
