@@ -50,8 +50,14 @@
 //   H100's own `megamoe tune` timed the H200's tactic at least 2% slower than its winner (session 53,
 //   2026-12-05: bench/results/2026-12-05_session53/run4_tune_h100/ for T = 2048 .. 8192 and mixtral-8x7b
 //   bf16 T = 16384 / 32768, bench/results/2026-12-05_session51/run4_tune_large_buckets/ for the other
-//   T = 16384 / 32768; scripts/merge_tune.py --add, docs/TUNING.md "The shipped defaults"). The buckets
-//   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
+//   T = 16384 / 32768; scripts/merge_tune.py --add, docs/TUNING.md "The shipped defaults"). Then the
+//   H100's tunes of bf16 / fp8_block T = 1..1024 and W4A16 T = 1..8192 (session 55, 2026-12-05:
+//   bench/results/2026-12-05_session55/run4_h100_peer_bf16_tune/, run5_h100_tunes/; merge_tune.py --add
+//   --min-gain 0.02), shipped after their `auto` A/B on the H100 (session 56, 2026-12-06:
+//   bench/results/2026-12-06_session56/run2_h100_table_ab/, 91 cells 1.017x, every changed bf16 /
+//   fp8_block bucket 1.02-1.10x) without the one bucket that lost there (w4a16_nvfp4 gpt-oss-120b
+//   T = 8192: 0.981x). The buckets they leave empty run the H200's entry of the same layer
+//   (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
 // library "*": any driver and version).
@@ -2883,12 +2889,104 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "2": "mega_rounds",
+    "8": "mega",
+    "16": "mega_min8",
+    "32": "mega_min16",
+    "64": "mega",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
     "2048": "split_large_tma",
     "8192": "split_large_tma",
     "16384": "split_large_tma_fc1",
     "32768": "split_large_tma_fc1"
    },
    "measured_ms": {
+    "2": {
+     "mega": 0.460128,
+     "mega_rounds": 0.457408,
+     "mega_min8": 0.459808,
+     "mega_min16": 0.459872,
+     "split_swap_ab": 0.488512,
+     "split_large_tile": 0.51824,
+     "split_tma_small": 0.46384,
+     "split_large_tma": 0.574944,
+     "split_large_tma_fc1": 0.554656,
+     "split_large_tma_fc2": 0.54208
+    },
+    "8": {
+     "mega": 1.63501,
+     "mega_rounds": 1.63597,
+     "mega_min8": 1.63542,
+     "mega_min16": 1.63526,
+     "split_swap_ab": 1.72474,
+     "split_large_tile": 1.77837,
+     "split_tma_small": 1.6479,
+     "split_large_tma": 1.72774,
+     "split_large_tma_fc1": 1.75936,
+     "split_large_tma_fc2": 1.74774
+    },
+    "16": {
+     "mega": 2.87523,
+     "mega_rounds": 2.87574,
+     "mega_min8": 2.87475,
+     "mega_min16": 2.8752,
+     "split_swap_ab": 3.02547,
+     "split_large_tile": 3.11117,
+     "split_tma_small": 2.90048,
+     "split_large_tma": 2.99101,
+     "split_large_tma_fc1": 3.05491,
+     "split_large_tma_fc2": 3.04736
+    },
+    "32": {
+     "mega": 4.67965,
+     "mega_rounds": 4.68019,
+     "mega_min8": 4.67981,
+     "mega_min16": 4.67933,
+     "split_swap_ab": 4.92275,
+     "split_large_tile": 5.02042,
+     "split_tma_small": 4.71754,
+     "split_large_tma": 4.83843,
+     "split_large_tma_fc1": 4.94982,
+     "split_large_tma_fc2": 4.91117
+    },
+    "64": {
+     "mega": 6.24403,
+     "mega_rounds": 6.24509,
+     "mega_min8": 6.24406,
+     "mega_min16": 6.24432,
+     "split_swap_ab": 6.58016,
+     "split_large_tile": 6.7073,
+     "split_tma_small": 6.28547,
+     "split_large_tma": 6.41616,
+     "split_large_tma_fc1": 6.57114,
+     "split_large_tma_fc2": 6.55005
+    },
+    "128": {
+     "split_swap_ab": 7.56362,
+     "split_large_tile": 7.68208,
+     "split_tma_small": 7.20307,
+     "split_large_tma": 7.32563,
+     "split_large_tma_fc1": 7.51251,
+     "split_large_tma_fc2": 7.49386
+    },
+    "256": {
+     "split_swap_ab": 7.83859,
+     "split_large_tile": 7.9055,
+     "split_tma_small": 7.42112,
+     "split_large_tma": 7.53891,
+     "split_large_tma_fc1": 7.72749,
+     "split_large_tma_fc2": 7.71347
+    },
+    "512": {
+     "split_swap_ab": 8.07197,
+     "split_large_tile": 8.04736,
+     "split_tma_small": 7.54086,
+     "split_large_tma": 7.62531,
+     "split_large_tma_fc1": 7.8288,
+     "split_large_tma_fc2": 7.84333
+    },
     "2048": {
      "split_swap_ab": 10.6561,
      "split_large_tile": 8.68992,
@@ -2937,12 +3035,100 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "split_tma_small",
+    "2": "split_tma_small",
+    "4": "split_tma_small",
+    "16": "mega_min16",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
+    "1024": "split_tma_small",
     "2048": "split_large_tma",
     "8192": "split_large_tma_fc1",
     "16384": "split_large_tma",
     "32768": "split_large_tma"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.107776,
+     "mega_rounds": 0.116864,
+     "mega_min8": 0.101312,
+     "mega_min16": 0.121824,
+     "split_swap_ab": 0.108512,
+     "split_large_tile": 0.126816,
+     "split_tma_small": 0.094656,
+     "split_large_tma": 0.17536,
+     "split_large_tma_fc1": 0.154944,
+     "split_large_tma_fc2": 0.146144
+    },
+    "2": {
+     "mega": 0.150368,
+     "mega_rounds": 0.157248,
+     "mega_min8": 0.150112,
+     "mega_min16": 0.153184,
+     "split_swap_ab": 0.162592,
+     "split_large_tile": 0.175488,
+     "split_tma_small": 0.146688,
+     "split_large_tma": 0.221696,
+     "split_large_tma_fc1": 0.189152,
+     "split_large_tma_fc2": 0.205536
+    },
+    "4": {
+     "mega": 0.295392,
+     "mega_rounds": 0.295808,
+     "mega_min8": 0.295296,
+     "mega_min16": 0.294816,
+     "split_swap_ab": 0.305952,
+     "split_large_tile": 0.329152,
+     "split_tma_small": 0.290176,
+     "split_large_tma": 0.353024,
+     "split_large_tma_fc1": 0.34688,
+     "split_large_tma_fc2": 0.336672
+    },
+    "16": {
+     "mega": 0.855424,
+     "mega_rounds": 0.855936,
+     "mega_min8": 0.855392,
+     "mega_min16": 0.85504,
+     "split_swap_ab": 0.887872,
+     "split_large_tile": 0.921216,
+     "split_tma_small": 0.864352,
+     "split_large_tma": 0.922656,
+     "split_large_tma_fc1": 0.929312,
+     "split_large_tma_fc2": 0.915072
+    },
+    "128": {
+     "split_swap_ab": 2.13254,
+     "split_large_tile": 2.18637,
+     "split_tma_small": 2.05382,
+     "split_large_tma": 2.1521,
+     "split_large_tma_fc1": 2.18288,
+     "split_large_tma_fc2": 2.15744
+    },
+    "256": {
+     "split_swap_ab": 2.2193,
+     "split_large_tile": 2.27315,
+     "split_tma_small": 2.13974,
+     "split_large_tma": 2.23459,
+     "split_large_tma_fc1": 2.25846,
+     "split_large_tma_fc2": 2.2503
+    },
+    "512": {
+     "split_swap_ab": 2.2888,
+     "split_large_tile": 2.31197,
+     "split_tma_small": 2.17434,
+     "split_large_tma": 2.25965,
+     "split_large_tma_fc1": 2.28691,
+     "split_large_tma_fc2": 2.28374
+    },
+    "1024": {
+     "split_swap_ab": 2.35885,
+     "split_large_tile": 2.37203,
+     "split_tma_small": 2.26022,
+     "split_large_tma": 2.3047,
+     "split_large_tma_fc1": 2.33635,
+     "split_large_tma_fc2": 2.33888
+    },
     "2048": {
      "split_swap_ab": 2.91082,
      "split_large_tile": 2.76829,
@@ -2991,12 +3177,126 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "mega_rounds",
+    "4": "split_tma_small",
+    "8": "split_tma_small",
+    "16": "split_tma_small",
+    "32": "split_tma_small",
+    "64": "split_tma_small",
+    "128": "split_tma_small",
+    "256": "split_large_tma",
+    "512": "split_large_tma_fc2",
+    "1024": "split_large_tma",
     "2048": "split_large_tma_fc1",
     "4096": "split_large_tma_fc1",
     "16384": "split_large_tma_fc1",
     "32768": "split_large_tma_fc1"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.2688,
+     "mega_rounds": 0.26528,
+     "mega_min8": 0.26864,
+     "mega_min16": 0.26848,
+     "split_swap_ab": 0.2872,
+     "split_large_tile": 0.370016,
+     "split_tma_small": 0.272352,
+     "split_large_tma": 0.286144,
+     "split_large_tma_fc1": 0.378432,
+     "split_large_tma_fc2": 0.2944
+    },
+    "4": {
+     "mega": 0.833216,
+     "mega_rounds": 0.83952,
+     "mega_min8": 0.833056,
+     "mega_min16": 0.833152,
+     "split_swap_ab": 0.883584,
+     "split_large_tile": 0.907616,
+     "split_tma_small": 0.825056,
+     "split_large_tma": 0.850048,
+     "split_large_tma_fc1": 0.87616,
+     "split_large_tma_fc2": 0.87952
+    },
+    "8": {
+     "mega": 0.95184,
+     "mega_rounds": 0.982464,
+     "mega_min8": 0.951456,
+     "mega_min16": 0.95136,
+     "split_swap_ab": 0.993024,
+     "split_large_tile": 1.02195,
+     "split_tma_small": 0.941184,
+     "split_large_tma": 0.961984,
+     "split_large_tma_fc1": 0.984992,
+     "split_large_tma_fc2": 0.999488
+    },
+    "16": {
+     "mega": 0.953504,
+     "mega_rounds": 0.981984,
+     "mega_min8": 0.954176,
+     "mega_min16": 0.953984,
+     "split_swap_ab": 0.992192,
+     "split_large_tile": 1.01667,
+     "split_tma_small": 0.943232,
+     "split_large_tma": 0.96352,
+     "split_large_tma_fc1": 0.985088,
+     "split_large_tma_fc2": 0.996608
+    },
+    "32": {
+     "mega": 0.96336,
+     "mega_rounds": 0.957952,
+     "mega_min8": 0.962912,
+     "mega_min16": 0.963584,
+     "split_swap_ab": 0.993408,
+     "split_large_tile": 1.02362,
+     "split_tma_small": 0.946688,
+     "split_large_tma": 0.966688,
+     "split_large_tma_fc1": 0.989856,
+     "split_large_tma_fc2": 1.00048
+    },
+    "64": {
+     "mega": 1.2689,
+     "mega_rounds": 1.27056,
+     "mega_min8": 1.2696,
+     "mega_min16": 1.27011,
+     "split_swap_ab": 1.01114,
+     "split_large_tile": 1.03142,
+     "split_tma_small": 0.952416,
+     "split_large_tma": 0.971168,
+     "split_large_tma_fc1": 0.99264,
+     "split_large_tma_fc2": 1.00858
+    },
+    "128": {
+     "split_swap_ab": 1.02202,
+     "split_large_tile": 1.0376,
+     "split_tma_small": 0.977792,
+     "split_large_tma": 0.98176,
+     "split_large_tma_fc1": 1.00381,
+     "split_large_tma_fc2": 1.01549
+    },
+    "256": {
+     "split_swap_ab": 1.3825,
+     "split_large_tile": 1.05427,
+     "split_tma_small": 1.59664,
+     "split_large_tma": 1.00426,
+     "split_large_tma_fc1": 1.02387,
+     "split_large_tma_fc2": 1.03331
+    },
+    "512": {
+     "split_swap_ab": 1.5792,
+     "split_large_tile": 1.13251,
+     "split_tma_small": 2.33584,
+     "split_large_tma": 1.09251,
+     "split_large_tma_fc1": 1.14163,
+     "split_large_tma_fc2": 1.07942
+    },
+    "1024": {
+     "split_swap_ab": 2.31325,
+     "split_large_tile": 1.5593,
+     "split_tma_small": 4.35347,
+     "split_large_tma": 1.4233,
+     "split_large_tma_fc1": 1.4975,
+     "split_large_tma_fc2": 1.55622
+    },
     "2048": {
      "split_swap_ab": 4.59546,
      "split_large_tile": 2.7601,
@@ -3045,6 +3345,15 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "split_tma_small",
+    "2": "split_tma_small",
+    "4": "split_tma_small",
+    "16": "split_tma_small",
+    "32": "split_tma_small",
+    "64": "split_tma_small",
+    "128": "split_tma_small",
+    "256": "split_tma_small",
+    "512": "split_tma_small",
     "2048": "split_large_tile",
     "4096": "split_large_tile",
     "8192": "split_large_tile",
@@ -3052,6 +3361,102 @@ const char* shipped_tactics_json() {
     "32768": "split_large_tma"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.058464,
+     "mega_rounds": 0.059488,
+     "mega_min8": 0.055872,
+     "mega_min16": 0.061216,
+     "split_swap_ab": 0.059904,
+     "split_large_tile": 0.072576,
+     "split_tma_small": 0.051904,
+     "split_large_tma": 0.128896,
+     "split_large_tma_fc1": 0.094688,
+     "split_large_tma_fc2": 0.105568
+    },
+    "2": {
+     "mega": 0.078336,
+     "mega_rounds": 0.078432,
+     "mega_min8": 0.076576,
+     "mega_min16": 0.0864,
+     "split_swap_ab": 0.083232,
+     "split_large_tile": 0.090624,
+     "split_tma_small": 0.071744,
+     "split_large_tma": 0.146656,
+     "split_large_tma_fc1": 0.113504,
+     "split_large_tma_fc2": 0.122304
+    },
+    "4": {
+     "mega": 0.130368,
+     "mega_rounds": 0.128896,
+     "mega_min8": 0.12768,
+     "mega_min16": 0.127712,
+     "split_swap_ab": 0.135936,
+     "split_large_tile": 0.144864,
+     "split_tma_small": 0.125728,
+     "split_large_tma": 0.186752,
+     "split_large_tma_fc1": 0.160096,
+     "split_large_tma_fc2": 0.17264
+    },
+    "16": {
+     "mega": 0.28112,
+     "mega_rounds": 0.282016,
+     "mega_min8": 0.280992,
+     "mega_min16": 0.28096,
+     "split_swap_ab": 0.30112,
+     "split_large_tile": 0.307584,
+     "split_tma_small": 0.280768,
+     "split_large_tma": 0.329152,
+     "split_large_tma_fc1": 0.314912,
+     "split_large_tma_fc2": 0.324416
+    },
+    "32": {
+     "mega": 0.381088,
+     "mega_rounds": 0.38096,
+     "mega_min8": 0.38128,
+     "mega_min16": 0.38048,
+     "split_swap_ab": 0.399712,
+     "split_large_tile": 0.417216,
+     "split_tma_small": 0.379968,
+     "split_large_tma": 0.42352,
+     "split_large_tma_fc1": 0.413408,
+     "split_large_tma_fc2": 0.428064
+    },
+    "64": {
+     "mega": 0.42464,
+     "mega_rounds": 0.425312,
+     "mega_min8": 0.424128,
+     "mega_min16": 0.423904,
+     "split_swap_ab": 0.44368,
+     "split_large_tile": 0.452288,
+     "split_tma_small": 0.42144,
+     "split_large_tma": 0.46096,
+     "split_large_tma_fc1": 0.453728,
+     "split_large_tma_fc2": 0.460608
+    },
+    "128": {
+     "split_swap_ab": 0.458048,
+     "split_large_tile": 0.466336,
+     "split_tma_small": 0.433248,
+     "split_large_tma": 0.474048,
+     "split_large_tma_fc1": 0.466048,
+     "split_large_tma_fc2": 0.47536
+    },
+    "256": {
+     "split_swap_ab": 0.473472,
+     "split_large_tile": 0.476416,
+     "split_tma_small": 0.44544,
+     "split_large_tma": 0.483584,
+     "split_large_tma_fc1": 0.475168,
+     "split_large_tma_fc2": 0.486016
+    },
+    "512": {
+     "split_swap_ab": 0.492224,
+     "split_large_tile": 0.491872,
+     "split_tma_small": 0.478528,
+     "split_large_tma": 0.506432,
+     "split_large_tma_fc1": 0.49376,
+     "split_large_tma_fc2": 0.504032
+    },
     "2048": {
      "split_swap_ab": 0.672416,
      "split_large_tile": 0.587968,
@@ -3108,6 +3513,15 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "mega_rounds",
+    "2": "mega_rounds",
+    "4": "mega_min16",
+    "8": "split_tma_small",
+    "16": "split_tma_small",
+    "32": "split_tma_small_act",
+    "64": "split_tma_small_act",
+    "512": "split_tma_small_act",
+    "1024": "split_tma_small_act",
     "2048": "split_tma_act",
     "4096": "split_tma_small_act",
     "8192": "split_large_tile",
@@ -3115,6 +3529,115 @@ const char* shipped_tactics_json() {
     "32768": "split_large_tile"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.165056,
+     "mega_rounds": 0.151712,
+     "mega_min8": 0.16512,
+     "mega_min16": 0.161568,
+     "split_swap_ab": 0.162112,
+     "split_large_tile": 0.178496,
+     "split_tma": 0.179456,
+     "split_tma_act": 0.180608,
+     "split_tma_act_large_fc2": 0.18016,
+     "split_tma_small": 0.170624,
+     "split_tma_small_act": 0.176352
+    },
+    "2": {
+     "mega": 0.261152,
+     "mega_rounds": 0.254464,
+     "mega_min8": 0.260736,
+     "mega_min16": 0.260544,
+     "split_swap_ab": 0.267008,
+     "split_large_tile": 0.303456,
+     "split_tma": 0.276928,
+     "split_tma_act": 0.276096,
+     "split_tma_act_large_fc2": 0.290784,
+     "split_tma_small": 0.261408,
+     "split_tma_small_act": 0.266432
+    },
+    "4": {
+     "mega": 0.502176,
+     "mega_rounds": 0.50352,
+     "mega_min8": 0.501952,
+     "mega_min16": 0.50192,
+     "split_swap_ab": 0.519712,
+     "split_large_tile": 0.579904,
+     "split_tma": 0.517472,
+     "split_tma_act": 0.515328,
+     "split_tma_act_large_fc2": 0.549024,
+     "split_tma_small": 0.50608,
+     "split_tma_small_act": 0.510368
+    },
+    "8": {
+     "mega": 0.872256,
+     "mega_rounds": 0.874688,
+     "mega_min8": 0.871648,
+     "mega_min16": 0.872448,
+     "split_swap_ab": 0.890848,
+     "split_large_tile": 0.976512,
+     "split_tma": 0.87408,
+     "split_tma_act": 0.870144,
+     "split_tma_act_large_fc2": 0.914048,
+     "split_tma_small": 0.86144,
+     "split_tma_small_act": 0.862784
+    },
+    "16": {
+     "mega": 1.5239,
+     "mega_rounds": 1.52522,
+     "mega_min8": 1.52486,
+     "mega_min16": 1.52483,
+     "split_swap_ab": 1.55392,
+     "split_large_tile": 1.67286,
+     "split_tma": 1.51939,
+     "split_tma_act": 1.52669,
+     "split_tma_act_large_fc2": 1.59018,
+     "split_tma_small": 1.49638,
+     "split_tma_small_act": 1.51331
+    },
+    "32": {
+     "mega": 2.48186,
+     "mega_rounds": 2.48362,
+     "mega_min8": 2.48355,
+     "mega_min16": 2.48307,
+     "split_swap_ab": 2.52358,
+     "split_large_tile": 2.66979,
+     "split_tma": 2.46704,
+     "split_tma_act": 2.46323,
+     "split_tma_act_large_fc2": 2.51754,
+     "split_tma_small": 2.42381,
+     "split_tma_small_act": 2.40906
+    },
+    "64": {
+     "mega": 3.31459,
+     "mega_rounds": 3.31798,
+     "mega_min8": 3.31648,
+     "mega_min16": 3.31901,
+     "split_swap_ab": 3.37875,
+     "split_large_tile": 3.50842,
+     "split_tma": 3.30442,
+     "split_tma_act": 3.27437,
+     "split_tma_act_large_fc2": 3.36038,
+     "split_tma_small": 3.23981,
+     "split_tma_small_act": 3.22768
+    },
+    "512": {
+     "split_swap_ab": 4.20282,
+     "split_large_tile": 4.26531,
+     "split_tma": 3.99907,
+     "split_tma_act": 3.90134,
+     "split_tma_act_large_fc2": 3.97261,
+     "split_tma_small": 3.95245,
+     "split_tma_small_act": 3.88701
+    },
+    "1024": {
+     "split_swap_ab": 4.43411,
+     "split_large_tile": 4.3815,
+     "split_tma": 4.16298,
+     "split_tma_act": 4.02365,
+     "split_tma_act_large_fc2": 4.08595,
+     "split_tma_small": 4.12698,
+     "split_tma_small_act": 4.0223
+    },
     "2048": {
      "split_swap_ab": 4.73763,
      "split_large_tile": 4.60141,
@@ -3176,6 +3699,13 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "4": "split_swap_ab",
+    "8": "split_swap_ab",
+    "16": "split_swap_ab",
+    "64": "split_swap_ab",
+    "256": "split_tma_act",
+    "512": "split_tma_act",
+    "1024": "split_tma_act",
     "2048": "split_tma_act",
     "4096": "split_tma_act_large_fc2",
     "8192": "split_tma_act_large_fc2",
@@ -3183,6 +3713,85 @@ const char* shipped_tactics_json() {
     "32768": "split_tma_act"
    },
    "measured_ms": {
+    "4": {
+     "mega": 0.185664,
+     "mega_rounds": 0.186592,
+     "mega_min8": 0.18592,
+     "mega_min16": 0.189344,
+     "split_swap_ab": 0.178624,
+     "split_large_tile": 0.214048,
+     "split_tma": 0.184672,
+     "split_tma_act": 0.189824,
+     "split_tma_act_large_fc2": 0.195328,
+     "split_tma_small": 0.1816,
+     "split_tma_small_act": 0.196416
+    },
+    "8": {
+     "mega": 0.328288,
+     "mega_rounds": 0.328096,
+     "mega_min8": 0.326784,
+     "mega_min16": 0.326656,
+     "split_swap_ab": 0.308128,
+     "split_large_tile": 0.354784,
+     "split_tma": 0.327712,
+     "split_tma_act": 0.344608,
+     "split_tma_act_large_fc2": 0.3568,
+     "split_tma_small": 0.30816,
+     "split_tma_small_act": 0.314784
+    },
+    "16": {
+     "mega": 0.514848,
+     "mega_rounds": 0.513536,
+     "mega_min8": 0.512288,
+     "mega_min16": 0.512352,
+     "split_swap_ab": 0.480032,
+     "split_large_tile": 0.53296,
+     "split_tma": 0.492032,
+     "split_tma_act": 0.501088,
+     "split_tma_act_large_fc2": 0.518592,
+     "split_tma_small": 0.481568,
+     "split_tma_small_act": 0.492128
+    },
+    "64": {
+     "mega": 1.0783,
+     "mega_rounds": 1.07104,
+     "mega_min8": 1.07411,
+     "mega_min16": 1.0721,
+     "split_swap_ab": 1.01085,
+     "split_large_tile": 1.09651,
+     "split_tma": 1.01302,
+     "split_tma_act": 1.03411,
+     "split_tma_act_large_fc2": 1.06205,
+     "split_tma_small": 1.01133,
+     "split_tma_small_act": 1.01616
+    },
+    "256": {
+     "split_swap_ab": 1.21149,
+     "split_large_tile": 1.2879,
+     "split_tma": 1.19635,
+     "split_tma_act": 1.18566,
+     "split_tma_act_large_fc2": 1.20794,
+     "split_tma_small": 1.20701,
+     "split_tma_small_act": 1.19747
+    },
+    "512": {
+     "split_swap_ab": 1.24938,
+     "split_large_tile": 1.31603,
+     "split_tma": 1.23392,
+     "split_tma_act": 1.204,
+     "split_tma_act_large_fc2": 1.22589,
+     "split_tma_small": 1.24339,
+     "split_tma_small_act": 1.22218
+    },
+    "1024": {
+     "split_swap_ab": 1.31965,
+     "split_large_tile": 1.35754,
+     "split_tma": 1.29251,
+     "split_tma_act": 1.2377,
+     "split_tma_act_large_fc2": 1.25293,
+     "split_tma_small": 1.31024,
+     "split_tma_small_act": 1.2648
+    },
     "2048": {
      "split_swap_ab": 1.46979,
      "split_large_tile": 1.4393,
@@ -3244,11 +3853,135 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "mega_rounds",
+    "4": "split_tma_small",
+    "8": "split_tma_small",
+    "16": "split_tma_small_act",
+    "32": "split_tma_small_act",
+    "64": "split_tma_small_act",
+    "128": "split_tma_small_act",
+    "256": "split_tma_act",
+    "512": "split_tma_small_act",
+    "1024": "split_tma_act_large_fc2",
     "2048": "split_tma_act_large_fc2",
     "4096": "split_tma_act_large_fc2",
     "16384": "split_tma_act_large_fc2"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.167392,
+     "mega_rounds": 0.155584,
+     "mega_min8": 0.167872,
+     "mega_min16": 0.165696,
+     "split_swap_ab": 0.166848,
+     "split_large_tile": 0.206688,
+     "split_tma": 0.166848,
+     "split_tma_act": 0.1664,
+     "split_tma_act_large_fc2": 0.1856,
+     "split_tma_small": 0.167616,
+     "split_tma_small_act": 0.168576
+    },
+    "4": {
+     "mega": 0.459648,
+     "mega_rounds": 0.469664,
+     "mega_min8": 0.459168,
+     "mega_min16": 0.458304,
+     "split_swap_ab": 0.457568,
+     "split_large_tile": 0.547744,
+     "split_tma": 0.45584,
+     "split_tma_act": 0.461472,
+     "split_tma_act_large_fc2": 0.481824,
+     "split_tma_small": 0.443392,
+     "split_tma_small_act": 0.443392
+    },
+    "8": {
+     "mega": 0.520768,
+     "mega_rounds": 0.553952,
+     "mega_min8": 0.521824,
+     "mega_min16": 0.520992,
+     "split_swap_ab": 0.519488,
+     "split_large_tile": 0.594912,
+     "split_tma": 0.516768,
+     "split_tma_act": 0.520832,
+     "split_tma_act_large_fc2": 0.544288,
+     "split_tma_small": 0.501248,
+     "split_tma_small_act": 0.503584
+    },
+    "16": {
+     "mega": 0.520576,
+     "mega_rounds": 0.554752,
+     "mega_min8": 0.520704,
+     "mega_min16": 0.52064,
+     "split_swap_ab": 0.528032,
+     "split_large_tile": 0.588544,
+     "split_tma": 0.51168,
+     "split_tma_act": 0.50656,
+     "split_tma_act_large_fc2": 0.529888,
+     "split_tma_small": 0.50208,
+     "split_tma_small_act": 0.496864
+    },
+    "32": {
+     "mega": 0.538208,
+     "mega_rounds": 0.579648,
+     "mega_min8": 0.53856,
+     "mega_min16": 0.53776,
+     "split_swap_ab": 0.5296,
+     "split_large_tile": 0.609984,
+     "split_tma": 0.50992,
+     "split_tma_act": 0.499616,
+     "split_tma_act_large_fc2": 0.524288,
+     "split_tma_small": 0.503232,
+     "split_tma_small_act": 0.498688
+    },
+    "64": {
+     "mega": 0.696832,
+     "mega_rounds": 0.69392,
+     "mega_min8": 0.696032,
+     "mega_min16": 0.694848,
+     "split_swap_ab": 0.538752,
+     "split_large_tile": 0.619776,
+     "split_tma": 0.518272,
+     "split_tma_act": 0.504672,
+     "split_tma_act_large_fc2": 0.527424,
+     "split_tma_small": 0.512288,
+     "split_tma_small_act": 0.500992
+    },
+    "128": {
+     "split_swap_ab": 0.560128,
+     "split_large_tile": 0.609472,
+     "split_tma": 0.532672,
+     "split_tma_act": 0.50832,
+     "split_tma_act_large_fc2": 0.52624,
+     "split_tma_small": 0.526464,
+     "split_tma_small_act": 0.505248
+    },
+    "256": {
+     "split_swap_ab": 0.619904,
+     "split_large_tile": 0.601408,
+     "split_tma": 0.565984,
+     "split_tma_act": 0.525792,
+     "split_tma_act_large_fc2": 0.536672,
+     "split_tma_small": 0.574496,
+     "split_tma_small_act": 0.534784
+    },
+    "512": {
+     "split_swap_ab": 0.7328,
+     "split_large_tile": 0.760352,
+     "split_tma": 0.76448,
+     "split_tma_act": 0.721792,
+     "split_tma_act_large_fc2": 0.691232,
+     "split_tma_small": 0.703008,
+     "split_tma_small_act": 0.636192
+    },
+    "1024": {
+     "split_swap_ab": 1.28822,
+     "split_large_tile": 1.11981,
+     "split_tma": 1.17414,
+     "split_tma_act": 1.06304,
+     "split_tma_act_large_fc2": 1.03763,
+     "split_tma_small": 1.21133,
+     "split_tma_small_act": 1.13776
+    },
     "2048": {
      "split_swap_ab": 2.5448,
      "split_large_tile": 2.01875,
@@ -3292,11 +4025,93 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "mega_min8",
+    "2": "mega_min16",
+    "16": "split_tma_small",
+    "128": "split_tma_small_act",
+    "256": "split_tma_small_act",
+    "512": "split_tma_small_act",
+    "1024": "split_tma_act",
     "2048": "split_tma_small_act",
     "4096": "split_tma_small_act",
     "16384": "split_tma_act"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.046304,
+     "mega_rounds": 0.040512,
+     "mega_min8": 0.039904,
+     "mega_min16": 0.041984,
+     "split_swap_ab": 0.048,
+     "split_large_tile": 0.051328,
+     "split_tma": 0.054272,
+     "split_tma_act": 0.0632,
+     "split_tma_act_large_fc2": 0.06144,
+     "split_tma_small": 0.055072,
+     "split_tma_small_act": 0.062112
+    },
+    "2": {
+     "mega": 0.058848,
+     "mega_rounds": 0.058208,
+     "mega_min8": 0.063104,
+     "mega_min16": 0.054176,
+     "split_swap_ab": 0.061088,
+     "split_large_tile": 0.069376,
+     "split_tma": 0.064704,
+     "split_tma_act": 0.067488,
+     "split_tma_act_large_fc2": 0.06752,
+     "split_tma_small": 0.060544,
+     "split_tma_small_act": 0.066208
+    },
+    "16": {
+     "mega": 0.169728,
+     "mega_rounds": 0.169952,
+     "mega_min8": 0.168832,
+     "mega_min16": 0.169312,
+     "split_swap_ab": 0.173408,
+     "split_large_tile": 0.1936,
+     "split_tma": 0.166112,
+     "split_tma_act": 0.170624,
+     "split_tma_act_large_fc2": 0.184064,
+     "split_tma_small": 0.16192,
+     "split_tma_small_act": 0.164608
+    },
+    "128": {
+     "split_swap_ab": 0.26288,
+     "split_large_tile": 0.281792,
+     "split_tma": 0.250144,
+     "split_tma_act": 0.248,
+     "split_tma_act_large_fc2": 0.263712,
+     "split_tma_small": 0.246464,
+     "split_tma_small_act": 0.241376
+    },
+    "256": {
+     "split_swap_ab": 0.274496,
+     "split_large_tile": 0.290208,
+     "split_tma": 0.26016,
+     "split_tma_act": 0.25488,
+     "split_tma_act_large_fc2": 0.270016,
+     "split_tma_small": 0.25744,
+     "split_tma_small_act": 0.247744
+    },
+    "512": {
+     "split_swap_ab": 0.304672,
+     "split_large_tile": 0.30656,
+     "split_tma": 0.279744,
+     "split_tma_act": 0.265184,
+     "split_tma_act_large_fc2": 0.279104,
+     "split_tma_small": 0.277984,
+     "split_tma_small_act": 0.259456
+    },
+    "1024": {
+     "split_swap_ab": 0.358208,
+     "split_large_tile": 0.337024,
+     "split_tma": 0.317504,
+     "split_tma_act": 0.290976,
+     "split_tma_act_large_fc2": 0.299936,
+     "split_tma_small": 0.328768,
+     "split_tma_small_act": 0.297312
+    },
     "2048": {
      "split_swap_ab": 0.497536,
      "split_large_tile": 0.434528,
@@ -3323,6 +4138,1170 @@ const char* shipped_tactics_json() {
      "split_tma_act_large_fc2": 2.28291,
      "split_tma_small": 2.63174,
      "split_tma_small_act": 2.2296
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_mxfp4_bf16_mega",
+   "recipe": "w4a16_mxfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 256,
+   "top_k": 8,
+   "hidden": 7168,
+   "intermediate": 2048,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small_k1",
+    "8": "split_small",
+    "128": "split_small_k1",
+    "256": "split_small_k1",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large",
+    "8192": "split_large_tma"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.112576,
+     "mega_rounds": 0.126368,
+     "mega_min8": 0.106272,
+     "mega_min16": 0.127808,
+     "split_small": 0.102848,
+     "split_small_k1": 0.098432,
+     "split_small_k2": 0.109056,
+     "split_large": 0.108736,
+     "split_large_tma": 0.284608,
+     "split_large_tma_fc1": 0.209408,
+     "split_large_tma_fc2": 0.179104
+    },
+    "8": {
+     "mega": 0.517376,
+     "mega_rounds": 0.518496,
+     "mega_min8": 0.516928,
+     "mega_min16": 0.517696,
+     "split_small": 0.474144,
+     "split_small_k1": 0.474144,
+     "split_small_k2": 0.519232,
+     "split_large": 0.536768,
+     "split_large_tma": 1.5808,
+     "split_large_tma_fc1": 1.21437,
+     "split_large_tma_fc2": 0.905248
+    },
+    "128": {
+     "split_small": 2.06726,
+     "split_small_k1": 2.0351,
+     "split_small_k2": 2.27632,
+     "split_large": 2.35974,
+     "split_large_tma": 6.50826,
+     "split_large_tma_fc1": 5.04464,
+     "split_large_tma_fc2": 3.74576
+    },
+    "256": {
+     "split_small": 2.22694,
+     "split_small_k1": 2.15827,
+     "split_small_k2": 2.43373,
+     "split_large": 2.47811,
+     "split_large_tma": 6.69773,
+     "split_large_tma_fc1": 5.18502,
+     "split_large_tma_fc2": 3.87123
+    },
+    "1024": {
+     "split_small": 4.02992,
+     "split_small_k1": 4.01578,
+     "split_small_k2": 4.35437,
+     "split_large": 3.2295,
+     "split_large_tma": 6.8592,
+     "split_large_tma_fc1": 5.54256,
+     "split_large_tma_fc2": 4.34893
+    },
+    "2048": {
+     "split_small": 6.90861,
+     "split_small_k1": 6.91104,
+     "split_small_k2": 7.82301,
+     "split_large": 4.60435,
+     "split_large_tma": 7.73718,
+     "split_large_tma_fc1": 6.65638,
+     "split_large_tma_fc2": 5.77968
+    },
+    "4096": {
+     "split_small": 12.9139,
+     "split_small_k1": 13.2815,
+     "split_small_k2": 14.5651,
+     "split_large": 7.38659,
+     "split_large_tma": 9.74598,
+     "split_large_tma_fc1": 8.88182,
+     "split_large_tma_fc2": 8.35744
+    },
+    "8192": {
+     "split_small": 25.0214,
+     "split_small_k1": 25.7148,
+     "split_small_k2": 27.8796,
+     "split_large": 14.0915,
+     "split_large_tma": 13.3573,
+     "split_large_tma_fc1": 13.4828,
+     "split_large_tma_fc2": 13.7648
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_mxfp4_bf16_mega",
+   "recipe": "w4a16_mxfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 4,
+   "hidden": 2880,
+   "intermediate": 2880,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small_k1",
+    "2": "split_small_k1",
+    "4": "split_small_k1",
+    "32": "split_small",
+    "512": "split_large",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.063264,
+     "mega_rounds": 0.05568,
+     "mega_min8": 0.060384,
+     "mega_min16": 0.060384,
+     "split_small": 0.05584,
+     "split_small_k1": 0.049216,
+     "split_small_k2": 0.055872,
+     "split_large": 0.05488,
+     "split_large_tma": 0.125824,
+     "split_large_tma_fc1": 0.103296,
+     "split_large_tma_fc2": 0.077952
+    },
+    "2": {
+     "mega": 0.079776,
+     "mega_rounds": 0.082176,
+     "mega_min8": 0.08512,
+     "mega_min16": 0.08496,
+     "split_small": 0.075648,
+     "split_small_k1": 0.073984,
+     "split_small_k2": 0.076064,
+     "split_large": 0.075616,
+     "split_large_tma": 0.185152,
+     "split_large_tma_fc1": 0.136416,
+     "split_large_tma_fc2": 0.121696
+    },
+    "4": {
+     "mega": 0.12208,
+     "mega_rounds": 0.123648,
+     "mega_min8": 0.119744,
+     "mega_min16": 0.119584,
+     "split_small": 0.114944,
+     "split_small_k1": 0.113696,
+     "split_small_k2": 0.12928,
+     "split_large": 0.120256,
+     "split_large_tma": 0.30432,
+     "split_large_tma_fc1": 0.236896,
+     "split_large_tma_fc2": 0.183808
+    },
+    "32": {
+     "mega": 0.458624,
+     "mega_rounds": 0.459456,
+     "mega_min8": 0.458784,
+     "mega_min16": 0.458432,
+     "split_small": 0.413344,
+     "split_small_k1": 0.413472,
+     "split_small_k2": 0.499424,
+     "split_large": 0.43072,
+     "split_large_tma": 1.23226,
+     "split_large_tma_fc1": 0.958304,
+     "split_large_tma_fc2": 0.707424
+    },
+    "512": {
+     "split_small": 0.781728,
+     "split_small_k1": 0.79072,
+     "split_small_k2": 0.936896,
+     "split_large": 0.76096,
+     "split_large_tma": 1.99222,
+     "split_large_tma_fc1": 1.54717,
+     "split_large_tma_fc2": 1.17738
+    },
+    "1024": {
+     "split_small": 1.22317,
+     "split_small_k1": 1.25869,
+     "split_small_k2": 1.43034,
+     "split_large": 0.937248,
+     "split_large_tma": 2.08077,
+     "split_large_tma_fc1": 1.64304,
+     "split_large_tma_fc2": 1.27715
+    },
+    "2048": {
+     "split_small": 2.13203,
+     "split_small_k1": 2.10656,
+     "split_small_k2": 2.30957,
+     "split_large": 1.38742,
+     "split_large_tma": 2.30451,
+     "split_large_tma_fc1": 2.0135,
+     "split_large_tma_fc2": 1.67226
+    },
+    "4096": {
+     "split_small": 3.92608,
+     "split_small_k1": 3.9352,
+     "split_small_k2": 4.21882,
+     "split_large": 2.20429,
+     "split_large_tma": 2.72995,
+     "split_large_tma_fc1": 2.55482,
+     "split_large_tma_fc2": 2.38243
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_mxfp4_bf16_mega",
+   "recipe": "w4a16_mxfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 8,
+   "top_k": 2,
+   "hidden": 4096,
+   "intermediate": 14336,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small",
+    "2": "split_small",
+    "4": "split_small_k1",
+    "8": "split_small_k1",
+    "16": "split_small_k1",
+    "32": "split_small_k1",
+    "64": "split_small",
+    "128": "split_large",
+    "256": "split_large",
+    "512": "split_large",
+    "2048": "split_large_tma",
+    "4096": "split_large_tma",
+    "8192": "split_large_tma"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.11504,
+     "mega_rounds": 0.108768,
+     "mega_min8": 0.116448,
+     "mega_min16": 0.118368,
+     "split_small": 0.095712,
+     "split_small_k1": 0.108096,
+     "split_small_k2": 0.098752,
+     "split_large": 0.152576,
+     "split_large_tma": 0.320544,
+     "split_large_tma_fc1": 0.246016,
+     "split_large_tma_fc2": 0.22272
+    },
+    "2": {
+     "mega": 0.143168,
+     "mega_rounds": 0.15424,
+     "mega_min8": 0.145696,
+     "mega_min16": 0.150336,
+     "split_small": 0.131968,
+     "split_small_k1": 0.1336,
+     "split_small_k2": 0.133024,
+     "split_large": 0.177664,
+     "split_large_tma": 0.4032,
+     "split_large_tma_fc1": 0.325536,
+     "split_large_tma_fc2": 0.247776
+    },
+    "4": {
+     "mega": 0.274688,
+     "mega_rounds": 0.315456,
+     "mega_min8": 0.274496,
+     "mega_min16": 0.27472,
+     "split_small": 0.253568,
+     "split_small_k1": 0.25072,
+     "split_small_k2": 0.259264,
+     "split_large": 0.29296,
+     "split_large_tma": 0.789024,
+     "split_large_tma_fc1": 0.598112,
+     "split_large_tma_fc2": 0.477664
+    },
+    "8": {
+     "mega": 0.31184,
+     "mega_rounds": 0.337632,
+     "mega_min8": 0.311488,
+     "mega_min16": 0.311584,
+     "split_small": 0.283936,
+     "split_small_k1": 0.28096,
+     "split_small_k2": 0.288576,
+     "split_large": 0.321536,
+     "split_large_tma": 0.866688,
+     "split_large_tma_fc1": 0.677312,
+     "split_large_tma_fc2": 0.506176
+    },
+    "16": {
+     "mega": 0.312672,
+     "mega_rounds": 0.338368,
+     "mega_min8": 0.312224,
+     "mega_min16": 0.312,
+     "split_small": 0.285312,
+     "split_small_k1": 0.284736,
+     "split_small_k2": 0.293952,
+     "split_large": 0.322784,
+     "split_large_tma": 0.867264,
+     "split_large_tma_fc1": 0.677344,
+     "split_large_tma_fc2": 0.506048
+    },
+    "32": {
+     "mega": 0.34336,
+     "mega_rounds": 0.350432,
+     "mega_min8": 0.343008,
+     "mega_min16": 0.342816,
+     "split_small": 0.290368,
+     "split_small_k1": 0.287296,
+     "split_small_k2": 0.305056,
+     "split_large": 0.325504,
+     "split_large_tma": 0.870304,
+     "split_large_tma_fc1": 0.690432,
+     "split_large_tma_fc2": 0.510592
+    },
+    "64": {
+     "mega": 0.468,
+     "mega_rounds": 0.46816,
+     "mega_min8": 0.466656,
+     "mega_min16": 0.467392,
+     "split_small": 0.321728,
+     "split_small_k1": 0.323424,
+     "split_small_k2": 0.345472,
+     "split_large": 0.341472,
+     "split_large_tma": 0.88144,
+     "split_large_tma_fc1": 0.705632,
+     "split_large_tma_fc2": 0.520512
+    },
+    "128": {
+     "split_small": 0.452,
+     "split_small_k1": 0.483616,
+     "split_small_k2": 0.4984,
+     "split_large": 0.392736,
+     "split_large_tma": 0.895392,
+     "split_large_tma_fc1": 0.74272,
+     "split_large_tma_fc2": 0.541856
+    },
+    "256": {
+     "split_small": 0.93216,
+     "split_small_k1": 0.929856,
+     "split_small_k2": 0.984736,
+     "split_large": 0.613696,
+     "split_large_tma": 1.04886,
+     "split_large_tma_fc1": 0.892416,
+     "split_large_tma_fc2": 0.767264
+    },
+    "512": {
+     "split_small": 1.61437,
+     "split_small_k1": 1.59869,
+     "split_small_k2": 1.70461,
+     "split_large": 0.885184,
+     "split_large_tma": 1.15126,
+     "split_large_tma_fc1": 1.08342,
+     "split_large_tma_fc2": 0.956608
+    },
+    "2048": {
+     "split_small": 6.11754,
+     "split_small_k1": 6.02518,
+     "split_small_k2": 6.51098,
+     "split_large": 3.17277,
+     "split_large_tma": 2.9904,
+     "split_large_tma_fc1": 3.05997,
+     "split_large_tma_fc2": 3.09718
+    },
+    "4096": {
+     "split_small": 11.8716,
+     "split_small_k1": 12.5382,
+     "split_small_k2": 13.2235,
+     "split_large": 6.06086,
+     "split_large_tma": 5.93776,
+     "split_large_tma_fc1": 6.22944,
+     "split_large_tma_fc2": 5.98387
+    },
+    "8192": {
+     "split_small": 23.7816,
+     "split_small_k1": 23.9632,
+     "split_small_k2": 25.776,
+     "split_large": 12.1992,
+     "split_large_tma": 11.0811,
+     "split_large_tma_fc1": 11.5929,
+     "split_large_tma_fc2": 11.8774
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_mxfp4_bf16_mega",
+   "recipe": "w4a16_mxfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 8,
+   "hidden": 2048,
+   "intermediate": 768,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small_k1",
+    "2": "split_small_k1",
+    "4": "split_small_k1",
+    "8": "mega_min8",
+    "16": "split_small_k1",
+    "32": "split_small_k1",
+    "128": "split_small_k1",
+    "256": "split_large",
+    "512": "split_large",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large_tma_fc1",
+    "8192": "split_large_tma_fc1"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.03552,
+     "mega_rounds": 0.036416,
+     "mega_min8": 0.0376,
+     "mega_min16": 0.037728,
+     "split_small": 0.033856,
+     "split_small_k1": 0.030304,
+     "split_small_k2": 0.033792,
+     "split_large": 0.034624,
+     "split_large_tma": 0.066272,
+     "split_large_tma_fc1": 0.053632,
+     "split_large_tma_fc2": 0.04704
+    },
+    "2": {
+     "mega": 0.049248,
+     "mega_rounds": 0.046944,
+     "mega_min8": 0.045408,
+     "mega_min16": 0.046048,
+     "split_small": 0.045536,
+     "split_small_k1": 0.040256,
+     "split_small_k2": 0.045664,
+     "split_large": 0.04176,
+     "split_large_tma": 0.097504,
+     "split_large_tma_fc1": 0.077696,
+     "split_large_tma_fc2": 0.06192
+    },
+    "4": {
+     "mega": 0.065088,
+     "mega_rounds": 0.066496,
+     "mega_min8": 0.064352,
+     "mega_min16": 0.06432,
+     "split_small": 0.060928,
+     "split_small_k1": 0.060896,
+     "split_small_k2": 0.06736,
+     "split_large": 0.06336,
+     "split_large_tma": 0.139392,
+     "split_large_tma_fc1": 0.112544,
+     "split_large_tma_fc2": 0.092224
+    },
+    "8": {
+     "mega": 0.081056,
+     "mega_rounds": 0.081664,
+     "mega_min8": 0.081024,
+     "mega_min16": 0.08112,
+     "split_small": 0.083264,
+     "split_small_k1": 0.08336,
+     "split_small_k2": 0.092576,
+     "split_large": 0.085344,
+     "split_large_tma": 0.208032,
+     "split_large_tma_fc1": 0.163904,
+     "split_large_tma_fc2": 0.132256
+    },
+    "16": {
+     "mega": 0.11504,
+     "mega_rounds": 0.117024,
+     "mega_min8": 0.115808,
+     "mega_min16": 0.115616,
+     "split_small": 0.110912,
+     "split_small_k1": 0.110688,
+     "split_small_k2": 0.135712,
+     "split_large": 0.117408,
+     "split_large_tma": 0.303456,
+     "split_large_tma_fc1": 0.237664,
+     "split_large_tma_fc2": 0.180064
+    },
+    "32": {
+     "mega": 0.155808,
+     "mega_rounds": 0.156576,
+     "mega_min8": 0.155776,
+     "mega_min16": 0.155808,
+     "split_small": 0.142464,
+     "split_small_k1": 0.142144,
+     "split_small_k2": 0.170368,
+     "split_large": 0.149632,
+     "split_large_tma": 0.402464,
+     "split_large_tma_fc1": 0.316608,
+     "split_large_tma_fc2": 0.236992
+    },
+    "128": {
+     "split_small": 0.16416,
+     "split_small_k1": 0.163968,
+     "split_small_k2": 0.204288,
+     "split_large": 0.172032,
+     "split_large_tma": 0.448736,
+     "split_large_tma_fc1": 0.346752,
+     "split_large_tma_fc2": 0.2664
+    },
+    "256": {
+     "split_small": 0.187616,
+     "split_small_k1": 0.187712,
+     "split_small_k2": 0.238176,
+     "split_large": 0.181568,
+     "split_large_tma": 0.451104,
+     "split_large_tma_fc1": 0.357536,
+     "split_large_tma_fc2": 0.27728
+    },
+    "512": {
+     "split_small": 0.27696,
+     "split_small_k1": 0.276384,
+     "split_small_k2": 0.352672,
+     "split_large": 0.216896,
+     "split_large_tma": 0.480224,
+     "split_large_tma_fc1": 0.379008,
+     "split_large_tma_fc2": 0.319744
+    },
+    "1024": {
+     "split_small": 0.454144,
+     "split_small_k1": 0.452512,
+     "split_small_k2": 0.593984,
+     "split_large": 0.333472,
+     "split_large_tma": 0.549888,
+     "split_large_tma_fc1": 0.45296,
+     "split_large_tma_fc2": 0.420352
+    },
+    "2048": {
+     "split_small": 0.801376,
+     "split_small_k1": 0.812192,
+     "split_small_k2": 1.08566,
+     "split_large": 0.510592,
+     "split_large_tma": 0.670336,
+     "split_large_tma_fc1": 0.603904,
+     "split_large_tma_fc2": 0.570304
+    },
+    "4096": {
+     "split_small": 1.49382,
+     "split_small_k1": 1.55504,
+     "split_small_k2": 2.07498,
+     "split_large": 0.921376,
+     "split_large_tma": 0.93088,
+     "split_large_tma_fc1": 0.886624,
+     "split_large_tma_fc2": 0.944896
+    },
+    "8192": {
+     "split_small": 2.99261,
+     "split_small_k1": 2.99805,
+     "split_small_k2": 4.0656,
+     "split_large": 1.7345,
+     "split_large_tma": 1.7577,
+     "split_large_tma_fc1": 1.7151,
+     "split_large_tma_fc2": 1.77472
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_nvfp4_bf16_mega",
+   "recipe": "w4a16_nvfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 256,
+   "top_k": 8,
+   "hidden": 7168,
+   "intermediate": 2048,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small_k1",
+    "2": "split_small_k1",
+    "8": "split_small",
+    "32": "split_small_k1",
+    "64": "split_small_k1",
+    "128": "split_small_k1",
+    "256": "split_small_k1",
+    "512": "split_small_k1",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large",
+    "8192": "split_large_tma"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.116096,
+     "mega_rounds": 0.139168,
+     "mega_min8": 0.114112,
+     "mega_min16": 0.135776,
+     "split_small": 0.107712,
+     "split_small_k1": 0.102496,
+     "split_small_k2": 0.112512,
+     "split_large": 0.116416,
+     "split_large_tma": 0.30592,
+     "split_large_tma_fc1": 0.2312,
+     "split_large_tma_fc2": 0.187264
+    },
+    "2": {
+     "mega": 0.176832,
+     "mega_rounds": 0.17568,
+     "mega_min8": 0.17696,
+     "mega_min16": 0.174176,
+     "split_small": 0.163616,
+     "split_small_k1": 0.163552,
+     "split_small_k2": 0.17504,
+     "split_large": 0.196512,
+     "split_large_tma": 0.526624,
+     "split_large_tma_fc1": 0.413536,
+     "split_large_tma_fc2": 0.308736
+    },
+    "8": {
+     "mega": 0.547872,
+     "mega_rounds": 0.547904,
+     "mega_min8": 0.548352,
+     "mega_min16": 0.547392,
+     "split_small": 0.502816,
+     "split_small_k1": 0.502912,
+     "split_small_k2": 0.542912,
+     "split_large": 0.58304,
+     "split_large_tma": 1.66176,
+     "split_large_tma_fc1": 1.28342,
+     "split_large_tma_fc2": 0.94464
+    },
+    "32": {
+     "mega": 1.53194,
+     "mega_rounds": 1.53334,
+     "mega_min8": 1.53354,
+     "mega_min16": 1.53779,
+     "split_small": 1.49722,
+     "split_small_k1": 1.4545,
+     "split_small_k2": 1.59677,
+     "split_large": 1.65725,
+     "split_large_tma": 4.53181,
+     "split_large_tma_fc1": 3.56803,
+     "split_large_tma_fc2": 2.53904
+    },
+    "64": {
+     "mega": 2.02365,
+     "mega_rounds": 2.10307,
+     "mega_min8": 2.12819,
+     "mega_min16": 2.10262,
+     "split_small": 1.90266,
+     "split_small_k1": 1.89005,
+     "split_small_k2": 2.0536,
+     "split_large": 2.20675,
+     "split_large_tma": 6.06842,
+     "split_large_tma_fc1": 4.78531,
+     "split_large_tma_fc2": 3.41498
+    },
+    "128": {
+     "split_small": 2.21731,
+     "split_small_k1": 2.19242,
+     "split_small_k2": 2.42243,
+     "split_large": 2.53347,
+     "split_large_tma": 6.88272,
+     "split_large_tma_fc1": 5.42022,
+     "split_large_tma_fc2": 3.89834
+    },
+    "256": {
+     "split_small": 2.34822,
+     "split_small_k1": 2.30614,
+     "split_small_k2": 2.56781,
+     "split_large": 2.65808,
+     "split_large_tma": 7.09398,
+     "split_large_tma_fc1": 5.61053,
+     "split_large_tma_fc2": 4.07536
+    },
+    "512": {
+     "split_small": 2.72944,
+     "split_small_k1": 2.72925,
+     "split_small_k2": 3.03142,
+     "split_large": 2.90026,
+     "split_large_tma": 7.1296,
+     "split_large_tma_fc1": 5.72749,
+     "split_large_tma_fc2": 4.19952
+    },
+    "1024": {
+     "split_small": 4.22534,
+     "split_small_k1": 4.19901,
+     "split_small_k2": 4.60102,
+     "split_large": 3.49674,
+     "split_large_tma": 7.22464,
+     "split_large_tma_fc1": 5.99078,
+     "split_large_tma_fc2": 4.54125
+    },
+    "2048": {
+     "split_small": 7.28803,
+     "split_small_k1": 7.292,
+     "split_small_k2": 8.12413,
+     "split_large": 4.77248,
+     "split_large_tma": 7.89968,
+     "split_large_tma_fc1": 6.89853,
+     "split_large_tma_fc2": 5.81859
+    },
+    "4096": {
+     "split_small": 13.482,
+     "split_small_k1": 13.7265,
+     "split_small_k2": 15.3672,
+     "split_large": 7.82154,
+     "split_large_tma": 9.78352,
+     "split_large_tma_fc1": 9.32029,
+     "split_large_tma_fc2": 8.38362
+    },
+    "8192": {
+     "split_small": 26.0634,
+     "split_small_k1": 27.1057,
+     "split_small_k2": 28.9748,
+     "split_large": 14.4423,
+     "split_large_tma": 13.7809,
+     "split_large_tma_fc1": 14.1073,
+     "split_large_tma_fc2": 14.2196
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_nvfp4_bf16_mega",
+   "recipe": "w4a16_nvfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 4,
+   "hidden": 2880,
+   "intermediate": 2880,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small_k1",
+    "2": "mega",
+    "4": "split_small_k1",
+    "8": "split_small",
+    "128": "split_small_k1",
+    "512": "split_small",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.063776,
+     "mega_rounds": 0.059264,
+     "mega_min8": 0.065152,
+     "mega_min16": 0.065312,
+     "split_small": 0.05728,
+     "split_small_k1": 0.051456,
+     "split_small_k2": 0.057248,
+     "split_large": 0.057696,
+     "split_large_tma": 0.1336,
+     "split_large_tma_fc1": 0.10832,
+     "split_large_tma_fc2": 0.082688
+    },
+    "2": {
+     "mega": 0.075968,
+     "mega_rounds": 0.07712,
+     "mega_min8": 0.089888,
+     "mega_min16": 0.089792,
+     "split_small": 0.0792,
+     "split_small_k1": 0.077952,
+     "split_small_k2": 0.078304,
+     "split_large": 0.080288,
+     "split_large_tma": 0.193824,
+     "split_large_tma_fc1": 0.144192,
+     "split_large_tma_fc2": 0.125984
+    },
+    "4": {
+     "mega": 0.124736,
+     "mega_rounds": 0.127136,
+     "mega_min8": 0.12496,
+     "mega_min16": 0.124896,
+     "split_small": 0.118528,
+     "split_small_k1": 0.118496,
+     "split_small_k2": 0.133312,
+     "split_large": 0.12752,
+     "split_large_tma": 0.320928,
+     "split_large_tma_fc1": 0.252768,
+     "split_large_tma_fc2": 0.192192
+    },
+    "8": {
+     "mega": 0.205248,
+     "mega_rounds": 0.206144,
+     "mega_min8": 0.205504,
+     "mega_min16": 0.20528,
+     "split_small": 0.199104,
+     "split_small_k1": 0.19952,
+     "split_small_k2": 0.22496,
+     "split_large": 0.216288,
+     "split_large_tma": 0.563968,
+     "split_large_tma_fc1": 0.436896,
+     "split_large_tma_fc2": 0.33968
+    },
+    "128": {
+     "split_small": 0.680672,
+     "split_small_k1": 0.680224,
+     "split_small_k2": 0.808032,
+     "split_large": 0.7384,
+     "split_large_tma": 2.01955,
+     "split_large_tma_fc1": 1.60608,
+     "split_large_tma_fc2": 1.16333
+    },
+    "512": {
+     "split_small": 0.82464,
+     "split_small_k1": 0.838784,
+     "split_small_k2": 0.990656,
+     "split_large": 0.829984,
+     "split_large_tma": 2.13427,
+     "split_large_tma_fc1": 1.6913,
+     "split_large_tma_fc2": 1.24845
+    },
+    "1024": {
+     "split_small": 1.27379,
+     "split_small_k1": 1.32406,
+     "split_small_k2": 1.51901,
+     "split_large": 1.01014,
+     "split_large_tma": 2.16595,
+     "split_large_tma_fc1": 1.74659,
+     "split_large_tma_fc2": 1.35411
+    },
+    "2048": {
+     "split_small": 2.22922,
+     "split_small_k1": 2.21805,
+     "split_small_k2": 2.43456,
+     "split_large": 1.42554,
+     "split_large_tma": 2.34659,
+     "split_large_tma_fc1": 2.08128,
+     "split_large_tma_fc2": 1.75146
+    },
+    "4096": {
+     "split_small": 4.11875,
+     "split_small_k1": 4.11562,
+     "split_small_k2": 4.4352,
+     "split_large": 2.28426,
+     "split_large_tma": 2.83686,
+     "split_large_tma_fc1": 2.65933,
+     "split_large_tma_fc2": 2.45818
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_nvfp4_bf16_mega",
+   "recipe": "w4a16_nvfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 8,
+   "top_k": 2,
+   "hidden": 4096,
+   "intermediate": 14336,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small",
+    "2": "split_small",
+    "4": "split_small_k1",
+    "8": "split_small_k1",
+    "16": "split_small_k1",
+    "32": "split_small_k1",
+    "128": "split_large",
+    "256": "split_large",
+    "512": "split_large",
+    "1024": "split_large_tma",
+    "2048": "split_large_tma",
+    "8192": "split_large_tma"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.117952,
+     "mega_rounds": 0.115264,
+     "mega_min8": 0.121856,
+     "mega_min16": 0.126464,
+     "split_small": 0.09984,
+     "split_small_k1": 0.112864,
+     "split_small_k2": 0.103648,
+     "split_large": 0.161632,
+     "split_large_tma": 0.338112,
+     "split_large_tma_fc1": 0.263808,
+     "split_large_tma_fc2": 0.234304
+    },
+    "2": {
+     "mega": 0.153568,
+     "mega_rounds": 0.146688,
+     "mega_min8": 0.154464,
+     "mega_min16": 0.15904,
+     "split_small": 0.139744,
+     "split_small_k1": 0.140544,
+     "split_small_k2": 0.140192,
+     "split_large": 0.189728,
+     "split_large_tma": 0.43088,
+     "split_large_tma_fc1": 0.34976,
+     "split_large_tma_fc2": 0.261728
+    },
+    "4": {
+     "mega": 0.297408,
+     "mega_rounds": 0.292416,
+     "mega_min8": 0.298048,
+     "mega_min16": 0.297376,
+     "split_small": 0.269088,
+     "split_small_k1": 0.266688,
+     "split_small_k2": 0.275936,
+     "split_large": 0.321568,
+     "split_large_tma": 0.836192,
+     "split_large_tma_fc1": 0.642272,
+     "split_large_tma_fc2": 0.50976
+    },
+    "8": {
+     "mega": 0.33232,
+     "mega_rounds": 0.324192,
+     "mega_min8": 0.332288,
+     "mega_min16": 0.332544,
+     "split_small": 0.3,
+     "split_small_k1": 0.298432,
+     "split_small_k2": 0.307872,
+     "split_large": 0.351808,
+     "split_large_tma": 0.923264,
+     "split_large_tma_fc1": 0.729728,
+     "split_large_tma_fc2": 0.5392
+    },
+    "16": {
+     "mega": 0.33248,
+     "mega_rounds": 0.332288,
+     "mega_min8": 0.33264,
+     "mega_min16": 0.332544,
+     "split_small": 0.301248,
+     "split_small_k1": 0.29824,
+     "split_small_k2": 0.309472,
+     "split_large": 0.352736,
+     "split_large_tma": 0.922976,
+     "split_large_tma_fc1": 0.72992,
+     "split_large_tma_fc2": 0.540416
+    },
+    "32": {
+     "mega": 0.360864,
+     "mega_rounds": 0.364352,
+     "mega_min8": 0.361216,
+     "mega_min16": 0.361184,
+     "split_small": 0.307744,
+     "split_small_k1": 0.303616,
+     "split_small_k2": 0.321088,
+     "split_large": 0.355744,
+     "split_large_tma": 0.925568,
+     "split_large_tma_fc1": 0.740736,
+     "split_large_tma_fc2": 0.543456
+    },
+    "128": {
+     "split_small": 0.4808,
+     "split_small_k1": 0.512064,
+     "split_small_k2": 0.524672,
+     "split_large": 0.42992,
+     "split_large_tma": 0.946816,
+     "split_large_tma_fc1": 0.799424,
+     "split_large_tma_fc2": 0.57648
+    },
+    "256": {
+     "split_small": 1.00358,
+     "split_small_k1": 0.987776,
+     "split_small_k2": 1.04262,
+     "split_large": 0.630208,
+     "split_large_tma": 1.05488,
+     "split_large_tma_fc1": 0.919328,
+     "split_large_tma_fc2": 0.748
+    },
+    "512": {
+     "split_small": 1.69926,
+     "split_small_k1": 1.69555,
+     "split_small_k2": 1.78608,
+     "split_large": 0.924224,
+     "split_large_tma": 1.17802,
+     "split_large_tma_fc1": 1.09731,
+     "split_large_tma_fc2": 0.98096
+    },
+    "1024": {
+     "split_small": 3.29923,
+     "split_small_k1": 3.28125,
+     "split_small_k2": 3.4231,
+     "split_large": 1.75616,
+     "split_large_tma": 1.63898,
+     "split_large_tma_fc1": 1.67747,
+     "split_large_tma_fc2": 1.65651
+    },
+    "2048": {
+     "split_small": 6.44106,
+     "split_small_k1": 6.3199,
+     "split_small_k2": 6.84662,
+     "split_large": 3.31267,
+     "split_large_tma": 3.12419,
+     "split_large_tma_fc1": 3.21565,
+     "split_large_tma_fc2": 3.28192
+    },
+    "8192": {
+     "split_small": 25.0945,
+     "split_small_k1": 25.4508,
+     "split_small_k2": 26.6224,
+     "split_large": 12.5491,
+     "split_large_tma": 11.4437,
+     "split_large_tma_fc1": 12.0063,
+     "split_large_tma_fc2": 12.2115
+    }
+   }
+  },
+  {
+   "gpu": "NVIDIA H100 80GB HBM3",
+   "sm_count": 132,
+   "backend": "sm90_bf16_nvfp4_bf16_mega",
+   "recipe": "w4a16_nvfp4",
+   "activation": "swiglu",
+   "bias": false,
+   "experts": 128,
+   "top_k": 8,
+   "hidden": 2048,
+   "intermediate": 768,
+   "driver": 0,
+   "library": "*",
+   "tactics": {
+    "1": "split_small_k1",
+    "2": "split_small_k1",
+    "4": "split_small_k1",
+    "16": "split_small",
+    "32": "split_small_k1",
+    "64": "split_small",
+    "512": "split_large",
+    "1024": "split_large",
+    "2048": "split_large",
+    "4096": "split_large_tma_fc1",
+    "8192": "split_large_tma_fc1"
+   },
+   "measured_ms": {
+    "1": {
+     "mega": 0.03744,
+     "mega_rounds": 0.038528,
+     "mega_min8": 0.040288,
+     "mega_min16": 0.040256,
+     "split_small": 0.034496,
+     "split_small_k1": 0.03088,
+     "split_small_k2": 0.034496,
+     "split_large": 0.035584,
+     "split_large_tma": 0.068736,
+     "split_large_tma_fc1": 0.055872,
+     "split_large_tma_fc2": 0.047936
+    },
+    "2": {
+     "mega": 0.05216,
+     "mega_rounds": 0.048192,
+     "mega_min8": 0.048608,
+     "mega_min16": 0.049376,
+     "split_small": 0.04656,
+     "split_small_k1": 0.041568,
+     "split_small_k2": 0.046528,
+     "split_large": 0.043488,
+     "split_large_tma": 0.1024,
+     "split_large_tma_fc1": 0.080768,
+     "split_large_tma_fc2": 0.063936
+    },
+    "4": {
+     "mega": 0.069312,
+     "mega_rounds": 0.070272,
+     "mega_min8": 0.068288,
+     "mega_min16": 0.068416,
+     "split_small": 0.063168,
+     "split_small_k1": 0.063072,
+     "split_small_k2": 0.069056,
+     "split_large": 0.066528,
+     "split_large_tma": 0.14704,
+     "split_large_tma_fc1": 0.116288,
+     "split_large_tma_fc2": 0.095264
+    },
+    "16": {
+     "mega": 0.121472,
+     "mega_rounds": 0.122144,
+     "mega_min8": 0.12336,
+     "mega_min16": 0.123104,
+     "split_small": 0.115008,
+     "split_small_k1": 0.115072,
+     "split_small_k2": 0.13968,
+     "split_large": 0.125056,
+     "split_large_tma": 0.31456,
+     "split_large_tma_fc1": 0.247872,
+     "split_large_tma_fc2": 0.186336
+    },
+    "32": {
+     "mega": 0.162016,
+     "mega_rounds": 0.162624,
+     "mega_min8": 0.162048,
+     "mega_min16": 0.161984,
+     "split_small": 0.148544,
+     "split_small_k1": 0.148064,
+     "split_small_k2": 0.175168,
+     "split_large": 0.16096,
+     "split_large_tma": 0.418912,
+     "split_large_tma_fc1": 0.33232,
+     "split_large_tma_fc2": 0.246176
+    },
+    "64": {
+     "mega": 0.182624,
+     "mega_rounds": 0.183776,
+     "mega_min8": 0.182784,
+     "mega_min16": 0.182784,
+     "split_small": 0.162144,
+     "split_small_k1": 0.162144,
+     "split_small_k2": 0.193376,
+     "split_large": 0.176576,
+     "split_large_tma": 0.459264,
+     "split_large_tma_fc1": 0.357376,
+     "split_large_tma_fc2": 0.269792
+    },
+    "512": {
+     "split_small": 0.288352,
+     "split_small_k1": 0.289216,
+     "split_small_k2": 0.364704,
+     "split_large": 0.230112,
+     "split_large_tma": 0.496032,
+     "split_large_tma_fc1": 0.399008,
+     "split_large_tma_fc2": 0.329536
+    },
+    "1024": {
+     "split_small": 0.467616,
+     "split_small_k1": 0.4656,
+     "split_small_k2": 0.605888,
+     "split_large": 0.334656,
+     "split_large_tma": 0.557056,
+     "split_large_tma_fc1": 0.465536,
+     "split_large_tma_fc2": 0.418304
+    },
+    "2048": {
+     "split_small": 0.854304,
+     "split_small_k1": 0.85296,
+     "split_small_k2": 1.10976,
+     "split_large": 0.5216,
+     "split_large_tma": 0.682016,
+     "split_large_tma_fc1": 0.6216,
+     "split_large_tma_fc2": 0.581888
+    },
+    "4096": {
+     "split_small": 1.5432,
+     "split_small_k1": 1.6249,
+     "split_small_k2": 2.13091,
+     "split_large": 0.939264,
+     "split_large_tma": 0.9568,
+     "split_large_tma_fc1": 0.925024,
+     "split_large_tma_fc2": 0.964032
+    },
+    "8192": {
+     "split_small": 3.16634,
+     "split_small_k1": 3.16883,
+     "split_small_k2": 4.17283,
+     "split_large": 1.88048,
+     "split_large_tma": 1.8223,
+     "split_large_tma_fc1": 1.77392,
+     "split_large_tma_fc2": 1.81517
     }
    }
   }
