@@ -75,6 +75,17 @@ sharded_gpu_tests() {
   cat "$R/${name}"_shard*.log | grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]|tests ran" | head -12
 }
 
+# One `megamoe tune` of the job (--iters 50 --rounds 2) until DEADLINE seconds into it (skipped with
+# less than 20 s left): tune_until NAME DEADLINE TUNE ARGS...; writes $R/tune_NAME.json (its cache) and
+# $R/tune_NAME.txt, prints the exit status and the tune's table lines.
+tune_until() {
+  local name=$1 d=$2
+  shift 2
+  [ "$(left "$d")" -lt 20 ] && { echo "skip $name (time)"; return; }
+  timeout "$(left "$d")" "$B/megamoe" tune "$@" --iters 50 --rounds 2 --cache "$R/tune_$name.json" > "$R/tune_$name.txt" 2>&1
+  echo "tune $name rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_$name.txt" | grep -E "^[a-z0-9.-]+ +[0-9]+ " | cut -c1-160
+}
+
 # compute-sanitizer over $B/megamoe_gpu_tests: gpu_sanitizers FILTER TIMEOUT TOOL... (e.g. racecheck
 # memcheck synccheck); logs $R/san_<tool>.log, one line per tool with its exit status (9: errors found)
 # and the tool's summary line.

@@ -9,19 +9,13 @@
 set -u
 source scripts/device_env.sh
 carried_job_start
-tune() {  # tune NAME DEADLINE megamoe-tune-args...
-  local name=$1 d=$2; shift 2
-  [ "$(left $d)" -lt 20 ] && { echo "skip $name (time)"; return; }
-  timeout "$(left $d)" $B/megamoe tune "$@" --iters 50 --rounds 2 --cache "$R/tune_$name.json" > "$R/tune_$name.txt" 2>&1
-  echo "tune $name rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_$name.txt" | grep -E "^[a-z0-9.-]+ +[0-9]+ " | cut -c1-150
-}
 for r in bf16 fp8_block; do
   for p in deepseek-v3 qwen3-30b-a3b gpt-oss-120b mixtral-8x7b; do
     [ $r = fp8_block ] && d=420 || d=240
-    tune "${r}_$p" $d --recipe $r --presets $p --tokens 2048,4096,8192
+    tune_until "${r}_$p" $d --recipe $r --presets $p --tokens 2048,4096,8192
   done
 done
 for r in w4a16_mxfp4 w4a16_nvfp4; do
-  tune "${r}_8192" 565 --recipe $r --presets deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b --tokens 4096,8192
+  tune_until "${r}_8192" 565 --recipe $r --presets deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b --tokens 4096,8192
 done
 echo "end $(el)s"

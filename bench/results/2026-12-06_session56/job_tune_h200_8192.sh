@@ -6,7 +6,5 @@ set -u
 source scripts/device_env.sh
 carried_job_start
 grep -q H200 "$R/gpu.txt" || { echo "not an H200: $(cat "$R/gpu.txt")"; exit 0; }
-timeout "$(left 200)" $B/megamoe tune --recipe bf16 --presets deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b \
-  --tokens 8192 --iters 50 --rounds 2 --cache "$R/tune_bf16_8192.json" > "$R/tune_bf16_8192.txt" 2>&1
-echo "tune rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_bf16_8192.txt" | grep -E "^[a-z0-9.-]+ +[0-9]+ " | cut -c1-160
+tune_until bf16_8192 200 --recipe bf16 --presets deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b --tokens 8192
 echo "end $(el)s"
