@@ -31,6 +31,10 @@
 // share the expert's token rows in L2 -- unless the expert has many passes (mixtral-8x7b T = 32768:
 // 26 passes, 64 MB of tokens): then the pass groups (Bf16LargeTmaArgs::pass_group, on by default
 // since session 52) run the expert's passes a group of ~7 at a time over all its blocks.
+// Measured and not kept (docs/BENCHMARKS.md, sessions 56 / 57, H100, T = 2048..8192): an L2
+// prefetch of the weight blocks ahead 0.89-0.93x; two-CTA clusters running the two 128-row halves of a
+// 256-row block on one pass, each CTA loading half of the token boxes for both by TMA multicast,
+// 0.79x (0.63-0.95x).
 //
 // Warp roles (384 threads, one CTA per SM):
 //   warps 0-3, 4-7  consumers (warpgroup c): per step 4 wgmma m64nNk16 (N = the pass's width, one

@@ -65,7 +65,10 @@
 // Measured (H200, docs/BENCHMARKS.md): faster than kLarge from about 256 rows per expert (where
 // w4a16_pick_tactic switches), slower below 128; a 64-K step takes ~1600 cycles at N = 256
 // against ~1290 at the MMA ceiling, and neither the decode warps nor the ring depths alone
-// explain the difference (the variants tried are listed there).
+// explain the difference (the variants tried are listed there). The decoder warps' instruction
+// stream is on the critical path: dealing a step out in k16 units (11 / 11 / 10 blocks a warp
+// instead of 12 / 12 / 8, but about twice the instructions a block) ran 0.72x, and a rolled loop
+// that loads the next virtual warp's codes before decoding the current one 0.955x (session 57).
 #pragma once
 #include <algorithm>
 
@@ -436,9 +439,11 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
   if (warp < 4) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (warp == 0) {
-      // Two TMA issuers, each on its own ring so that neither waits for the other: lane 0 the
-      // token tiles (released by the consumers), lane 1 the codes and scales (released by the
-      // decoders, which run ahead of the consumers).
+      // Two TMA issuers, each on its own ring: lane 0 the token tiles (released by the consumers),
+      // lane 1 the codes and scales (released by the decoders, which run ahead of the consumers).
+      // They share one loop and reconverge every step, so lane 1 issues step i's codes only after
+      // lane 0 has issued step i - 1's tile; a loop of its own for each lane measured 1.005-1.007x
+      // (run-to-run noise; H100, docs/BENCHMARKS.md session 57): the codes are not what is late.
       if (lane > 1) return;
       if (lane == 0) ptx::prefetch_tensormap(&tm_x);
       else ptx::prefetch_tensormap(&tm_w);
