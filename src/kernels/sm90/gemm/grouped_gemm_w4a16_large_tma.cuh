@@ -65,10 +65,12 @@
 // Measured (H200, docs/BENCHMARKS.md): faster than kLarge from about 256 rows per expert (where
 // w4a16_pick_tactic switches), slower below 128; a 64-K step takes ~1600 cycles at N = 256
 // against ~1290 at the MMA ceiling, and neither the decode warps nor the ring depths alone
-// explain the difference (the variants tried are listed there). The decoder warps' instruction
-// stream is on the critical path: dealing a step out in k16 units (11 / 11 / 10 blocks a warp
-// instead of 12 / 12 / 8, but about twice the instructions a block) ran 0.72x, and a rolled loop
-// that loads the next virtual warp's codes before decoding the current one 0.955x (session 57).
+// explain the difference (the variants tried are listed there). What the decoders add beside the
+// MMAs is on the critical path: dealing a step out in k16 units (11 / 11 / 10 blocks a warp
+// instead of 12 / 12 / 8, but about twice the instructions a block) ran 0.72x, a rolled loop
+// that loads the next virtual warp's codes before decoding the current one 0.955x, and four decoder
+// warps (2 virtual warps each, warp 0's lane 0 issuing the loads from inside the decode loop) 0.78x
+// (session 57, H100).
 #pragma once
 #include <algorithm>
 
