@@ -8,8 +8,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/../build-carry}
-JOBS=${JOBS:-$(nproc)}
-JOBS=$JOBS MEGAMOE_CMAKE_ARGS="${MEGAMOE_CMAKE_ARGS:--DMEGAMOE_BUILD_PYTHON=OFF}" \
+export JOBS=${JOBS:-$(nproc)}  # device_build.sh's parallelism, and xz's threads below
+MEGAMOE_CMAKE_ARGS="${MEGAMOE_CMAKE_ARGS:--DMEGAMOE_BUILD_PYTHON=OFF}" \
   "$root/scripts/device_build.sh" "$build" megamoe_cli megamoe_gpu_tests
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
