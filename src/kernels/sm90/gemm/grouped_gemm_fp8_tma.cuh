@@ -84,7 +84,7 @@ constexpr int kWgRows = 64;    // token rows per consumer warpgroup: wgmma's M
 constexpr int kBK = 128;       // K per step: one 128-byte e4m3 row part, one scale block
 constexpr int kRowBytes = 128;
 constexpr int kTokBox = kWgRows;      // token rows per TMA box: one warpgroup's A tile
-constexpr int kWBytes = kBN * kRowBytes;  // 16384
+constexpr int kWBlockBytes = kBN * kRowBytes;  // 16384: one 128-row weight block of a step
 // A stage's scale slot. A TMA box must start on a 16-byte aligned global address (an fp32 box from
 // an element that is not a multiple of 4 is an illegal instruction on the H200:
 // bench/results/2026-12-03_fp8_tma_scales_by_tma/probe/), so each box starts at its first wanted
@@ -98,7 +98,7 @@ constexpr int kStashWords = 16;
 constexpr int kAlignSlack = 1024;
 constexpr int kMaxStages = 8;
 constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
-static_assert(kWBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0, "SW128 tiles start on 1024-byte boundaries");
+static_assert(kWBlockBytes % 1024 == 0 && (kWBox * kRowBytes) % 1024 == 0, "SW128 tiles start on 1024-byte boundaries");
 static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's input");
 
 // The CTA's shape, by its number of consumer warpgroups:
@@ -116,10 +116,19 @@ static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's
 //               (qwen3-30b-a3b 1.02-1.07x, mixtral-8x7b 1.09-1.15x, gpt-oss-120b 0.98-1.00x), while a
 //               second TMA warp or one 128-row weight box per step had changed nothing
 //               (bench/results/2026-12-04_fp8_tma_small_two_ctas/, 2026-12-04_fp8_tma_two_issuers_wbox128/).
+//   Geometry<2, 2> (split_tma_act with MEGAMOE_FP8_TMA_ACT_PAIRED=1, gated activations): a step
+//               loads a gate block and its up block (128 weight rows each) beside the 128-row token
+//               tile, 4 stages of 48 KiB: one K loop per output block instead of two, so the token
+//               tile is read from L2 once per 256 weight rows, half the barrier waits and scale loads
+//               per MMA, and a thread holds gate and up of the same column without the stash (the
+//               consumers keep two accumulators and one temporary: 192 of their 232 registers).
 // Token scales: one box of kMaxTok + 4 floats a step (the tile's from a 16-byte aligned element).
-template <int kWGs_>
+template <int kWGs_, int kWBlocks_ = 1>
 struct Geometry {
   static constexpr int kWGs = kWGs_;
+  static constexpr int kWBlocks = kWBlocks_;  // 128-row weight blocks a step: 1, or 2 (gate and up)
+  static constexpr int kWBoxes = 2 * kWBlocks;  // 64-row weight boxes a step
+  static constexpr int kWBytes = kWBlocks * kWBlockBytes;
   static constexpr int kCtas = kWGs == 2 ? 1 : 2;  // CTAs per SM
   static constexpr int kConsumerWarps = 4 * kWGs;
   static constexpr int kConsumerThreads = kConsumerWarps * 32;
@@ -129,16 +138,16 @@ struct Geometry {
   static constexpr int kThreads = kConsumerThreads + 128;  // + the producer warpgroup (two warps work)
   static constexpr int kTmaWarp = kConsumerWarps, kScaleWarp = kConsumerWarps + 1;
   static constexpr int kMaxTok = kWGs * kWgRows;  // token rows per tile (a pass): the warpgroups' A tiles
-  static constexpr int kStages = kWGs == 2 ? 6 : 4;
+  static constexpr int kStages = kWGs == 2 && kWBlocks == 1 ? 6 : 4;
   static constexpr int kXBytes = kMaxTok * kRowBytes;
   static constexpr int kStageBytes = kXBytes + kWBytes;  // 1024-byte multiples: SW128 tiles stay aligned
-  // A stage's scale slot: the token-scale box, then the two weight scales' 4-float boxes at
+  // A stage's scale slot: the token-scale box, then the weight boxes' scales (a 4-float box each) at
   // 128-byte offsets (TMA's shared-memory alignment).
   static constexpr int kTokScaleBox = kMaxTok + 4;
   static constexpr int kWScaleOfs = (kTokScaleBox * 4 + 127) / 128 * 128;
-  static constexpr int kScaleSlotBytes = kWScaleOfs + 2 * 128;
-  static constexpr int kScaleTxBytes = (kTokScaleBox + 2 * kWScaleBox) * 4;  // the scale warp's transaction bytes
-  static constexpr int kStash = kStashWords * kConsumerThreads * 4;           // 16 / 8 KiB
+  static constexpr int kScaleSlotBytes = kWScaleOfs + kWBoxes * 128;
+  static constexpr int kScaleTxBytes = (kTokScaleBox + kWBoxes * kWScaleBox) * 4;  // the scale warp's transaction bytes
+  static constexpr int kStash = kWBlocks == 1 ? kStashWords * kConsumerThreads * 4 : 0;  // 16 / 8 KiB; none paired
   static constexpr int kSmemBytes = kAlignSlack + kStages * (kStageBytes + kScaleSlotBytes) + kStash;
   static_assert(kXBytes % 1024 == 0 && kStages <= kMaxStages, "SW128 tiles aligned; barrier arrays");
   static_assert(kSmemBytes <= 227 * 1024 && (kSmemBytes + 1024) * kCtas <= 228 * 1024,
@@ -150,6 +159,7 @@ struct Geometry {
 };
 using Wide = Geometry<2>;
 using Narrow = Geometry<1>;
+using WidePaired = Geometry<2, 2>;
 
 // What the epilogue makes of the accumulators.
 enum class Out : int { kF32, kBf16, kAct };
@@ -209,13 +219,18 @@ struct TileWalk {
   }
 };
 
-// The sub-tiles of a tile and the weight rows (within the expert's N) of box b of sub-tile h.
-template <Out kOut, Activation kAct>
+// The sub-tiles of a tile and the weight rows (within the expert's N) of box b of sub-tile h, for a
+// geometry with kWBlocks weight blocks a step (Geometry::kWBlocks).
+template <Out kOut, Activation kAct, int kWBlocks = 1>
 struct TileShape {
   static constexpr bool kGated = kOut == Out::kAct && kAct != Activation::kReLU2;
-  static constexpr int kSubTiles = kGated ? 2 : 1;
+  static constexpr bool kPaired = kWBlocks == 2;  // a step: gate block (boxes 0, 1), up block (2, 3)
+  static_assert(kWBlocks == 1 || (kPaired && kGated), "two blocks a step are a gate block and its up block");
+  static constexpr int kSubTiles = kGated && !kPaired ? 2 : 1;
+  static constexpr int kBoxes = 2 * kWBlocks;
   __device__ static int box_row(int blk, int h, int b, int I) {
-    if constexpr (kGated) return (b == 0 ? 0 : I) + blk * kBN + h * kWBox;
+    if constexpr (kPaired) return (b < 2 ? 0 : I) + blk * kBN + (b & 1) * kWBox;
+    else if constexpr (kGated) return (b == 0 ? 0 : I) + blk * kBN + h * kWBox;
     else return blk * kBN + b * kWBox;
   }
 };
@@ -240,10 +255,11 @@ __device__ __forceinline__ void issue_step(float (&tmp)[kBN / 2], uint64_t adesc
   wgmma::commit();
 }
 
-// A thread's scales of one step: its two token rows' and the two weight boxes'. Read from the stage's
+// A thread's scales of one step: its two token rows' and the weight boxes'. Read from the stage's
 // scale slot while the step's MMAs run (they landed with the stage's full phase), not after the wait.
+template <int kBoxes>
 struct StepScales {
-  float sa0, sa1, sw[2];
+  float sa0, sa1, sw[kBoxes];
 };
 __device__ __forceinline__ float lds_f32(uint32_t addr) {
   float v;
@@ -252,40 +268,57 @@ __device__ __forceinline__ float lds_f32(uint32_t addr) {
 }
 
 // A sub-tile's scale elements of one step, the producer's and the consumers' alike: sa indexes SA
-// ([KB, rows] per expert; the tile's first row, K block kt), sw0 / sw1 index SW ([G, KB, NB]; the two
-// weight boxes' blocks), counted from the maps' aligned bases. Element indices stay below 2^31 (the
-// host launch checked the extents).
+// ([KB, rows] per expert; the tile's first row, K block kt), sw[b] indexes SW ([G, KB, NB]; weight
+// box b's block), counted from the maps' aligned bases. Element indices stay below 2^31 (the host
+// launch checked the extents).
+template <int kBoxes>
 struct ScaleCursor {
-  int sa, span, sw0, sw1, NB;
+  int sa, span, NB;
+  int sw[kBoxes];
   template <class Shape, class Walk>
   __device__ static ScaleCursor start(const Params& p, const Walk& w, int h, int KT) {
-    const int NB = (p.N + kBN - 1) / kBN;
-    const int row0 = Shape::box_row(w.blk, h, 0, p.I), row1 = Shape::box_row(w.blk, h, 1, p.I);
+    ScaleCursor c;
+    c.NB = (p.N + kBN - 1) / kBN;
+    c.sa = p.sa_lead + w.lo * KT + (w.t0 - w.lo);
+    c.span = w.hi - w.lo;
+    const int row0 = Shape::box_row(w.blk, h, 0, p.I), sw = p.sw_lead + w.g * KT * c.NB;
     // A box past N (a gated tile's last up box when 2I % 128 == 0) is never stored: its scale is
     // the first box's, any finite value.
-    const int sw = p.sw_lead + w.g * KT * NB;
-    return {p.sa_lead + w.lo * KT + (w.t0 - w.lo), w.hi - w.lo, sw + row0 / kBN,
-            sw + (row1 < p.N ? row1 : row0) / kBN, NB};
+#pragma unroll
+    for (int b = 0; b < kBoxes; ++b) {
+      const int row = Shape::box_row(w.blk, h, b, p.I);
+      c.sw[b] = sw + (row < p.N ? row : row0) / kBN;
+    }
+    return c;
   }
-  __device__ void next() { sa += span, sw0 += NB, sw1 += NB; }
+  __device__ void next() {
+    sa += span;
+#pragma unroll
+    for (int b = 0; b < kBoxes; ++b) sw[b] += NB;
+  }
 };
 __device__ __forceinline__ int aligned4(int e) { return e & ~3; }
 
-template <class Geo>
-__device__ __forceinline__ StepScales load_scales(uint32_t sc, int r0, const ScaleCursor& cur) {
+template <class Geo, int kBoxes>
+__device__ __forceinline__ StepScales<kBoxes> load_scales(uint32_t sc, int r0, const ScaleCursor<kBoxes>& cur) {
   const uint32_t ta = sc + 4u * uint32_t((cur.sa & 3) + r0);
-  return {lds_f32(ta), lds_f32(ta + 32u),
-          {lds_f32(sc + uint32_t(Geo::kWScaleOfs + 4 * (cur.sw0 & 3))),
-           lds_f32(sc + uint32_t(Geo::kWScaleOfs + 128 + 4 * (cur.sw1 & 3)))}};
+  StepScales<kBoxes> r;
+  r.sa0 = lds_f32(ta);
+  r.sa1 = lds_f32(ta + 32u);
+#pragma unroll
+  for (int b = 0; b < kBoxes; ++b) r.sw[b] = lds_f32(sc + uint32_t(Geo::kWScaleOfs + 128 * b + 4 * (cur.sw[b] & 3)));
+  return r;
 }
 
-// acc += tmp * (sw[box] * sa[row]): accumulator 4j + q is token row r0 (q < 2) or r0 + 8 (q >= 2) of
-// the tile, weight column 8j + 2 tig + (q & 1), of box j / 8. The caller released the stage before
-// (every lane arrives: racecheck does not carry __syncwarp's ordering over to another lane's arrive).
-__device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp)[kBN / 2], const StepScales& sc) {
+// acc += tmp * (sw[box] * sa[row]) for one 128-row weight block of boxes sw0, sw1: accumulator 4j + q
+// is token row r0 (q < 2) or r0 + 8 (q >= 2) of the tile, weight column 8j + 2 tig + (q & 1), of box
+// j / 8. The caller released the stage before, or has yet to issue MMAs on it (every lane arrives:
+// racecheck does not carry __syncwarp's ordering over to another lane's arrive).
+__device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp)[kBN / 2], float sa0, float sa1,
+                                        float sw0, float sw1) {
 #pragma unroll
   for (int b = 0; b < 2; ++b) {
-    const float s0 = sc.sw[b] * sc.sa0, s1 = sc.sw[b] * sc.sa1;
+    const float s0 = (b ? sw1 : sw0) * sa0, s1 = (b ? sw1 : sw0) * sa1;
 #pragma unroll
     for (int j = 8 * b; j < 8 * b + 8; ++j) {
       acc[4 * j + 0] = fmaf(tmp[4 * j + 0], s0, acc[4 * j + 0]);
@@ -307,33 +340,36 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
                                         int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w,
                                         const CUtensorMap* tm_sa, const CUtensorMap* tm_sw) {
   if (lane != 0) return;
-  using Shape = TileShape<kOut, kAct>;
+  using Shape = TileShape<kOut, kAct, Geo::kWBlocks>;
   constexpr int kStages = Geo::kStages;
   TileWalk<Geo> walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step count
   while (walk.next()) {
     const int boxes = (walk.ntok + kTokBox - 1) / kTokBox;
     for (int h = 0; h < Shape::kSubTiles; ++h) {
-      const int row0 = Shape::box_row(walk.blk, h, 0, p.I), row1 = Shape::box_row(walk.blk, h, 1, p.I);
-      ScaleCursor cur = ScaleCursor::start<Shape>(p, walk, h, KT);
+      int rows[Shape::kBoxes];  // the weight boxes' rows in W
+#pragma unroll
+      for (int b = 0; b < Shape::kBoxes; ++b) rows[b] = walk.g * p.N + Shape::box_row(walk.blk, h, b, p.I);
+      ScaleCursor<Shape::kBoxes> cur = ScaleCursor<Shape::kBoxes>::template start<Shape>(p, walk, h, KT);
       for (int kt = 0; kt < KT; ++kt, ++step, cur.next()) {
         const uint32_t s = step % kStages, use = step / kStages;
         if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
         const uint32_t full = ring.full(s);
         if constexpr (!kScales) {
           const uint32_t st = sbase + s * uint32_t(Geo::kStageBytes);
-          ptx::mbar_arrive_expect_tx(full, uint32_t(kWBytes + boxes * kTokBox * kRowBytes));  // zero fill counts
+          ptx::mbar_arrive_expect_tx(full, uint32_t(Geo::kWBytes + boxes * kTokBox * kRowBytes));  // zero fill counts
           for (int b = 0; b < boxes; ++b)
             ptx::tma_load_2d(st + uint32_t(b * kTokBox * kRowBytes), tm_x, full, kt * kBK, walk.t0 + b * kTokBox);
-          const int wrow = walk.g * p.N;
-          ptx::tma_load_2d(st + uint32_t(Geo::kXBytes), tm_w, full, kt * kBK, wrow + row0);
-          ptx::tma_load_2d(st + uint32_t(Geo::kXBytes + kWBox * kRowBytes), tm_w, full, kt * kBK, wrow + row1);
+#pragma unroll
+          for (int b = 0; b < Shape::kBoxes; ++b)
+            ptx::tma_load_2d(st + uint32_t(Geo::kXBytes + b * kWBox * kRowBytes), tm_w, full, kt * kBK, rows[b]);
         } else {
           const uint32_t sc = ring.scales + s * uint32_t(Geo::kScaleSlotBytes);
           ptx::mbar_arrive_expect_tx(full, uint32_t(Geo::kScaleTxBytes));
           ptx::tma_load_2d(sc, tm_sa, full, aligned4(cur.sa), 0);
-          ptx::tma_load_2d(sc + uint32_t(Geo::kWScaleOfs), tm_sw, full, aligned4(cur.sw0), 0);
-          ptx::tma_load_2d(sc + uint32_t(Geo::kWScaleOfs + 128), tm_sw, full, aligned4(cur.sw1), 0);
+#pragma unroll
+          for (int b = 0; b < Shape::kBoxes; ++b)
+            ptx::tma_load_2d(sc + uint32_t(Geo::kWScaleOfs + 128 * b), tm_sw, full, aligned4(cur.sw[b]), 0);
         }
       }
     }
@@ -402,18 +438,20 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
   }
 }
 
-// a = bf16(act(h + b13)) of this thread's columns of sub-tile h, as activation_fp8.cu computes it
-// (0 past I): a[hr][jj][q] is token row r0 + 8 hr, i = 128 blk + 64 h + 8 jj + 2 tig + q for gated
-// tiles (gate in accumulator columns 8 jj.., up in 64 + 8 jj..), i = 128 blk + 8 jj + 2 tig + q for
-// relu2 (jj up to 16).
+// a = bf16(act(h + b13)) of this thread's columns i0 + 8 jj + 2 tig + q (jj < kCols), as
+// activation_fp8.cu computes it (0 past I): a[hr][jj][q] is token row r0 + 8 hr; the gate value is
+// accumulator 4 (gj + jj) + 2 hr + q of `gate`, the up value the same of `up` at uj. Gated sub-tile h:
+// gate and up in one accumulator (gj = 0, uj = 8, i0 = 128 blk + 64 h); a paired tile: one
+// accumulator each (gj = uj = 0, i0 = 128 blk, jj up to 16); relu2: no up (i0 = 128 blk, jj up to 16).
 template <Activation kAct, bool kBias, int kCols, class Walk>
-__device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&acc)[kBN / 2], int h,
-                                         int tig, float (&a)[2][kCols][2]) {
+__device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&gate)[kBN / 2], int gj,
+                                         const float (&up)[kBN / 2], int uj, int i0, int tig,
+                                         float (&a)[2][kCols][2]) {
   constexpr bool kGated = kAct != Activation::kReLU2;
   const float* br = kBias ? p.b13 + size_t(w.g) * size_t(p.N) : nullptr;
 #pragma unroll
   for (int jj = 0; jj < kCols; ++jj) {
-    const int i = w.blk * kBN + h * kWBox + 8 * jj + 2 * tig;
+    const int i = i0 + 8 * jj + 2 * tig;
     float2 bg = make_float2(0.0f, 0.0f), bu = bg;
     if (kBias && i < p.I) {
       bg = __ldg(reinterpret_cast<const float2*>(br + i));
@@ -423,8 +461,8 @@ __device__ __forceinline__ void activate(const Params& p, const Walk& w, const f
     for (int hr = 0; hr < 2; ++hr)
 #pragma unroll
       for (int q = 0; q < 2; ++q) {
-        float g = acc[4 * jj + 2 * hr + q], u = 0.0f;
-        if constexpr (kGated) u = acc[4 * (jj + 8) + 2 * hr + q];
+        float g = gate[4 * (gj + jj) + 2 * hr + q], u = 0.0f;
+        if constexpr (kGated) u = up[4 * (uj + jj) + 2 * hr + q];
         if constexpr (kBias) {
           g += q ? bg.y : bg.x;
           u += q ? bu.y : bu.x;  // relu2 ignores u
@@ -474,7 +512,7 @@ template <class Geo, Out kOut, Activation kAct, bool kBias>
 __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, uint32_t sbase, uint32_t stash,
                                              uint64_t desc0, const TileWalk<Geo>& w, int c, int wq, int lane,
                                              int KT, uint32_t& step) {
-  using Shape = TileShape<kOut, kAct>;
+  using Shape = TileShape<kOut, kAct, Geo::kWBlocks>;
   constexpr int kStages = Geo::kStages;
   constexpr bool kStagedD = kOut == Out::kBf16;
   if (c * kWgRows >= w.ntok) {
@@ -492,29 +530,45 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
   const uint32_t my_stash = stash + uint32_t(4 * (c * 128 + wq * 32 + lane));  // word 0 of this thread
 #pragma unroll 1
   for (int h = 0; h < Shape::kSubTiles; ++h) {
-    float acc[kBN / 2], tmp[kBN / 2];
+    // acc: the sub-tile's product (a paired tile's gate block); up: a paired tile's up block.
+    float acc[kBN / 2], tmp[kBN / 2], up[Shape::kPaired ? kBN / 2 : 1];
 #pragma unroll
     for (int i = 0; i < kBN / 2; ++i) acc[i] = 0.0f;
+    if constexpr (Shape::kPaired) {
+#pragma unroll
+      for (int i = 0; i < kBN / 2; ++i) up[i] = 0.0f;
+    }
     // Whether the next step's stage is already full, tested while this step is promoted (as
     // CUTLASS's mainloop does): the blocking wait at the top of a step only runs when it was not.
     bool ready = ptx::mbar_try_wait(ring.full(step % kStages), (step / kStages) & 1u);
-    ScaleCursor cur = ScaleCursor::start<Shape>(p, w, h, KT);
+    ScaleCursor<Shape::kBoxes> cur = ScaleCursor<Shape::kBoxes>::template start<Shape>(p, w, h, KT);
     for (int kt = 0; kt < KT; ++kt, ++step, cur.next()) {
       // The stage index through a shuffle as well: ptxas then keeps the stage's descriptors in
       // uniform registers (a stage index carried from the previous step, or a counter shuffled once
       // per K loop, went back to 16 R2UR moves a step).
       const uint32_t s = __shfl_sync(0xFFFFFFFFu, step % kStages, 0);
       if (!ready) ptx::mbar_wait(ring.full(s), (step / kStages) & 1u, kTimeoutNs);
-      const StepScales sc = load_scales<Geo>(ring.scales + s * uint32_t(Geo::kScaleSlotBytes), r0, cur);
+      const StepScales<Shape::kBoxes> sc = load_scales<Geo>(ring.scales + s * uint32_t(Geo::kScaleSlotBytes), r0, cur);
       const uint64_t ad = desc0 + s * kStageDesc;
       issue_step(tmp, ad, ad + bofs);
       wgmma::wait<0>();
       wgmma::fence_acc(tmp);
+      if constexpr (Shape::kPaired) {
+        // The gate block's product is promoted before the up block's MMAs reuse the temporary (the
+        // other warpgroup's MMAs keep the tensor cores busy meanwhile); the stage stays held.
+        promote(acc, tmp, sc.sa0, sc.sa1, sc.sw[0], sc.sw[1]);
+        issue_step(tmp, ad, ad + bofs + uint64_t(kWBlockBytes >> 4));
+        wgmma::wait<0>();
+        wgmma::fence_acc(tmp);
+      }
       // The scales were read before the MMAs, which have completed. A staged epilogue holds the
       // last stage (its scratch) until its stores are done.
       if (!(kStagedD && p.staged_d && kt + 1 == KT)) ptx::mbar_arrive(ring.empty(s));
       ready = kt + 1 < KT && ptx::mbar_try_wait(ring.full((step + 1) % kStages), ((step + 1) / kStages) & 1u);
-      promote(acc, tmp, sc);
+      if constexpr (Shape::kPaired)
+        promote(up, tmp, sc.sa0, sc.sa1, sc.sw[2], sc.sw[3]);
+      else
+        promote(acc, tmp, sc.sa0, sc.sa1, sc.sw[0], sc.sw[1]);
     }
     if constexpr (kStagedD) {
       if (p.staged_d) {
@@ -532,13 +586,16 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
     }
     if constexpr (kOut != Out::kAct) {
       store_d<kOut>(p, w, acc, r0, tig);
-    } else if constexpr (!Shape::kGated) {
+    } else if constexpr (!Shape::kGated || Shape::kPaired) {
       float a[2][16][2];
-      activate<kAct, kBias, 16>(p, w, acc, 0, tig, a);
+      if constexpr (Shape::kPaired)
+        activate<kAct, kBias, 16>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
+      else
+        activate<kAct, kBias, 16>(p, w, acc, 0, acc, 0, w.blk * kBN, tig, a);
       quantize_store(p, w, a, r0, tig);
     } else {
       float a[2][8][2];
-      activate<kAct, kBias, 8>(p, w, acc, h, tig, a);
+      activate<kAct, kBias, 8>(p, w, acc, 0, acc, 8, w.blk * kBN + h * kWBox, tig, a);
       if (h == 0) {  // exact in bf16: stash pairs, word 2 (8 hr + jj) .. of this thread
 #pragma unroll
         for (int hr = 0; hr < 2; ++hr)
@@ -649,8 +706,9 @@ Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N,
 void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void* W, const Params& p,
             int64_t rows_bound, int nblk, cudaStream_t stream);
 // The activation-epilogue kernel of geometry Geo for `act`, with or without biases. Instantiated
-// per geometry in a translation unit of its own, so that the two build side by side: Wide in
-// grouped_gemm_fp8_tma_act.cu, Narrow in grouped_gemm_fp8_tma_small_act.cu (narrow_act_kernel).
+// per geometry in a translation unit of its own, so that they build side by side: Wide in
+// grouped_gemm_fp8_tma_act.cu, Narrow in grouped_gemm_fp8_tma_small_act.cu (narrow_act_kernel),
+// WidePaired in grouped_gemm_fp8_tma_paired_act.cu (paired_act_kernel).
 template <class Geo, Activation kAct>
 KernelFn act_kernel(bool bias) {
   return bias ? fp8_tma_kernel<Geo, Out::kAct, kAct, true> : fp8_tma_kernel<Geo, Out::kAct, kAct, false>;
@@ -666,5 +724,6 @@ KernelFn act_kernel(Activation act, bool bias) {
   return nullptr;  // unreachable: every Activation is listed
 }
 KernelFn narrow_act_kernel(Activation act, bool bias);  // act_kernel<Narrow>
+KernelFn paired_act_kernel(Activation act, bool bias);  // act_kernel<WidePaired>, gated only (else null)
 
 }  // namespace megamoe::sm90::fp8_tma

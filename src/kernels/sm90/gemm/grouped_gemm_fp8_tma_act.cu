@@ -1,14 +1,25 @@
 // FC1 of the fp8_block MoE with the activation and FC2's input quantization in the kTma kernel's
 // epilogue (grouped_gemm_fp8_tma.cuh, Out::kAct): one instantiation per activation, with and
 // without biases, in this translation unit so that they build beside the plain ones (the Narrow
-// geometry's: grouped_gemm_fp8_tma_small_act.cu).
+// geometry's: grouped_gemm_fp8_tma_small_act.cu; the WidePaired one's: grouped_gemm_fp8_tma_paired_act.cu),
+// and the host launch that picks the geometry.
 #include <string>
 
+#include "core/env_int.h"
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_tma.cuh"
 
 namespace megamoe::sm90 {
+namespace {
+// MEGAMOE_FP8_TMA_ACT_PAIRED=1: the gated activations' FC1 on the WidePaired geometry (a gate block
+// and its up block a step) instead of Wide (two sub-tiles of 64 gate + 64 up rows); read once per
+// process. Off by default until measured.
+bool fp8_tma_act_paired() {
+  static const bool on = env_int("MEGAMOE_FP8_TMA_ACT_PAIRED", 0) != 0;
+  return on;
+}
+}  // namespace
 
 // grouped_gemm_fp8_blockwise.cu checked the arguments.
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
@@ -23,9 +34,14 @@ void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs
   p.limit = act.limit;
   p.alpha = act.alpha;
   const bool bias = act.b13 != nullptr;
-  launch(narrow ? narrow_act_kernel(act.activation, bias) : act_kernel<Wide>(act.activation, bias),
-         narrow ? launch_shape<Narrow>() : launch_shape<Wide>(), a.A, a.W, p, rows_bound,
-         int(cu::ceil_div<int64_t>(I, kBN)), stream);
+  const int nblk = int(cu::ceil_div<int64_t>(I, kBN));
+  if (narrow) {
+    launch(narrow_act_kernel(act.activation, bias), launch_shape<Narrow>(), a.A, a.W, p, rows_bound, nblk, stream);
+  } else if (act.activation != Activation::kReLU2 && fp8_tma_act_paired()) {
+    launch(paired_act_kernel(act.activation, bias), launch_shape<WidePaired>(), a.A, a.W, p, rows_bound, nblk, stream);
+  } else {
+    launch(act_kernel<Wide>(act.activation, bias), launch_shape<Wide>(), a.A, a.W, p, rows_bound, nblk, stream);
+  }
 }
 
 }  // namespace megamoe::sm90
