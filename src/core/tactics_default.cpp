@@ -56,8 +56,11 @@
 //   --min-gain 0.02), shipped after their `auto` A/B on the H100 (session 56, 2026-12-06:
 //   bench/results/2026-12-06_session56/run2_h100_table_ab/, 91 cells 1.017x, every changed bf16 /
 //   fp8_block bucket 1.02-1.10x) without the one bucket that lost there (w4a16_nvfp4 gpt-oss-120b
-//   T = 8192: 0.981x). The buckets they leave empty run the H200's entry of the same layer
-//   (core/tactics.cpp).
+//   T = 8192: 0.981x). Then fp8_block T = 2048..8192 after the fp8 TMA kernel's WidePaired geometry
+//   (session 58, 2026-12-06: bench/results/2026-12-06_session58/run4_pp2_tune/, merge_tune.py
+//   --min-gain 0.02: 5 buckets to split_tma_act, qwen3-30b-a3b T = 4096 / 8192 and mixtral-8x7b
+//   T = 2048..8192, 1.020-1.061x in the tune). The buckets they leave empty run the H200's entry of
+//   the same layer (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
 // library "*": any driver and version).
@@ -3639,31 +3642,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 4.0223
     },
     "2048": {
-     "split_swap_ab": 4.73763,
-     "split_large_tile": 4.60141,
-     "split_tma": 4.46179,
-     "split_tma_act": 4.29875,
-     "split_tma_act_large_fc2": 4.37386,
-     "split_tma_small": 4.44074,
-     "split_tma_small_act": 4.34765
+     "split_swap_ab": 4.57894,
+     "split_large_tile": 4.40694,
+     "split_tma": 4.36771,
+     "split_tma_act": 4.14243,
+     "split_tma_act_large_fc2": 4.1856,
+     "split_tma_small": 4.35514,
+     "split_tma_small_act": 4.2119
     },
     "4096": {
-     "split_swap_ab": 6.30054,
-     "split_large_tile": 5.69066,
-     "split_tma": 7.27824,
-     "split_tma_act": 6.97741,
-     "split_tma_act_large_fc2": 6.70774,
-     "split_tma_small": 5.41162,
-     "split_tma_small_act": 5.13994
+     "split_swap_ab": 6.20646,
+     "split_large_tile": 5.60704,
+     "split_tma": 6.98746,
+     "split_tma_act": 6.45546,
+     "split_tma_act_large_fc2": 6.29786,
+     "split_tma_small": 5.48845,
+     "split_tma_small_act": 5.19805
     },
     "8192": {
-     "split_swap_ab": 10.9844,
-     "split_large_tile": 9.13622,
-     "split_tma": 11.4098,
-     "split_tma_act": 10.9199,
-     "split_tma_act_large_fc2": 10.5378,
-     "split_tma_small": 9.57702,
-     "split_tma_small_act": 9.87021
+     "split_swap_ab": 10.8112,
+     "split_large_tile": 9.07136,
+     "split_tma": 10.6366,
+     "split_tma_act": 9.3599,
+     "split_tma_act_large_fc2": 9.26198,
+     "split_tma_small": 9.99709,
+     "split_tma_small_act": 10.2716
     },
     "16384": {
      "split_swap_ab": 20.755,
@@ -3802,22 +3805,22 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.49776
     },
     "4096": {
-     "split_swap_ab": 2.01568,
-     "split_large_tile": 1.89914,
-     "split_tma": 2.0489,
-     "split_tma_act": 1.76106,
-     "split_tma_act_large_fc2": 1.75418,
-     "split_tma_small": 2.52314,
-     "split_tma_small_act": 1.99018
+     "split_swap_ab": 2.00704,
+     "split_large_tile": 1.88051,
+     "split_tma": 2.08861,
+     "split_tma_act": 1.82358,
+     "split_tma_act_large_fc2": 1.7296,
+     "split_tma_small": 2.48202,
+     "split_tma_small_act": 1.99168
     },
     "8192": {
-     "split_swap_ab": 3.60976,
-     "split_large_tile": 3.02758,
-     "split_tma": 3.33037,
-     "split_tma_act": 2.85194,
-     "split_tma_act_large_fc2": 2.77664,
-     "split_tma_small": 4.1864,
-     "split_tma_small_act": 3.33549
+     "split_swap_ab": 3.55766,
+     "split_large_tile": 2.99162,
+     "split_tma": 3.2025,
+     "split_tma_act": 2.81078,
+     "split_tma_act_large_fc2": 2.66787,
+     "split_tma_small": 4.11792,
+     "split_tma_small_act": 3.43466
     },
     "16384": {
      "split_swap_ab": 6.57894,
@@ -3863,8 +3866,9 @@ const char* shipped_tactics_json() {
     "256": "split_tma_act",
     "512": "split_tma_small_act",
     "1024": "split_tma_act_large_fc2",
-    "2048": "split_tma_act_large_fc2",
-    "4096": "split_tma_act_large_fc2",
+    "2048": "split_tma_act",
+    "4096": "split_tma_act",
+    "8192": "split_tma_act",
     "16384": "split_tma_act_large_fc2"
    },
    "measured_ms": {
@@ -3983,22 +3987,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.13776
     },
     "2048": {
-     "split_swap_ab": 2.5448,
-     "split_large_tile": 2.01875,
-     "split_tma": 2.04,
-     "split_tma_act": 1.90842,
-     "split_tma_act_large_fc2": 1.89392,
-     "split_tma_small": 2.64502,
-     "split_tma_small_act": 2.25594
+     "split_swap_ab": 2.51341,
+     "split_large_tile": 1.98176,
+     "split_tma": 1.82237,
+     "split_tma_act": 1.73866,
+     "split_tma_act_large_fc2": 1.79747,
+     "split_tma_small": 2.61712,
+     "split_tma_small_act": 2.23222
     },
     "4096": {
-     "split_swap_ab": 4.5216,
-     "split_large_tile": 3.54352,
-     "split_tma": 3.8697,
-     "split_tma_act": 3.50003,
-     "split_tma_act_large_fc2": 3.40966,
-     "split_tma_small": 4.68054,
-     "split_tma_small_act": 4.30477
+     "split_swap_ab": 4.44995,
+     "split_large_tile": 3.46896,
+     "split_tma": 3.47853,
+     "split_tma_act": 3.18566,
+     "split_tma_act_large_fc2": 3.25046,
+     "split_tma_small": 4.65418,
+     "split_tma_small_act": 4.28234
+    },
+    "8192": {
+     "split_swap_ab": 8.66963,
+     "split_large_tile": 6.7785,
+     "split_tma": 6.56051,
+     "split_tma_act": 6.00707,
+     "split_tma_act_large_fc2": 6.37638,
+     "split_tma_small": 9.53654,
+     "split_tma_small_act": 8.69632
     },
     "16384": {
      "split_swap_ab": 18.0652,
@@ -4033,7 +4046,8 @@ const char* shipped_tactics_json() {
     "512": "split_tma_small_act",
     "1024": "split_tma_act",
     "2048": "split_tma_small_act",
-    "4096": "split_tma_small_act",
+    "4096": "split_tma_act",
+    "8192": "split_tma_act",
     "16384": "split_tma_act"
    },
    "measured_ms": {
@@ -4113,22 +4127,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.297312
     },
     "2048": {
-     "split_swap_ab": 0.497536,
-     "split_large_tile": 0.434528,
-     "split_tma": 0.450848,
-     "split_tma_act": 0.397696,
-     "split_tma_act_large_fc2": 0.4016,
-     "split_tma_small": 0.400128,
-     "split_tma_small_act": 0.365312
+     "split_swap_ab": 0.489696,
+     "split_large_tile": 0.428256,
+     "split_tma": 0.454912,
+     "split_tma_act": 0.397792,
+     "split_tma_act_large_fc2": 0.404288,
+     "split_tma_small": 0.393984,
+     "split_tma_small_act": 0.359136
     },
     "4096": {
-     "split_swap_ab": 0.84768,
-     "split_large_tile": 0.69264,
-     "split_tma": 0.735296,
-     "split_tma_act": 0.639712,
-     "split_tma_act_large_fc2": 0.663264,
-     "split_tma_small": 0.691424,
-     "split_tma_small_act": 0.627808
+     "split_swap_ab": 0.846656,
+     "split_large_tile": 0.677696,
+     "split_tma": 0.702592,
+     "split_tma_act": 0.608192,
+     "split_tma_act_large_fc2": 0.63616,
+     "split_tma_small": 0.697152,
+     "split_tma_small_act": 0.621856
+    },
+    "8192": {
+     "split_swap_ab": 1.58362,
+     "split_large_tile": 1.22576,
+     "split_tma": 1.14064,
+     "split_tma_act": 1.06749,
+     "split_tma_act_large_fc2": 1.10826,
+     "split_tma_small": 1.34595,
+     "split_tma_small_act": 1.16307
     },
     "16384": {
      "split_swap_ab": 2.97274,

@@ -109,6 +109,18 @@ void launch_plain(const fp8_tma::Params& p, const fp8_gemm_detail::RunArgs& a, i
 }
 }  // namespace
 
+namespace {
+// The plain kernels (fp32 / bf16 D) of the two-warpgroup geometry run on WidePaired (256 weight rows
+// a K step, 256 output columns a tile); MEGAMOE_FP8_TMA_PAIRED=0 keeps Wide, an A/B knob read once
+// per process. Session 58 on one H100 (forced split_tma / split_tma_act with FC1's WidePaired
+// activation kernel on both sides, T = 2048 / 8192, four presets): 1.029x over Wide, T = 8192
+// 0.98-1.13x, T = 2048 0.97-1.10x (bench/results/2026-12-06_session58/run4_pp2_tune/).
+bool fp8_tma_plain_paired() {
+  static const bool on = env_int("MEGAMOE_FP8_TMA_PAIRED", 1) != 0;
+  return on;
+}
+}  // namespace
+
 bool fp8_tma_stages_bf16_d() {
   // MEGAMOE_FP8_TMA_STAGED=0: bf16 D two columns a store, straight from the registers (A/B; read
   // once per process).
@@ -124,6 +136,9 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
   p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
     launch_plain<fp8_tma::Narrow>(p, a, N, rows_bound, bf16_out, stream);
+  else if (fp8_tma_plain_paired())
+    fp8_tma::launch(fp8_tma::paired_plain_kernel(bf16_out), fp8_tma::launch_shape<fp8_tma::WidePaired>(), a.A, a.W, p,
+                    rows_bound, int(cu::ceil_div<int64_t>(N, 2 * fp8_tma::kBN)), stream);
   else
     launch_plain<fp8_tma::Wide>(p, a, N, rows_bound, bf16_out, stream);
 }

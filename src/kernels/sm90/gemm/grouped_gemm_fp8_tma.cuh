@@ -6,7 +6,8 @@
 // a = bf16(act(h + b13)), then e4m3 codes + 1x128 scales, no h in memory.
 //
 // Work (Geometry<2>; Geometry<1> has one consumer warpgroup and tiles of 64 token rows, and is
-// otherwise the same): tiles of up to 128 token rows of one expert (wgmma's M: two warpgroups of
+// otherwise the same; WidePaired, the two-warpgroup kernels' default since session 58, runs two
+// 128-row weight blocks a step: see Geometry below): tiles of up to 128 token rows of one expert (wgmma's M: two warpgroups of
 // 64) x one
 // 128-column block of the output, handed out persistently (t = blockIdx.x + i * gridDim.x), tile
 // t = (expert, column block, pass) with the pass fastest: the CTAs running the passes of one weight
@@ -34,9 +35,10 @@
 // Threads: 384 (one CTA per SM; Geometry<1>: 256, two CTAs per SM): two consumer warpgroups (warps 0-7; Geometry<1>:
 // one, warps 0-3) and a producer warpgroup of
 // which two warps work: kTmaWarp's lane 0 loads the token tile (boxes of 64 rows x 128 bytes) and
-// the two weight boxes (64 rows x 128 bytes) by TMA, 128-byte swizzle; kScaleWarp's lane 0 loads
-// the step's token scales (one 132-float box, Geometry<1>: 68, of a one-row fp32 tensor map over
-// SA: an expert's scales of one K block are contiguous) and the two weight scales (4-float boxes of a one-row map
+// the step's weight boxes (64 rows x 128 bytes; two, WidePaired four) by TMA, 128-byte swizzle;
+// kScaleWarp's lane 0 loads the step's token scales (one 132-float box, Geometry<1>: 68, of a
+// one-row fp32 tensor map over SA: an expert's scales of one K block are contiguous) and the weight
+// boxes' scales (4-float boxes of a one-row map
 // over SW) by TMA, each box from a 16-byte aligned element (see kTokScaleBox), with its own arrival
 // and transaction bytes (neither warp waits for a load, only for a free slot). The scales took 130
 // cp.async of 4 bytes a step before (the step without MMAs and token tiles ran 1.20-1.38x faster at
@@ -116,17 +118,24 @@ static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's
 //               (qwen3-30b-a3b 1.02-1.07x, mixtral-8x7b 1.09-1.15x, gpt-oss-120b 0.98-1.00x), while a
 //               second TMA warp or one 128-row weight box per step had changed nothing
 //               (bench/results/2026-12-04_fp8_tma_small_two_ctas/, 2026-12-04_fp8_tma_two_issuers_wbox128/).
-//   Geometry<2, 2> (split_tma_act with MEGAMOE_FP8_TMA_ACT_PAIRED=1, gated activations): a step
-//               loads a gate block and its up block (128 weight rows each) beside the 128-row token
-//               tile, 4 stages of 48 KiB: one K loop per output block instead of two, so the token
-//               tile is read from L2 once per 256 weight rows, half the barrier waits and scale loads
-//               per MMA, and a thread holds gate and up of the same column without the stash (the
-//               consumers keep two accumulators and one temporary: 192 of their 232 registers).
+//   Geometry<2, 2> (WidePaired: split_tma, split_tma_act and split_tma_act_large_fc2 since session
+//               58, except relu2's activation kernel): a step loads two 128-row weight blocks beside
+//               the 128-row token tile, 4 stages of 48 KiB: a gated FC1 tile's gate block and its up
+//               block (one K loop per output block instead of two sub-tiles, no stash: a thread holds
+//               gate and up of the same column), a plain tile's 256 weight rows (256 output
+//               columns). The token tile is read from L2 once per 256 weight rows, and a step's
+//               barrier waits and scale loads serve twice the MMAs; the consumers keep two
+//               accumulators and one temporary (192 of their 232 registers), and promote the first
+//               block while the other warpgroup's MMAs run. On one H100 (forced tactics, T = 2048 /
+//               8192, four presets): the activation kernel 1.021x over Geometry<2>'s, then the plain
+//               kernels 1.029x (T = 8192 up to 1.13x; T = 2048 0.97-1.10x):
+//               bench/results/2026-12-06_session58/. Knobs MEGAMOE_FP8_TMA_ACT_PAIRED=0 and
+//               MEGAMOE_FP8_TMA_PAIRED=0 keep Geometry<2> (grouped_gemm_fp8_tma_act.cu / _tma.cu).
 // Token scales: one box of kMaxTok + 4 floats a step (the tile's from a 16-byte aligned element).
 template <int kWGs_, int kWBlocks_ = 1>
 struct Geometry {
   static constexpr int kWGs = kWGs_;
-  static constexpr int kWBlocks = kWBlocks_;  // 128-row weight blocks a step: 1, or 2 (gate and up)
+  static constexpr int kWBlocks = kWBlocks_;  // 128-row weight blocks a step: 1, or 2 (TileShape)
   static constexpr int kWBoxes = 2 * kWBlocks;  // 64-row weight boxes a step
   static constexpr int kWBytes = kWBlocks * kWBlockBytes;
   static constexpr int kCtas = kWGs == 2 ? 1 : 2;  // CTAs per SM
@@ -220,18 +229,21 @@ struct TileWalk {
 };
 
 // The sub-tiles of a tile and the weight rows (within the expert's N) of box b of sub-tile h, for a
-// geometry with kWBlocks weight blocks a step (Geometry::kWBlocks).
+// geometry with kWBlocks weight blocks a step (Geometry::kWBlocks). Two blocks a step (kPaired) are
+// a gated tile's gate block (boxes 0, 1) and up block (2, 3), or a plain tile's 256 weight rows
+// (output columns 256 blk + [0, 128) and + [128, 256)); relu2's activation tile keeps one.
 template <Out kOut, Activation kAct, int kWBlocks = 1>
 struct TileShape {
   static constexpr bool kGated = kOut == Out::kAct && kAct != Activation::kReLU2;
-  static constexpr bool kPaired = kWBlocks == 2;  // a step: gate block (boxes 0, 1), up block (2, 3)
-  static_assert(kWBlocks == 1 || (kPaired && kGated), "two blocks a step are a gate block and its up block");
+  static constexpr bool kPaired = kWBlocks == 2;
+  static_assert(kWBlocks == 1 || (kPaired && (kGated || kOut != Out::kAct)), "relu2's tiles hold one block");
   static constexpr int kSubTiles = kGated && !kPaired ? 2 : 1;
   static constexpr int kBoxes = 2 * kWBlocks;
+  static constexpr int kCols = kGated ? kBN : kWBlocks * kBN;  // output columns of a tile
   __device__ static int box_row(int blk, int h, int b, int I) {
-    if constexpr (kPaired) return (b < 2 ? 0 : I) + blk * kBN + (b & 1) * kWBox;
+    if constexpr (kPaired && kGated) return (b < 2 ? 0 : I) + blk * kBN + (b & 1) * kWBox;
     else if constexpr (kGated) return (b == 0 ? 0 : I) + blk * kBN + h * kWBox;
-    else return blk * kBN + b * kWBox;
+    else return blk * kCols + b * kWBox;
   }
 };
 
@@ -380,8 +392,8 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
 // one 8-byte (fp32) or 4-byte (bf16) store per pair (N and ldd are even, so n < N means n + 1 < N
 // and the pair is aligned).
 template <Out kOut, class Walk>
-__device__ __forceinline__ void store_d(const Params& p, const Walk& w, const float (&acc)[kBN / 2], int r0,
-                                        int tig) {
+__device__ __forceinline__ void store_d(const Params& p, const Walk& w, const float (&acc)[kBN / 2], int n0,
+                                        int r0, int tig) {
 #pragma unroll
   for (int hr = 0; hr < 2; ++hr) {
     const int r = r0 + 8 * hr;
@@ -389,7 +401,7 @@ __device__ __forceinline__ void store_d(const Params& p, const Walk& w, const fl
     const size_t row = size_t(w.t0 + r) * size_t(p.ldd);
 #pragma unroll
     for (int j = 0; j < kBN / 8; ++j) {
-      const int n = w.blk * kBN + 8 * j + 2 * tig;
+      const int n = n0 + 8 * j + 2 * tig;
       if (n >= p.N) continue;
       const float v0 = acc[4 * j + 2 * hr], v1 = acc[4 * j + 2 * hr + 1];
       if constexpr (kOut == Out::kBf16)
@@ -409,7 +421,7 @@ __device__ __forceinline__ void store_d(const Params& p, const Walk& w, const fl
 // bytes, a quarter-warp one token row's 128 contiguous bytes, 4 rows a warp instruction. N % 8 == 0:
 // a chunk is all in or all out.
 template <class Walk>
-__device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, const float (&acc)[kBN / 2],
+__device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, const float (&acc)[kBN / 2], int n0,
                                                uint32_t scratch, int row_w, int lane) {
   // stmatrix: lane 8 i + r gives row r of matrix i = (token rows 8 (i % 2) .., block j + i / 2).
   const int st_t = (lane & 7) + 8 * ((lane >> 3) & 1), st_jb = lane >> 4;
@@ -426,7 +438,7 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
                        pack_bf16x2(acc[4 * j + 4], acc[4 * j + 5]), pack_bf16x2(acc[4 * j + 6], acc[4 * j + 7]));
     }
     __syncwarp();
-    const int n = w.blk * kBN + 64 * half + 8 * ld_jc;
+    const int n = n0 + 64 * half + 8 * ld_jc;
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const int t = ld_t + 4 * q;
@@ -530,7 +542,8 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
   const uint32_t my_stash = stash + uint32_t(4 * (c * 128 + wq * 32 + lane));  // word 0 of this thread
 #pragma unroll 1
   for (int h = 0; h < Shape::kSubTiles; ++h) {
-    // acc: the sub-tile's product (a paired tile's gate block); up: a paired tile's up block.
+    // acc: the sub-tile's product (a paired tile's first block: the gate block); up: a paired tile's
+    // second block (the up block).
     float acc[kBN / 2], tmp[kBN / 2], up[Shape::kPaired ? kBN / 2 : 1];
 #pragma unroll
     for (int i = 0; i < kBN / 2; ++i) acc[i] = 0.0f;
@@ -554,8 +567,8 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
       wgmma::wait<0>();
       wgmma::fence_acc(tmp);
       if constexpr (Shape::kPaired) {
-        // The gate block's product is promoted before the up block's MMAs reuse the temporary (the
-        // other warpgroup's MMAs keep the tensor cores busy meanwhile); the stage stays held.
+        // The first block's product is promoted before the second block's MMAs reuse the temporary
+        // (the other warpgroup's MMAs keep the tensor cores busy meanwhile); the stage stays held.
         promote(acc, tmp, sc.sa0, sc.sa1, sc.sw[0], sc.sw[1]);
         issue_step(tmp, ad, ad + bofs + uint64_t(kWBlockBytes >> 4));
         wgmma::wait<0>();
@@ -575,17 +588,21 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
         // The held stage (step - 1): every MMA of the warpgroup has read it (named barrier 1 + c),
         // then the scratch; afterwards a proxy fence orders this thread's generic accesses before
         // the TMA writes that refill the stage, and every thread arrives, as in the K loop.
+        // A paired tile's second block goes through the same scratch after the first (store_d_staged
+        // ends with the warp's loads done).
         const uint32_t held = (step - 1) % kStages;
+        const uint32_t scratch = sbase + held * uint32_t(Geo::kStageBytes) + uint32_t((c * 4 + wq) * 16 * kRowBytes);
         ptx::warpgroup_barrier(c);
-        store_d_staged(p, w, acc, sbase + held * uint32_t(Geo::kStageBytes) + uint32_t((c * 4 + wq) * 16 * kRowBytes),
-                       c * kWgRows + wq * 16, lane);
+        store_d_staged(p, w, acc, w.blk * Shape::kCols, scratch, c * kWgRows + wq * 16, lane);
+        if constexpr (Shape::kPaired) store_d_staged(p, w, up, w.blk * Shape::kCols + kBN, scratch, c * kWgRows + wq * 16, lane);
         ptx::fence_proxy_async_shared();
         ptx::mbar_arrive(ring.empty(held));
         continue;
       }
     }
     if constexpr (kOut != Out::kAct) {
-      store_d<kOut>(p, w, acc, r0, tig);
+      store_d<kOut>(p, w, acc, w.blk * Shape::kCols, r0, tig);
+      if constexpr (Shape::kPaired) store_d<kOut>(p, w, up, w.blk * Shape::kCols + kBN, r0, tig);
     } else if constexpr (!Shape::kGated || Shape::kPaired) {
       float a[2][16][2];
       if constexpr (Shape::kPaired)
@@ -637,8 +654,10 @@ __global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
   const uint32_t scbase = sbase + uint32_t(kStages * Geo::kStageBytes);
   const uint32_t stash = scbase + uint32_t(kStages * Geo::kScaleSlotBytes);
   const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
-  const int KT = (p.K + kBK - 1) / kBK, NB = (p.N + kBN - 1) / kBN;
-  const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : NB;  // output column blocks
+  const int KT = (p.K + kBK - 1) / kBK;
+  // Output column blocks of a tile's width (a paired plain tile: 256 columns).
+  constexpr int kCols = TileShape<kOut, kAct, Geo::kWBlocks>::kCols;
+  const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : (p.N + kCols - 1) / kCols;
   const Ring ring{ptx::smem_u32(&bars.full[0]), ptx::smem_u32(&bars.empty[0]), scbase};
 
   if (threadIdx.x == 0) {
@@ -708,7 +727,7 @@ void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void
 // The activation-epilogue kernel of geometry Geo for `act`, with or without biases. Instantiated
 // per geometry in a translation unit of its own, so that they build side by side: Wide in
 // grouped_gemm_fp8_tma_act.cu, Narrow in grouped_gemm_fp8_tma_small_act.cu (narrow_act_kernel),
-// WidePaired in grouped_gemm_fp8_tma_paired_act.cu (paired_act_kernel).
+// WidePaired in grouped_gemm_fp8_tma_paired.cu (paired_act_kernel).
 template <class Geo, Activation kAct>
 KernelFn act_kernel(bool bias) {
   return bias ? fp8_tma_kernel<Geo, Out::kAct, kAct, true> : fp8_tma_kernel<Geo, Out::kAct, kAct, false>;
@@ -725,5 +744,6 @@ KernelFn act_kernel(Activation act, bool bias) {
 }
 KernelFn narrow_act_kernel(Activation act, bool bias);  // act_kernel<Narrow>
 KernelFn paired_act_kernel(Activation act, bool bias);  // act_kernel<WidePaired>, gated only (else null)
+KernelFn paired_plain_kernel(bool bf16_out);  // WidePaired's fp32 / bf16 D kernel
 
 }  // namespace megamoe::sm90::fp8_tma

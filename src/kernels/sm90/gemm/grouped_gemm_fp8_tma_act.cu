@@ -1,7 +1,7 @@
 // FC1 of the fp8_block MoE with the activation and FC2's input quantization in the kTma kernel's
 // epilogue (grouped_gemm_fp8_tma.cuh, Out::kAct): one instantiation per activation, with and
 // without biases, in this translation unit so that they build beside the plain ones (the Narrow
-// geometry's: grouped_gemm_fp8_tma_small_act.cu; the WidePaired one's: grouped_gemm_fp8_tma_paired_act.cu),
+// geometry's: grouped_gemm_fp8_tma_small_act.cu; the WidePaired one's: grouped_gemm_fp8_tma_paired.cu),
 // and the host launch that picks the geometry.
 #include <string>
 
@@ -12,11 +12,13 @@
 
 namespace megamoe::sm90 {
 namespace {
-// MEGAMOE_FP8_TMA_ACT_PAIRED=1: the gated activations' FC1 on the WidePaired geometry (a gate block
-// and its up block a step) instead of Wide (two sub-tiles of 64 gate + 64 up rows); read once per
-// process. Off by default until measured.
+// The gated activations' FC1 runs on the WidePaired geometry (a gate block and its up block a step);
+// MEGAMOE_FP8_TMA_ACT_PAIRED=0 keeps Wide (two sub-tiles of 64 gate + 64 up rows and the stash), an
+// A/B knob read once per process. Session 58 on one H100 (forced split_tma_act /
+// split_tma_act_large_fc2, T = 2048 / 8192, four presets): 1.021x over Wide, T = 8192 1.02-1.12x
+// (deepseek-v3 1.11x), T = 2048 0.96-1.05x (bench/results/2026-12-06_session58/run2_paired/).
 bool fp8_tma_act_paired() {
-  static const bool on = env_int("MEGAMOE_FP8_TMA_ACT_PAIRED", 0) != 0;
+  static const bool on = env_int("MEGAMOE_FP8_TMA_ACT_PAIRED", 1) != 0;
   return on;
 }
 }  // namespace
