@@ -114,7 +114,9 @@ namespace {
 // a K step, 256 output columns a tile); MEGAMOE_FP8_TMA_PAIRED=0 keeps Wide, an A/B knob read once
 // per process. Session 58 on one H100 (forced split_tma / split_tma_act with FC1's WidePaired
 // activation kernel on both sides, T = 2048 / 8192, four presets): 1.029x over Wide, T = 8192
-// 0.98-1.13x, T = 2048 0.97-1.10x (bench/results/2026-12-06_session58/run4_pp2_tune/).
+// 0.98-1.13x, T = 2048 0.97-1.10x (bench/results/2026-12-06_session58/run4_pp2_tune/). Only where N
+// holds an even number of 128-column blocks: an odd one would add a block of MMAs that no output
+// needs (gpt-oss-120b's FC2, N = 2880: `auto` 0.973-0.975x at T = 512..2048, run5_ship/).
 bool fp8_tma_plain_paired() {
   static const bool on = env_int("MEGAMOE_FP8_TMA_PAIRED", 1) != 0;
   return on;
@@ -136,7 +138,7 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
   p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
     launch_plain<fp8_tma::Narrow>(p, a, N, rows_bound, bf16_out, stream);
-  else if (fp8_tma_plain_paired())
+  else if (fp8_tma_plain_paired() && cu::ceil_div<int64_t>(N, fp8_tma::kBN) % 2 == 0)
     fp8_tma::launch(fp8_tma::paired_plain_kernel(bf16_out), fp8_tma::launch_shape<fp8_tma::WidePaired>(), a.A, a.W, p,
                     rows_bound, int(cu::ceil_div<int64_t>(N, 2 * fp8_tma::kBN)), stream);
   else

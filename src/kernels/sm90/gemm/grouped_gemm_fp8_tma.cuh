@@ -123,7 +123,7 @@ static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's
 //               the 128-row token tile, 4 stages of 48 KiB: a gated FC1 tile's gate block and its up
 //               block (one K loop per output block instead of two sub-tiles, no stash: a thread holds
 //               gate and up of the same column), a plain tile's 256 weight rows (256 output
-//               columns). The token tile is read from L2 once per 256 weight rows, and a step's
+//               columns; where N holds an even number of 128-row blocks, grouped_gemm_fp8_tma.cu). The token tile is read from L2 once per 256 weight rows, and a step's
 //               barrier waits and scale loads serve twice the MMAs; the consumers keep two
 //               accumulators and one temporary (192 of their 232 registers), and promote the first
 //               block while the other warpgroup's MMAs run. On one H100 (forced tactics, T = 2048 /
