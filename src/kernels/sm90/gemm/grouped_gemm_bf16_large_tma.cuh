@@ -78,6 +78,7 @@
 #include "kernels/sm90/common/cuda_helpers.h"
 #include "kernels/sm90/common/gate_up_layout.h"
 #include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/tile_tickets.cuh"
 #include "kernels/sm90/common/tensor_map.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma.h"
 #include "kernels/sm90/gemm/grouped_gemm_bf16_large_tma_walk.h"
@@ -421,13 +422,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     // counter, so a CTA whose tiles ran short takes more (tiles of different widths take different
     // times; a fixed stride can give one CTA all the wide ones); the ticket rides with the tile's
     // first stage to the consumers.
-    int tiles_run = 0, last_ticket = -1;  // dynamic order: this CTA's tiles; its previous ticket
-    auto draw = [&]() {
-      const int t = atomicAdd(sched, 1);
-      if (t <= last_ticket) __trap();  // a counter shared by two running launches
-      last_ticket = t;
-      return t;
-    };
+    TileTickets tickets(sched);  // dynamic order only
+    auto draw = [&]() { return tickets.draw(); };
     auto wait_free = [&](uint32_t i) {  // the stage of step i is free (its previous use released)
       const uint32_t use = i / kStages;
       if (use > 0) ptx::mbar_wait(smem_u32(&bars.empty[i % kStages]), (use - 1) & 1u, kTimeoutNs);
@@ -457,7 +453,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
         break;
       }
-      ++tiles_run;
+      ++tickets.run;
       // Every box starts inside the pass (t0 + 32 b < t0 + rows <= offsets[G] <= rows_bound); the
       // last may run past the tensor's rows (zero fill).
       const int boxes = token_boxes(walk.rows);
@@ -473,23 +469,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
       if (early) ticket = draw();
     }
-    if (sched != nullptr) {
-      // The CTA's last ticket is drawn. The last CTA to get here checks that the launch ran every tile
-      // once (walk.base: the launch's tile count, once the walk is past its end) and resets the counter
-      // for the next launch (every CTA has drawn its last ticket by then; the fences order each CTA's
-      // draws and count before its arrival here, and the arrivals before the check and the reset). A
-      // counter that was not zero at the start skips tiles: a trap, not a silently wrong product.
-      atomicAdd(sched + 2, tiles_run);
-      __threadfence();
-      if (atomicAdd(sched + 1, 1) == int(gridDim.x) - 1) {
-        __threadfence();
-        const int ran = atomicExch(sched + 2, 0);
-        atomicExch(sched, 0);
-        atomicExch(sched + 1, 0);
-        atomicExch(sched + 3, ran);  // the last launch's tile count (tests read it)
-        if (ran != walk.base) __trap();
-      }
-    }
+    // The CTA's last ticket is drawn: walk.base is the launch's tile count once the walk is past its
+    // end (common/tile_tickets.cuh checks it and resets the counter for the next launch).
+    if (sched != nullptr) tickets.finish(walk.base);
     return;
   }
 

@@ -52,7 +52,11 @@ int64_t avg_rows(int64_t total_rows_upper_bound, int num_groups) {
 
 struct GroupedGemmFp8Blockwise::Kernels {
   gemm_dispatch::PreparedKernels<fd::TacticOps, kNumKernels> prepared;  // kSwap64, kLarge, kLargeBf16Out, kSwap32
+  // The kTma kernels' tile counter for their dynamic order (common/tile_tickets.cuh): zero once here,
+  // reset by every launch's last CTA. One per object: an object runs on one stream at a time.
+  int* tile_counter = nullptr;
 };
+constexpr size_t kTileCounterBytes = 4 * sizeof(int);
 
 const char* fp8_tactic_name(Fp8GemmTactic t) {
   switch (t) {
@@ -104,16 +108,30 @@ GroupedGemmFp8Blockwise::GroupedGemmFp8Blockwise(int num_groups, int64_t N, int6
   auto kernels = new Kernels{};
   try {
     kernels->prepared.create(kWho, &ops_for, num_groups, N, K, device);
+    DeviceScope scope(device);
+    cu::check(kWho, cudaMalloc(&kernels->tile_counter, kTileCounterBytes), "cudaMalloc(tile counter)");
+    cu::check(kWho, cudaMemset(kernels->tile_counter, 0, kTileCounterBytes), "cudaMemset(tile counter)");
   } catch (...) {
+    if (kernels->tile_counter) {
+      DeviceScope scope(device);
+      cudaFree(kernels->tile_counter);
+    }
+    kernels->prepared.release(&ops_for);
     delete kernels;
     throw;
   }
-  workspace_bytes_ = kernels->prepared.workspace_bytes;
+  workspace_bytes_ = kernels->prepared.workspace_bytes + kTileCounterBytes;
   kernels_ = kernels;
 }
 
 GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
   if (!kernels_) return;
+  int prev = 0;
+  if (kernels_->tile_counter && cudaGetDevice(&prev) == cudaSuccess) {  // never throws: a destructor
+    if (prev != device_) cudaSetDevice(device_);
+    cudaFree(kernels_->tile_counter);
+    if (prev != device_) cudaSetDevice(prev);
+  }
   kernels_->prepared.release(&ops_for);
   delete kernels_;
 }
@@ -172,7 +190,8 @@ void GroupedGemmFp8Blockwise::run_act(const void* A, const float* SA, const void
   if (!cu::aligned(aq, 2)) throw_invalid("aq", "a 2-byte aligned pointer (pairs of codes)", "misaligned");
   if (act.b13 && !cu::aligned(act.b13, 8)) throw_invalid("b13", "an 8-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
-  launch_fp8_tma_act(fd::RunArgs{A, SA, W, SW, nullptr, 0, offsets}, act, I, static_cast<uint8_t*>(aq), sa_out,
+  launch_fp8_tma_act(fd::RunArgs{A, SA, W, SW, nullptr, 0, offsets, kernels_->tile_counter}, act, I,
+                     static_cast<uint8_t*>(aq), sa_out,
                      num_groups_, N_, K_, total_rows_upper_bound, narrow, stream);
 }
 
@@ -192,7 +211,8 @@ void GroupedGemmFp8Blockwise::run_kernel(int kernel, const void* A, const float*
   if (!aligned16(D)) throw_invalid("D", "a 16-byte aligned pointer", "misaligned");
   DeviceScope scope(device_);
   if (kernel >= kNumKernels) {
-    launch_fp8_tma(fd::RunArgs{A, SA, W, SW, D, ldd, offsets}, num_groups_, N_, K_, total_rows_upper_bound, bf16_out,
+    launch_fp8_tma(fd::RunArgs{A, SA, W, SW, D, ldd, offsets, kernels_->tile_counter}, num_groups_, N_, K_,
+                   total_rows_upper_bound, bf16_out,
                    kernel == kTmaSmallF32 || kernel == kTmaSmallBf16Out, stream);
     return;
   }

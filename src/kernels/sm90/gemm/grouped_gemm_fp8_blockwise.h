@@ -130,6 +130,7 @@ struct RunArgs {
   void* D;  // fp32 or bf16, the kernel's ElementD
   int64_t ldd;
   const int32_t* offsets;
+  int* tile_counter = nullptr;  // the kTma kernels' launch-wide tile counter (4 ints, zeroed once)
 };
 struct TacticOps {
   size_t (*workspace_bytes)(int num_groups, int sm_count);

@@ -26,6 +26,10 @@ Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N,
   p.N = int(N);
   p.K = int(K);
   p.G = num_groups;
+  // MEGAMOE_FP8_TMA_DYNAMIC=1: the dynamic tile order where the caller gave a counter (an A/B knob,
+  // read once per process; off by default until measured).
+  static const bool dynamic = env_int("MEGAMOE_FP8_TMA_DYNAMIC", 0) != 0;
+  p.tile_counter = dynamic ? a.tile_counter : nullptr;
   return p;
 }
 

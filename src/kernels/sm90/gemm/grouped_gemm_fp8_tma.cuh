@@ -69,6 +69,7 @@
 #include <cstdint>
 
 #include "kernels/sm90/common/ptx.cuh"
+#include "kernels/sm90/common/tile_tickets.cuh"
 #include "kernels/sm90/gemm/grouped_gemm_fp8_blockwise.h"
 #include "kernels/sm90/gemm/staged_epilogue.cuh"
 #include "kernels/sm90/gemm/wgmma.cuh"
@@ -193,14 +194,32 @@ struct Params {
   // kBf16: D through shared memory, 16 bytes a lane (store_d_staged; every bf16 D the GEMM accepts
   // fits: N, ldd % 8 == 0, D 16-byte aligned), else two columns a store (store_d).
   bool staged_d;
+  // The dynamic tile order (MEGAMOE_FP8_TMA_DYNAMIC): the launch's tile counter
+  // (common/tile_tickets.cuh), or null for the static order (CTA b runs tiles b, b + grid, ...).
+  int* tile_counter;
 };
 
 struct Barriers {
   uint64_t full[kMaxStages], empty[kMaxStages];
+  // Dynamic tile order only: the ticket of the tile whose first step stage s holds, written by the
+  // TMA lane once the stage is free and announced to the scale warp by ticket_bar[s] (one arrival);
+  // the consumers read it after the stage's full phase. A past-the-end ticket comes with no loads.
+  uint64_t ticket_bar[kMaxStages];
+  int ticket[kMaxStages];
 };
+__device__ __forceinline__ void sts_i32(uint32_t addr, int v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+__device__ __forceinline__ int lds_i32(uint32_t addr) {
+  int v;
+  asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
 
 // The CTA's tile sequence. Tile t counts (expert, column block, pass), pass fastest, over the
-// experts with rows; every role walks it with its own cursor and agrees on the sequence.
+// experts with rows. Static order: every role walks it with its own cursor (next(): tiles b,
+// b + grid, ...) and agrees on the sequence; dynamic order: at(ticket) with the tickets the TMA lane
+// draws (increasing per CTA: the walk only moves forward). Once past the end, base is the tile count.
 template <class Geo>
 struct TileWalk {
   static constexpr int kMaxTok = Geo::kMaxTok;
@@ -210,21 +229,30 @@ struct TileWalk {
   int g = -1, base = 0, count = 0, npass = 1;  // expert g's tiles are [base, base + count)
   int lo = 0, hi = 0, blk = 0, t0 = 0, ntok = 0;
   __device__ TileWalk(const int32_t* o, int G_, int nblk_) : offsets(o), G(G_), nblk(nblk_), t(int(blockIdx.x)) {}
-  __device__ bool next() {
-    while (t >= base + count) {
+  __device__ bool at(int tile) {
+    while (tile >= base + count) {
       base += count;
-      if (++g >= G) return false;
+      if (g + 1 >= G) {
+        g = G;
+        count = 0;
+        return false;
+      }
+      ++g;
       lo = __ldg(offsets + g);
       hi = __ldg(offsets + g + 1);
       npass = (hi - lo + kMaxTok - 1) / kMaxTok;
       count = hi > lo ? nblk * npass : 0;
     }
-    const int local = t - base;
+    const int local = tile - base;
     blk = local / npass;
     t0 = lo + (local - blk * npass) * kMaxTok;
     ntok = min(kMaxTok, hi - t0);
-    t += int(gridDim.x);
     return true;
+  }
+  __device__ bool next() {
+    const bool ok = at(t);
+    t += int(gridDim.x);
+    return ok;
   }
 };
 
@@ -348,15 +376,40 @@ __device__ __forceinline__ void promote(float (&acc)[kBN / 2], const float (&tmp
 // past SA's end, and are never read) and the two boxes' weight scales (tm_sw). Each issues one arrival with its
 // transaction bytes; both wait only for free slots.
 template <class Geo, Out kOut, Activation kAct, bool kScales>
-__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, int KT, int nblk,
-                                        int lane, const CUtensorMap* tm_x, const CUtensorMap* tm_w,
-                                        const CUtensorMap* tm_sa, const CUtensorMap* tm_sw) {
+__device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint32_t sbase, uint32_t tslot0,
+                                        uint32_t tbar0, int KT, int nblk, int lane, const CUtensorMap* tm_x,
+                                        const CUtensorMap* tm_w, const CUtensorMap* tm_sa, const CUtensorMap* tm_sw) {
   if (lane != 0) return;
   using Shape = TileShape<kOut, kAct, Geo::kWBlocks>;
   constexpr int kStages = Geo::kStages;
   TileWalk<Geo> walk(p.offsets, p.G, nblk);
   uint32_t step = 0;  // CTA-wide step count
-  while (walk.next()) {
+  TileTickets tickets(p.tile_counter);
+  uint32_t tphase = 0;  // the scale warp: bit s = the parity of ticket_bar[s]'s next phase
+  for (;;) {
+    if (p.tile_counter == nullptr) {
+      if (!walk.next()) break;
+    } else {
+      // The tile's first step's stage: free (the TMA lane waits for it, then draws) or announced (the
+      // scale warp waits for the TMA lane's ticket).
+      const uint32_t s = step % kStages, use = step / kStages;
+      int ticket;
+      if constexpr (!kScales) {
+        if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
+        ticket = tickets.draw();
+        sts_i32(tslot0 + 4 * s, ticket);
+        ptx::mbar_arrive(tbar0 + 8 * s);
+      } else {
+        ptx::mbar_wait(tbar0 + 8 * s, (tphase >> s) & 1u, kTimeoutNs);
+        tphase ^= 1u << s;
+        ticket = lds_i32(tslot0 + 4 * s);
+      }
+      if (!walk.at(ticket)) {  // past the end: the stage's full phase carries the ticket alone
+        ptx::mbar_arrive(ring.full(s));
+        break;
+      }
+      if constexpr (!kScales) ++tickets.run;
+    }
     const int boxes = (walk.ntok + kTokBox - 1) / kTokBox;
     for (int h = 0; h < Shape::kSubTiles; ++h) {
       int rows[Shape::kBoxes];  // the weight boxes' rows in W
@@ -385,6 +438,9 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
         }
       }
     }
+  }
+  if constexpr (!kScales) {
+    if (p.tile_counter != nullptr) tickets.finish(walk.base);
   }
 }
 
@@ -659,11 +715,13 @@ __global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
   constexpr int kCols = TileShape<kOut, kAct, Geo::kWBlocks>::kCols;
   const int nblk = kOut == Out::kAct ? (p.I + kBN - 1) / kBN : (p.N + kCols - 1) / kCols;
   const Ring ring{ptx::smem_u32(&bars.full[0]), ptx::smem_u32(&bars.empty[0]), scbase};
+  const uint32_t tslot0 = ptx::smem_u32(&bars.ticket[0]), tbar0 = ptx::smem_u32(&bars.ticket_bar[0]);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       ptx::mbar_init(ring.full(uint32_t(s)), 2);                  // the TMA warp's and the scale warp's
       ptx::mbar_init(ring.empty(uint32_t(s)), Geo::kConsumerThreads);  // every consumer thread
+      ptx::mbar_init(ptx::smem_u32(&bars.ticket_bar[s]), 1);          // the TMA lane's (dynamic order)
     }
     ptx::mbar_fence_init();
   }
@@ -679,13 +737,13 @@ __global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
         ptx::prefetch_tensormap(&tm_x);
         ptx::prefetch_tensormap(&tm_w);
       }
-      produce<Geo, kOut, kAct, false>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
+      produce<Geo, kOut, kAct, false>(p, ring, sbase, tslot0, tbar0, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     } else if (warp == Geo::kScaleWarp) {
       if (lane == 0) {
         ptx::prefetch_tensormap(&tm_sa);
         ptx::prefetch_tensormap(&tm_sw);
       }
-      produce<Geo, kOut, kAct, true>(p, ring, sbase, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
+      produce<Geo, kOut, kAct, true>(p, ring, sbase, tslot0, tbar0, KT, nblk, lane, &tm_x, &tm_w, &tm_sa, &tm_sw);
     }
     return;
   }
@@ -705,7 +763,18 @@ __global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
   const uint64_t desc0 = wgmma::sw128_desc(__shfl_sync(0xFFFFFFFFu, sbase, 0) + uint32_t(c * kWgRows * kRowBytes));
   // (csbase below: the same ring base for the staged epilogue's scratch.)
   const uint32_t csbase = __shfl_sync(0xFFFFFFFFu, sbase, 0);
-  while (walk.next())
+  // Dynamic order: the ticket in the stage of the tile's first step, read after its full phase (which
+  // consume_tile's first wait then finds complete); every thread reads it before its own arrival on the
+  // stage's empty barrier, the TMA lane's condition for writing the slot again.
+  const bool dynamic = p.tile_counter != nullptr;
+  const uint32_t ctslot0 = __shfl_sync(0xFFFFFFFFu, tslot0, 0);
+  auto next_tile = [&]() -> bool {
+    if (!dynamic) return walk.next();
+    const uint32_t s = step % kStages;
+    ptx::mbar_wait(cring.full(s), (step / kStages) & 1u, kTimeoutNs);
+    return walk.at(lds_i32(ctslot0 + 4 * s));
+  };
+  while (next_tile())
     consume_tile<Geo, kOut, kAct, kBias>(p, cring, csbase, stash, desc0, walk, c, wq, lane, KT, step);
 }
 
