@@ -16,7 +16,7 @@
 namespace megamoe::sm90 {
 namespace fp8_tma {
 
-Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K) {
+Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, bool narrow) {
   Params p{};
   p.SA = a.SA;
   p.SW = a.SW;
@@ -26,10 +26,14 @@ Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N,
   p.N = int(N);
   p.K = int(K);
   p.G = num_groups;
-  // MEGAMOE_FP8_TMA_DYNAMIC=1: the dynamic tile order where the caller gave a counter (an A/B knob,
-  // read once per process; off by default until measured).
-  static const bool dynamic = env_int("MEGAMOE_FP8_TMA_DYNAMIC", 0) != 0;
-  p.tile_counter = dynamic ? a.tile_counter : nullptr;
+  // The dynamic tile order where the caller gave a counter: MEGAMOE_FP8_TMA_DYNAMIC = 1 (the default)
+  // for the two-warpgroup geometries, 2 for Narrow too, 0 nowhere (an A/B knob, read once per
+  // process). Session 58 on one H100 (forced tactics, against the static order): split_tma_act
+  // 1.062x and split_tma 1.074x over T = 2048 / 8192 (deepseek-v3 T = 8192 1.275x / 1.405x: its FC1
+  // read 8.1 GB from DRAM instead of 13.9; qwen3-30b-a3b T = 8192 0.979x / 0.904x), Narrow's
+  // split_tma_small_act 0.990x (0.884-1.090x): bench/results/2026-12-06_session58/run10_dynamic/.
+  static const int dynamic = env_int("MEGAMOE_FP8_TMA_DYNAMIC", 1);
+  p.tile_counter = dynamic >= (narrow ? 2 : 1) ? a.tile_counter : nullptr;
   return p;
 }
 
@@ -138,7 +142,7 @@ bool fp8_tma_stages_bf16_d() {
 // multiples of 8 and D 16-byte aligned, what the staged epilogue needs).
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
                     bool bf16_out, bool narrow, cudaStream_t stream) {
-  fp8_tma::Params p = fp8_tma::gemm_params(a, num_groups, N, K);
+  fp8_tma::Params p = fp8_tma::gemm_params(a, num_groups, N, K, narrow);
   p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
     launch_plain<fp8_tma::Narrow>(p, a, N, rows_bound, bf16_out, stream);

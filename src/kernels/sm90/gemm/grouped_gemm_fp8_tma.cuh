@@ -194,7 +194,7 @@ struct Params {
   // kBf16: D through shared memory, 16 bytes a lane (store_d_staged; every bf16 D the GEMM accepts
   // fits: N, ldd % 8 == 0, D 16-byte aligned), else two columns a store (store_d).
   bool staged_d;
-  // The dynamic tile order (MEGAMOE_FP8_TMA_DYNAMIC): the launch's tile counter
+  // The dynamic tile order (gemm_params, MEGAMOE_FP8_TMA_DYNAMIC): the launch's tile counter
   // (common/tile_tickets.cuh), or null for the static order (CTA b runs tiles b, b + grid, ...).
   int* tile_counter;
 };
@@ -790,7 +790,7 @@ constexpr LaunchShape launch_shape() {
   return {Geo::kThreads, Geo::kSmemBytes, Geo::kMaxTok, Geo::kTokScaleBox, Geo::kCtas};
 }
 // The GEMM's part of Params (the rest zero).
-Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K);
+Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, bool narrow);
 void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void* W, const Params& p,
             int64_t rows_bound, int nblk, cudaStream_t stream);
 // The activation-epilogue kernel of geometry Geo for `act`, with or without biases. Instantiated

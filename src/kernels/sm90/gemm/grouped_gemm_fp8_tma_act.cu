@@ -28,7 +28,7 @@ void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs
                         float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, bool narrow,
                         cudaStream_t stream) {
   using namespace fp8_tma;
-  Params p = gemm_params(a, num_groups, N, K);
+  Params p = gemm_params(a, num_groups, N, K, narrow);
   p.I = int(I);
   p.b13 = act.b13;
   p.aq = aq;
