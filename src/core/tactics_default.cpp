@@ -59,8 +59,10 @@
 //   T = 8192: 0.981x). Then fp8_block T = 2048..8192 after the fp8 TMA kernel's WidePaired geometry
 //   (session 58, 2026-12-06: bench/results/2026-12-06_session58/run4_pp2_tune/, merge_tune.py
 //   --min-gain 0.02: 5 buckets to split_tma_act, qwen3-30b-a3b T = 4096 / 8192 and mixtral-8x7b
-//   T = 2048..8192, 1.020-1.061x in the tune). The buckets they leave empty run the H200's entry of
-//   the same layer (core/tactics.cpp).
+//   T = 2048..8192, 1.020-1.061x in the tune), and again after its dynamic tile order (run11_dyn_tune/:
+//   deepseek-v3 T = 4096 -> split_tma_act 1.097x, T = 8192 -> split_tma 1.234x; `auto` with that tune
+//   against the table and kernels before session 58: 12 cells T = 2048..8192 1.070x). The buckets
+//   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
 // library "*": any driver and version).
@@ -3526,8 +3528,8 @@ const char* shipped_tactics_json() {
     "512": "split_tma_small_act",
     "1024": "split_tma_small_act",
     "2048": "split_tma_act",
-    "4096": "split_tma_small_act",
-    "8192": "split_large_tile",
+    "4096": "split_tma_act",
+    "8192": "split_tma",
     "16384": "split_large_tile",
     "32768": "split_large_tile"
    },
@@ -3642,31 +3644,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 4.0223
     },
     "2048": {
-     "split_swap_ab": 4.57894,
-     "split_large_tile": 4.40694,
-     "split_tma": 4.36771,
-     "split_tma_act": 4.14243,
-     "split_tma_act_large_fc2": 4.1856,
-     "split_tma_small": 4.35514,
-     "split_tma_small_act": 4.2119
+     "split_swap_ab": 4.76576,
+     "split_large_tile": 4.59965,
+     "split_tma": 4.26794,
+     "split_tma_act": 4.06586,
+     "split_tma_act_large_fc2": 4.16896,
+     "split_tma_small": 4.46595,
+     "split_tma_small_act": 4.29917
     },
     "4096": {
-     "split_swap_ab": 6.20646,
-     "split_large_tile": 5.60704,
-     "split_tma": 6.98746,
-     "split_tma_act": 6.45546,
-     "split_tma_act_large_fc2": 6.29786,
-     "split_tma_small": 5.48845,
-     "split_tma_small_act": 5.19805
+     "split_swap_ab": 6.33894,
+     "split_large_tile": 5.72042,
+     "split_tma": 5.49136,
+     "split_tma_act": 4.81421,
+     "split_tma_act_large_fc2": 5.12618,
+     "split_tma_small": 5.95379,
+     "split_tma_small_act": 5.28112
     },
     "8192": {
-     "split_swap_ab": 10.8112,
-     "split_large_tile": 9.07136,
-     "split_tma": 10.6366,
-     "split_tma_act": 9.3599,
-     "split_tma_act_large_fc2": 9.26198,
-     "split_tma_small": 9.99709,
-     "split_tma_small_act": 10.2716
+     "split_swap_ab": 11.1115,
+     "split_large_tile": 9.5489,
+     "split_tma": 7.73888,
+     "split_tma_act": 7.91434,
+     "split_tma_act_large_fc2": 8.12134,
+     "split_tma_small": 11.0442,
+     "split_tma_small_act": 10.0381
     },
     "16384": {
      "split_swap_ab": 20.755,
@@ -3796,13 +3798,13 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.2648
     },
     "2048": {
-     "split_swap_ab": 1.46979,
-     "split_large_tile": 1.4393,
-     "split_tma": 1.4081,
-     "split_tma_act": 1.30224,
-     "split_tma_act_large_fc2": 1.30918,
-     "split_tma_small": 1.69219,
-     "split_tma_small_act": 1.49776
+     "split_swap_ab": 1.4735,
+     "split_large_tile": 1.44381,
+     "split_tma": 1.3649,
+     "split_tma_act": 1.26928,
+     "split_tma_act_large_fc2": 1.29133,
+     "split_tma_small": 1.65485,
+     "split_tma_small_act": 1.47059
     },
     "4096": {
      "split_swap_ab": 2.00704,
@@ -3814,13 +3816,13 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.99168
     },
     "8192": {
-     "split_swap_ab": 3.55766,
-     "split_large_tile": 2.99162,
-     "split_tma": 3.2025,
-     "split_tma_act": 2.81078,
-     "split_tma_act_large_fc2": 2.66787,
-     "split_tma_small": 4.11792,
-     "split_tma_small_act": 3.43466
+     "split_swap_ab": 3.65814,
+     "split_large_tile": 3.0568,
+     "split_tma": 3.07648,
+     "split_tma_act": 2.72867,
+     "split_tma_act_large_fc2": 2.68134,
+     "split_tma_small": 4.06707,
+     "split_tma_small_act": 3.30662
     },
     "16384": {
      "split_swap_ab": 6.57894,
@@ -3987,31 +3989,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.13776
     },
     "2048": {
-     "split_swap_ab": 2.51341,
-     "split_large_tile": 1.98176,
-     "split_tma": 1.82237,
-     "split_tma_act": 1.73866,
-     "split_tma_act_large_fc2": 1.79747,
-     "split_tma_small": 2.61712,
-     "split_tma_small_act": 2.23222
+     "split_swap_ab": 2.57475,
+     "split_large_tile": 2.03274,
+     "split_tma": 1.84557,
+     "split_tma_act": 1.78006,
+     "split_tma_act_large_fc2": 1.83523,
+     "split_tma_small": 2.65664,
+     "split_tma_small_act": 2.27568
     },
     "4096": {
-     "split_swap_ab": 4.44995,
-     "split_large_tile": 3.46896,
-     "split_tma": 3.47853,
-     "split_tma_act": 3.18566,
-     "split_tma_act_large_fc2": 3.25046,
-     "split_tma_small": 4.65418,
-     "split_tma_small_act": 4.28234
+     "split_swap_ab": 4.58326,
+     "split_large_tile": 3.53197,
+     "split_tma": 3.38797,
+     "split_tma_act": 3.26464,
+     "split_tma_act_large_fc2": 3.29069,
+     "split_tma_small": 4.68739,
+     "split_tma_small_act": 4.33482
     },
     "8192": {
-     "split_swap_ab": 8.66963,
-     "split_large_tile": 6.7785,
-     "split_tma": 6.56051,
-     "split_tma_act": 6.00707,
-     "split_tma_act_large_fc2": 6.37638,
-     "split_tma_small": 9.53654,
-     "split_tma_small_act": 8.69632
+     "split_swap_ab": 8.9312,
+     "split_large_tile": 6.86666,
+     "split_tma": 6.44957,
+     "split_tma_act": 5.94877,
+     "split_tma_act_large_fc2": 6.37968,
+     "split_tma_small": 9.67261,
+     "split_tma_small_act": 8.93926
     },
     "16384": {
      "split_swap_ab": 18.0652,
@@ -4136,22 +4138,22 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.359136
     },
     "4096": {
-     "split_swap_ab": 0.846656,
-     "split_large_tile": 0.677696,
-     "split_tma": 0.702592,
-     "split_tma_act": 0.608192,
-     "split_tma_act_large_fc2": 0.63616,
-     "split_tma_small": 0.697152,
-     "split_tma_small_act": 0.621856
+     "split_swap_ab": 0.86096,
+     "split_large_tile": 0.697344,
+     "split_tma": 0.633376,
+     "split_tma_act": 0.599296,
+     "split_tma_act_large_fc2": 0.625408,
+     "split_tma_small": 0.697504,
+     "split_tma_small_act": 0.640832
     },
     "8192": {
-     "split_swap_ab": 1.58362,
-     "split_large_tile": 1.22576,
-     "split_tma": 1.14064,
-     "split_tma_act": 1.06749,
-     "split_tma_act_large_fc2": 1.10826,
-     "split_tma_small": 1.34595,
-     "split_tma_small_act": 1.16307
+     "split_swap_ab": 1.60426,
+     "split_large_tile": 1.24739,
+     "split_tma": 1.11619,
+     "split_tma_act": 1.06109,
+     "split_tma_act_large_fc2": 1.11165,
+     "split_tma_small": 1.33427,
+     "split_tma_small_act": 1.18275
     },
     "16384": {
      "split_swap_ab": 2.97274,

@@ -69,7 +69,8 @@ class GroupedGemmFp8Blockwise {
   // Asynchronous on `stream`: a setup kernel (per-group pointers and shapes from offsets) then
   // the grouped GEMM. No allocation, no host synchronisation; capturable. total_rows_upper_bound
   // (host-known bound on offsets[G], e.g. T*K) picks the tactic; 0 launches nothing. One object
-  // must not run on two streams at once.
+  // must not run on two streams at once (the kTma kernels take their tiles from a counter the object
+  // owns: two launches at once trap).
   void run(const void* A, const float* SA, const void* W, const float* SW, float* D, int64_t ldd,
            const int32_t* offsets, int64_t total_rows_upper_bound, cudaStream_t stream, Fp8GemmTactic tactic);
   void run(const void* A, const float* SA, const void* W, const float* SW, float* D, int64_t ldd,
