@@ -93,11 +93,11 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   size_t weight_bytes() const override { return w13_.bytes + w2_.bytes + s13_.bytes + s2_.bytes + bias_bytes(); }
 
   // Tactics: the blockwise-scaled GEMMs' swap-AB (decode) or 128x128 (prefill) CUTLASS kernels, or
-  // our own TMA kernel (128 token rows x 128 weight rows), with the activation-quantize kernel
-  // after FC1 or (split_tma_act) the activation and the quantization of a in FC1's epilogue;
-  // split_tma_act_large_fc2 runs split_tma_act's FC1 and the CUTLASS 128x128 kernel's FC2 (at
-  // large T the CUTLASS FC2 mainloop needs fewer cycles than ours, while FC1 with the epilogue
-  // saves the fp32 h round trip); split_tma_small runs both GEMMs on the TMA kernel with one
+  // our own TMA kernel (128 token rows x 128 or 256 weight rows a K step), with the
+  // activation-quantize kernel after FC1 or (split_tma_act) the activation and the quantization of a
+  // in FC1's epilogue; split_tma_act_large_fc2 runs split_tma_act's FC1 and the CUTLASS 128x128
+  // kernel's FC2 (faster than ours where N holds an odd number of 128-row blocks, e.g. gpt-oss-120b's
+  // FC2 at T = 8192 on the H100; elsewhere ours has won since session 58); split_tma_small runs both GEMMs on the TMA kernel with one
   // consumer warpgroup (64 token rows x 128 weight rows, two CTAs per SM of 4 stages: for experts of few rows);
   // split_tma_small_act is split_tma_small with split_tma_act's FC1 epilogue.
   std::vector<std::string> tactic_names() const override {
