@@ -111,6 +111,9 @@ GroupedGemmFp8Blockwise::GroupedGemmFp8Blockwise(int num_groups, int64_t N, int6
     DeviceScope scope(device);
     cu::check(kWho, cudaMalloc(&kernels->tile_counter, kTileCounterBytes), "cudaMalloc(tile counter)");
     cu::check(kWho, cudaMemset(kernels->tile_counter, 0, kTileCounterBytes), "cudaMemset(tile counter)");
+    // Done before the object is used: the memset runs on the legacy stream, which a caller's
+    // non-blocking stream does not wait for.
+    cu::check(kWho, cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(tile counter)");
   } catch (...) {
     if (kernels->tile_counter) {
       DeviceScope scope(device);
