@@ -106,18 +106,20 @@ void launch(KernelFn kernel, const LaunchShape& shape, const void* A, const void
 }  // namespace fp8_tma
 
 namespace {
-// The plain kernels of one geometry (the activation is a dummy of theirs).
+// The plain kernels of one geometry (the activation is a dummy of theirs); WidePaired's are
+// instantiated in grouped_gemm_fp8_tma_paired.cu (paired_plain_kernel).
 template <class Geo>
-void launch_plain(const fp8_tma::Params& p, const fp8_gemm_detail::RunArgs& a, int64_t N, int64_t rows_bound,
-                  bool bf16_out, cudaStream_t stream) {
+fp8_tma::KernelFn plain_kernel(bool bf16_out) {
   using namespace fp8_tma;
-  const KernelFn kernel = bf16_out ? fp8_tma_kernel<Geo, Out::kBf16, Activation::kSwiGLU, false>
-                                   : fp8_tma_kernel<Geo, Out::kF32, Activation::kSwiGLU, false>;
-  launch(kernel, launch_shape<Geo>(), a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(N, kBN)), stream);
+  return bf16_out ? fp8_tma_kernel<Geo, Out::kBf16, Activation::kSwiGLU, false>
+                  : fp8_tma_kernel<Geo, Out::kF32, Activation::kSwiGLU, false>;
 }
-}  // namespace
+// A plain kernel over N's column blocks of the geometry's tile width (shape.plain_cols).
+void launch_plain(fp8_tma::KernelFn kernel, const fp8_tma::LaunchShape& shape, const fp8_tma::Params& p,
+                  const fp8_gemm_detail::RunArgs& a, int64_t N, int64_t rows_bound, cudaStream_t stream) {
+  fp8_tma::launch(kernel, shape, a.A, a.W, p, rows_bound, int(cu::ceil_div<int64_t>(N, shape.plain_cols)), stream);
+}
 
-namespace {
 // The plain kernels (fp32 / bf16 D) of the two-warpgroup geometry run on WidePaired (256 weight rows
 // a K step, 256 output columns a tile); MEGAMOE_FP8_TMA_PAIRED=0 keeps Wide, an A/B knob read once
 // per process. Session 58 on one H100 (forced split_tma / split_tma_act with FC1's WidePaired
@@ -142,15 +144,15 @@ bool fp8_tma_stages_bf16_d() {
 // multiples of 8 and D 16-byte aligned, what the staged epilogue needs).
 void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, int64_t rows_bound,
                     bool bf16_out, bool narrow, cudaStream_t stream) {
-  fp8_tma::Params p = fp8_tma::gemm_params(a, num_groups, N, K, narrow);
+  using namespace fp8_tma;
+  Params p = gemm_params(a, num_groups, N, K, narrow);
   p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
-    launch_plain<fp8_tma::Narrow>(p, a, N, rows_bound, bf16_out, stream);
-  else if (fp8_tma_plain_paired() && cu::ceil_div<int64_t>(N, fp8_tma::kBN) % 2 == 0)
-    fp8_tma::launch(fp8_tma::paired_plain_kernel(bf16_out), fp8_tma::launch_shape<fp8_tma::WidePaired>(), a.A, a.W, p,
-                    rows_bound, int(cu::ceil_div<int64_t>(N, 2 * fp8_tma::kBN)), stream);
+    launch_plain(plain_kernel<Narrow>(bf16_out), launch_shape<Narrow>(), p, a, N, rows_bound, stream);
+  else if (fp8_tma_plain_paired() && cu::ceil_div<int64_t>(N, kBN) % 2 == 0)
+    launch_plain(paired_plain_kernel(bf16_out), launch_shape<WidePaired>(), p, a, N, rows_bound, stream);
   else
-    launch_plain<fp8_tma::Wide>(p, a, N, rows_bound, bf16_out, stream);
+    launch_plain(plain_kernel<Wide>(bf16_out), launch_shape<Wide>(), p, a, N, rows_bound, stream);
 }
 
 }  // namespace megamoe::sm90

@@ -130,8 +130,9 @@ static_assert(kBN == fp8::kBlock, "a tile's columns are one 1x128 group of FC2's
 //               the 128-row token tile, 4 stages of 48 KiB: a gated FC1 tile's gate block and its up
 //               block (one K loop per output block instead of two sub-tiles, no stash: a thread holds
 //               gate and up of the same column), a plain tile's 256 weight rows (256 output
-//               columns; where N holds an even number of 128-row blocks, grouped_gemm_fp8_tma.cu). The token tile is read from L2 once per 256 weight rows, and a step's
-//               barrier waits and scale loads serve twice the MMAs; the consumers keep two
+//               columns; where N holds an even number of 128-row blocks, grouped_gemm_fp8_tma.cu).
+//               The token tile is read from L2 once per 256 weight rows, and a step's barrier
+//               waits and scale loads serve twice the MMAs; the consumers keep two
 //               accumulators and one temporary (192 of their 232 registers), and promote the first
 //               block while the other warpgroup's MMAs run. On one H100 (forced tactics, T = 2048 /
 //               8192, four presets): the activation kernel 1.021x over Geometry<2>'s, then the plain
@@ -788,12 +789,15 @@ __global__ void __launch_bounds__(Geo::kThreads, Geo::kCtas)
 // kernel `kernel` (one of the instantiations above) on them.
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, Params);
 // What the host launch needs of a Geometry.
+// plain_cols: the output columns of a plain (fp32 / bf16 D) tile, the kernel's own TileShape::kCols,
+// from which the host sizes the grid.
 struct LaunchShape {
-  int threads, smem_bytes, max_tok, tok_scale_box, ctas_per_sm;
+  int threads, smem_bytes, max_tok, tok_scale_box, ctas_per_sm, plain_cols;
 };
 template <class Geo>
 constexpr LaunchShape launch_shape() {
-  return {Geo::kThreads, Geo::kSmemBytes, Geo::kMaxTok, Geo::kTokScaleBox, Geo::kCtas};
+  return {Geo::kThreads, Geo::kSmemBytes, Geo::kMaxTok, Geo::kTokScaleBox, Geo::kCtas,
+          TileShape<Out::kF32, Activation::kSwiGLU, Geo::kWBlocks>::kCols};
 }
 // The GEMM's part of Params (the rest zero).
 Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N, int64_t K, bool narrow);

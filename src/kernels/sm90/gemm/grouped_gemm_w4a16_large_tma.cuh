@@ -70,7 +70,8 @@
 // instead of 12 / 12 / 8, but about twice the instructions a block) ran 0.72x, a rolled loop
 // that loads the next virtual warp's codes before decoding the current one 0.955x, and four decoder
 // warps (2 virtual warps each, warp 0's lane 0 issuing the loads from inside the decode loop) 0.78x
-// (session 57, H100).
+// (session 57, H100), and in a second form (codes two steps ahead, the token tile one) 0.751x
+// (session 58, H100).
 #pragma once
 #include <algorithm>
 
