@@ -140,10 +140,14 @@ TEST(Fp8Block, Bf16YEqualsFp32YBitwise) {
       fp32_y = std::make_unique<CanonicalLayer>(c, case_seed(std::string("bf16 y ") + (bias ? "b" : "n")));
     }
     CanonicalLayer bf16_y(c, *fp32_y);
-    // 8 experts x 2 routes: T = 2048 gives ~512 rows an expert (the large tile); T = 5 swap-AB.
+    // 8 experts x 2 routes: T = 700 / 2048 give ~175 / ~512 rows an expert (the heuristic's
+    // split_tma_act; then CUTLASS's large tile, forced); T = 5 swap-AB.
+    for (const char* forced : {"", "split_large_tile"})
     for (int64_t T : {5, 700, 2048}) {
-      SCOPED_TRACE("T=" + std::to_string(T));
-      EXPECT_EQ(bf16_y.layer->tactic_for(T), T == 5 ? "split_swap_ab" : "split_large_tile");
+      if (*forced && T == 5) continue;
+      SCOPED_TRACE(std::string(*forced ? forced : "heuristic") + " T=" + std::to_string(T));
+      for (auto* l : {fp32_y.get(), &bf16_y}) l->layer->force_tactic(forced);
+      EXPECT_EQ(bf16_y.layer->tactic_for(T), *forced ? forced : T == 5 ? "split_swap_ab" : "split_tma_act");
       const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("bf16 y in") + uint64_t(T), 0.05);
       DeviceInputs d(in);
       const std::vector<uint16_t> want = run_layer(*fp32_y->layer, d);

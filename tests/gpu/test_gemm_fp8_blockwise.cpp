@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -413,6 +414,84 @@ TEST(Fp8Gemm, FusedActivationRefusesBadShapes) {
     ADD_FAILURE() << "N = 256 accepted for relu2 with I = 128";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("N"), std::string::npos) << e.what();
+  }
+}
+
+// The dynamic tile order's tile count (take_tma_tile_count): a launch runs exactly the tiles its
+// output needs, ceil(rows / tile rows) passes of each expert with rows times the column blocks of the
+// tile's width, each once (the kernel's last CTA traps otherwise). Output comparisons cannot see a
+// tile that multiplies and stores nothing (session 58's first paired plain kernel walked twice its
+// tiles and passed every product test). MEGAMOE_FP8_TMA_DYNAMIC (grouped_gemm_fp8_tma.cu): 1 (the
+// default) draws tickets in the two-warpgroup kernels, 2 in the narrow one too, 0 nowhere (then no
+// launch records a count: -1).
+TEST(Fp8Gemm, DynamicOrderRunsEveryTileOnce) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const char* env = std::getenv("MEGAMOE_FP8_TMA_DYNAMIC");
+  const int dynamic = env ? std::atoi(env) : 1;
+  const char* paired_env = std::getenv("MEGAMOE_FP8_TMA_PAIRED");
+  const bool paired = paired_env == nullptr || std::atoi(paired_env) != 0;
+  const std::vector<int32_t> rows_per_group = {0, 1, 70, 200, 3, 0, 130, 257};
+  auto tiles = [&](int tok_rows, int64_t cols, int tile_cols) {
+    int64_t t = 0;
+    for (int32_t r : rows_per_group) t += (r + tok_rows - 1) / tok_rows;
+    return t * ((cols + tile_cols - 1) / tile_cols);
+  };
+  const int64_t K = 256;
+  // N = 512: four 128-row blocks (the paired kernel's 256-column tiles); 384 and 2880: an odd count.
+  for (int64_t N : {int64_t(512), int64_t(384), int64_t(2880)}) {
+    const GemmInputs in = make_inputs(rows_per_group, N, K, case_seed("tile count"));
+    DevBuf<uint8_t> dA, dW;
+    dA.upload(in.A);
+    dW.upload(in.W);
+    DevBuf<float> dSA, dSW, dD(size_t(in.rows * N));
+    dSA.upload(in.SA);
+    dSW.upload(in.SW);
+    DevBuf<int32_t> dOff;
+    dOff.upload(in.offsets);
+    sm90::GroupedGemmFp8Blockwise gemm(in.G, N, K, 0);
+    EXPECT_EQ(gemm.take_tma_tile_count(), -1) << "a count before any launch";
+    for (bool narrow : {false, true})
+      for (bool bf16 : {false, true}) {
+        SCOPED_TRACE("N " + std::to_string(N) + (narrow ? " narrow" : " wide") + (bf16 ? " bf16 D" : " fp32 D"));
+        const auto tactic = narrow ? sm90::Fp8GemmTactic::kTmaSmall : sm90::Fp8GemmTactic::kTma;
+        CUDA_CHECK(cudaMemset(dD.p, 0xFF, dD.n * sizeof(float)));
+        if (bf16)
+          gemm.run_bf16_out(dA.p, dSA.p, dW.p, dSW.p, dD.p, N, dOff.p, in.rows, nullptr, tactic);
+        else
+          gemm.run(dA.p, dSA.p, dW.p, dSW.p, dD.p, N, dOff.p, in.rows, nullptr, tactic);
+        const int count = gemm.take_tma_tile_count();
+        CUDA_CHECK(cudaGetLastError());
+        const int cols = sm90::fp8_tma_plain_tile_cols(N, narrow);
+        EXPECT_EQ(cols, !narrow && paired && ((N + 127) / 128) % 2 == 0 ? 256 : 128)
+            << "the tile width the host launched";
+        const bool counted = dynamic >= (narrow ? 2 : 1);
+        EXPECT_EQ(count, counted ? tiles(narrow ? 64 : 128, N, cols) : -1);
+        // Every element of D written (the product itself: the other Fp8Gemm tests).
+        const std::vector<float> D = dD.download();
+        int64_t unwritten = 0;
+        if (bf16) {
+          const uint16_t* d16 = reinterpret_cast<const uint16_t*>(D.data());
+          for (int64_t i = 0; i < in.rows * N; ++i) unwritten += d16[i] == 0xFFFFu;
+        } else {
+          for (int64_t i = 0; i < in.rows * N; ++i) unwritten += fbits(D[size_t(i)]) == 0xFFFFFFFFu;
+        }
+        EXPECT_EQ(unwritten, 0);
+      }
+    // FC1 with the activation epilogue (gated: N = 2I): 128-column tiles of a.
+    {
+      const int64_t I = N / 2, IB = (I + 127) / 128;
+      DevBuf<uint8_t> q(size_t(in.rows * I));
+      DevBuf<float> s(size_t(in.rows * IB));
+      const sm90::ActEpilogueArgs epi{Activation::kSwiGLU, INFINITY, 1.702f, nullptr};
+      for (bool narrow : {false, true}) {
+        SCOPED_TRACE("run_act I " + std::to_string(I) + (narrow ? " narrow" : " wide"));
+        gemm.run_act(dA.p, dSA.p, dW.p, dSW.p, epi, I, q.p, s.p, dOff.p, in.rows, nullptr, narrow);
+        const int count = gemm.take_tma_tile_count();
+        CUDA_CHECK(cudaGetLastError());
+        EXPECT_EQ(count, dynamic >= (narrow ? 2 : 1) ? tiles(narrow ? 64 : 128, I, 128) : -1);
+      }
+    }
   }
 }
 

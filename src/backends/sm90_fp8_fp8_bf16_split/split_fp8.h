@@ -104,13 +104,11 @@ class Sm90SplitFp8 : public Sm90BackendBase {
     return {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2, kTmaSmall, kTmaSmallAct};
   }
   std::string tactic_for(int64_t T) const override {
-    if (requested_tactic(T) == kTmaActLargeFc2) return kTmaActLargeFc2;
-    switch (gemm_tactic(T)) {
-      case sm90::Fp8GemmTactic::kSwapAB: return kSwapAB;
-      case sm90::Fp8GemmTactic::kTma: return fused_act(T) ? kTmaAct : kTma;
-      case sm90::Fp8GemmTactic::kTmaSmall: return fused_act(T) ? kTmaSmallAct : kTmaSmall;
-      default: return kLargeTile;
-    }
+    const char* t = chosen_tactic(T);
+    // Without the activation epilogue (I not a multiple of 64) the _act tactics run their plain forms.
+    if (t == kTmaAct && !fused_act(T)) return kTma;
+    if (t == kTmaSmallAct && !fused_act(T)) return kTmaSmall;
+    return t;
   }
 
  protected:
@@ -122,18 +120,27 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   static constexpr const char* kTmaSmall = "split_tma_small";
   static constexpr const char* kTmaSmallAct = "split_tma_small_act";
 
-  // The requested tactic when it is one of ours, else choose_fp8_tactic's heuristic.
-  sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
+  // The requested tactic when it is one of ours, else the heuristic: swap-AB for at most 64 rows an
+  // expert on average (choose_fp8_tactic), else split_tma_act. The heuristic serves GPUs and shapes
+  // without table entries; CUTLASS's 128x128 tile (choose_fp8_tactic's large-T answer) lost every
+  // T = 2048..8192 bucket of session 58's H100 tune and 15 of 16 of the H200's T = 128..1024
+  // buckets to split_tma_act (docs/TUNING.md).
+  const char* chosen_tactic(int64_t T) const {
     const std::string& r = requested_tactic(T);
-    if (r == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
-    if (r == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
-    if (r == kTma || r == kTmaAct || r == kTmaActLargeFc2) return sm90::Fp8GemmTactic::kTma;
-    if (r == kTmaSmall || r == kTmaSmallAct) return sm90::Fp8GemmTactic::kTmaSmall;
-    return sm90::choose_fp8_tactic(T * K_, int(EL_));
+    for (const char* t : {kSwapAB, kLargeTile, kTma, kTmaAct, kTmaActLargeFc2, kTmaSmall, kTmaSmallAct})
+      if (r == t) return t;
+    return sm90::choose_fp8_tactic(T * K_, int(EL_)) == sm90::Fp8GemmTactic::kSwapAB ? kSwapAB : kTmaAct;
+  }
+  sm90::Fp8GemmTactic gemm_tactic(int64_t T) const {
+    const char* t = chosen_tactic(T);
+    if (t == kSwapAB) return sm90::Fp8GemmTactic::kSwapAB;
+    if (t == kLargeTile) return sm90::Fp8GemmTactic::kLargeTile;
+    if (t == kTmaSmall || t == kTmaSmallAct) return sm90::Fp8GemmTactic::kTmaSmall;
+    return sm90::Fp8GemmTactic::kTma;  // kTma, kTmaAct, kTmaActLargeFc2
   }
   // FC2's kernel: FC1's, but the CUTLASS 128x128 kernel for split_tma_act_large_fc2.
   sm90::Fp8GemmTactic fc2_gemm_tactic(int64_t T) const {
-    return requested_tactic(T) == kTmaActLargeFc2 ? sm90::Fp8GemmTactic::kLargeTile : gemm_tactic(T);
+    return chosen_tactic(T) == kTmaActLargeFc2 ? sm90::Fp8GemmTactic::kLargeTile : gemm_tactic(T);
   }
 
   // split_tma_act(_large_fc2), split_tma_small_act: FC1 with the activation and the quantization of
@@ -141,8 +148,8 @@ class Sm90SplitFp8 : public Sm90BackendBase {
   // (GroupedGemmFp8Blockwise::fused_act_supported; otherwise FC1 runs as split_tma's /
   // split_tma_small's). The output is bit for bit that of the tactic without the epilogue.
   bool fused_act(int64_t T) const {
-    const std::string& r = requested_tactic(T);
-    return (r == kTmaAct || r == kTmaActLargeFc2 || r == kTmaSmallAct) &&
+    const char* t = chosen_tactic(T);
+    return (t == kTmaAct || t == kTmaActLargeFc2 || t == kTmaSmallAct) &&
            sm90::GroupedGemmFp8Blockwise::fused_act_supported(I_);
   }
 

@@ -110,7 +110,9 @@ GroupedGemmFp8Blockwise::GroupedGemmFp8Blockwise(int num_groups, int64_t N, int6
     kernels->prepared.create(kWho, &ops_for, num_groups, N, K, device);
     DeviceScope scope(device);
     cu::check(kWho, cudaMalloc(&kernels->tile_counter, kTileCounterBytes), "cudaMalloc(tile counter)");
-    cu::check(kWho, cudaMemset(kernels->tile_counter, 0, kTileCounterBytes), "cudaMemset(tile counter)");
+    // [0..2] zero before the first launch; [3], the last launch's tile count, -1 until one records it.
+    cu::check(kWho, cudaMemset(kernels->tile_counter, 0, 3 * sizeof(int)), "cudaMemset(tile counter)");
+    cu::check(kWho, cudaMemset(kernels->tile_counter + 3, 0xFF, sizeof(int)), "cudaMemset(tile count)");
     // Done before the object is used: the memset runs on the legacy stream, which a caller's
     // non-blocking stream does not wait for.
     cu::check(kWho, cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(tile counter)");
@@ -137,6 +139,18 @@ GroupedGemmFp8Blockwise::~GroupedGemmFp8Blockwise() {
   }
   kernels_->prepared.release(&ops_for);
   delete kernels_;
+}
+
+int GroupedGemmFp8Blockwise::take_tma_tile_count() {
+  DeviceScope scope(device_);
+  cu::check(kWho, cudaDeviceSynchronize(), "cudaDeviceSynchronize(tile count)");
+  int count = -1;
+  // [3]: the last launch's tile count (common/tile_tickets.cuh); -1 (all bytes 0xFF) until the next.
+  cu::check(kWho, cudaMemcpy(&count, kernels_->tile_counter + 3, sizeof(int), cudaMemcpyDeviceToHost),
+            "cudaMemcpy(tile count)");
+  cu::check(kWho, cudaMemset(kernels_->tile_counter + 3, 0xFF, sizeof(int)), "cudaMemset(tile count)");
+  cu::check(kWho, cudaDeviceSynchronize(), "cudaDeviceSynchronize(tile count)");
+  return count;
 }
 
 void GroupedGemmFp8Blockwise::run(const void* A, const float* SA, const void* W, const float* SW, float* D,

@@ -97,6 +97,12 @@ class GroupedGemmFp8Blockwise {
   // I a multiple of 64: a gated tile's gate and up boxes of 64 rows each stay inside one 128-row
   // weight scale block.
   static bool fused_act_supported(int64_t I) { return I > 0 && I % 64 == 0; }
+  // The tile count of the last kTma / kTmaSmall launch that drew its tiles from the object's counter
+  // (the dynamic order: its last CTA checked that every tile ran once and recorded the count), or -1
+  // when no launch did since the previous call; synchronizes the device. For tests: a kernel that
+  // walks more tiles than the output needs computes products it never stores, which no comparison
+  // of outputs can see (session 58's first paired plain kernel walked twice its tiles, 0.64x).
+  int take_tma_tile_count();
 
  private:
   // The checks every entry point shares (named errors): the row bound, offsets, the four operand
@@ -151,6 +157,10 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
 // Whether the kTma / kTmaSmall kernels store bf16 D through shared memory, 16 bytes a lane (the
 // staged epilogue; default), or two columns a store (MEGAMOE_FP8_TMA_STAGED=0, read once).
 bool fp8_tma_stages_bf16_d();
+// The output columns of one tile of the kTma / kTmaSmall (narrow) plain kernels for N: 256 where the
+// two-warpgroup kernel runs two 128-row weight blocks a K step (N holds an even number of them), else
+// 128. With the token rows a tile holds (128; narrow: 64) it gives the launch's tile count.
+int fp8_tma_plain_tile_cols(int64_t N, bool narrow);
 // run_act's kernel (grouped_gemm_fp8_tma_act.cu; run_act checked the arguments).
 void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs& act, int64_t I, uint8_t* aq,
                         float* sa_out, int num_groups, int64_t N, int64_t K, int64_t rows_bound, bool narrow,

@@ -149,10 +149,17 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
   p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
     launch_plain(plain_kernel<Narrow>(bf16_out), launch_shape<Narrow>(), p, a, N, rows_bound, stream);
-  else if (fp8_tma_plain_paired() && cu::ceil_div<int64_t>(N, kBN) % 2 == 0)
+  else if (fp8_tma_plain_tile_cols(N, false) == launch_shape<WidePaired>().plain_cols)
     launch_plain(paired_plain_kernel(bf16_out), launch_shape<WidePaired>(), p, a, N, rows_bound, stream);
   else
     launch_plain(plain_kernel<Wide>(bf16_out), launch_shape<Wide>(), p, a, N, rows_bound, stream);
+}
+
+int fp8_tma_plain_tile_cols(int64_t N, bool narrow) {
+  using namespace fp8_tma;
+  const bool paired = !narrow && fp8_tma_plain_paired() && cu::ceil_div<int64_t>(N, kBN) % 2 == 0;
+  return paired ? launch_shape<WidePaired>().plain_cols
+                : narrow ? launch_shape<Narrow>().plain_cols : launch_shape<Wide>().plain_cols;
 }
 
 }  // namespace megamoe::sm90
