@@ -187,20 +187,28 @@ const char* shipped_tactics_json() {
      "split_tma_small": 5.41459
     },
     "2048": {
-     "split_swap_ab": 6.28269,
-     "split_large_tile": 5.7823
+     "split_swap_ab": 6.15398,
+     "split_large_tile": 5.7345,
+     "split_tma_small": 8.58806,
+     "split_large_tma": 6.25712,
+     "split_large_tma_fc1": 6.43741,
+     "split_large_tma_fc2": 6.05853
     },
     "4096": {
-     "split_swap_ab": 9.78832,
-     "split_large_tile": 7.03728,
-     "split_tma_small": 14.1209,
-     "split_large_tma": 7.76128,
-     "split_large_tma_fc1": 7.58579,
-     "split_large_tma_fc2": 7.31162
+     "split_swap_ab": 9.83309,
+     "split_large_tile": 7.13382,
+     "split_tma_small": 14.2531,
+     "split_large_tma": 8.22803,
+     "split_large_tma_fc1": 7.94381,
+     "split_large_tma_fc2": 7.59898
     },
     "8192": {
-     "split_swap_ab": 19.571,
-     "split_large_tile": 11.6844
+     "split_swap_ab": 19.1269,
+     "split_large_tile": 11.4632,
+     "split_tma_small": 27.0834,
+     "split_large_tma": 11.8384,
+     "split_large_tma_fc1": 11.9,
+     "split_large_tma_fc2": 11.6211
     },
     "16384": {
      "split_swap_ab": 42.9414,
@@ -334,24 +342,28 @@ const char* shipped_tactics_json() {
      "split_tma_small": 0.517088
     },
     "2048": {
-     "split_swap_ab": 0.592064,
-     "split_large_tile": 0.457248
+     "split_swap_ab": 0.590624,
+     "split_large_tile": 0.458624,
+     "split_tma_small": 0.885376,
+     "split_large_tma": 0.54848,
+     "split_large_tma_fc1": 0.507648,
+     "split_large_tma_fc2": 0.506272
     },
     "4096": {
-     "split_swap_ab": 1.05078,
-     "split_large_tile": 0.721888,
-     "split_tma_small": 1.61875,
-     "split_large_tma": 0.833728,
-     "split_large_tma_fc1": 0.781568,
-     "split_large_tma_fc2": 0.783936
+     "split_swap_ab": 1.05427,
+     "split_large_tile": 0.746624,
+     "split_tma_small": 1.60672,
+     "split_large_tma": 0.801216,
+     "split_large_tma_fc1": 0.76224,
+     "split_large_tma_fc2": 0.762656
     },
     "8192": {
-     "split_swap_ab": 1.96714,
-     "split_large_tile": 1.30445,
-     "split_tma_small": 3.05661,
-     "split_large_tma": 1.71309,
-     "split_large_tma_fc1": 1.52762,
-     "split_large_tma_fc2": 1.44131
+     "split_swap_ab": 1.97706,
+     "split_large_tile": 1.34502,
+     "split_tma_small": 3.06448,
+     "split_large_tma": 1.47085,
+     "split_large_tma_fc1": 1.44035,
+     "split_large_tma_fc2": 1.39155
     },
     "16384": {
      "split_swap_ab": 3.72982,
@@ -485,24 +497,28 @@ const char* shipped_tactics_json() {
      "split_tma_small": 3.23725
     },
     "2048": {
-     "split_swap_ab": 4.48138,
-     "split_large_tile": 2.52477
+     "split_swap_ab": 4.01296,
+     "split_large_tile": 2.53491,
+     "split_tma_small": 6.20714,
+     "split_large_tma": 2.82979,
+     "split_large_tma_fc1": 2.66659,
+     "split_large_tma_fc2": 2.64349
     },
     "4096": {
-     "split_swap_ab": 7.55101,
-     "split_large_tile": 4.61965,
-     "split_tma_small": 12.0482,
-     "split_large_tma": 5.9184,
-     "split_large_tma_fc1": 5.69978,
-     "split_large_tma_fc2": 4.90883
+     "split_swap_ab": 7.53158,
+     "split_large_tile": 4.64163,
+     "split_tma_small": 12.3144,
+     "split_large_tma": 5.36525,
+     "split_large_tma_fc1": 5.30061,
+     "split_large_tma_fc2": 4.99114
     },
     "8192": {
-     "split_swap_ab": 16.0703,
-     "split_large_tile": 9.00413,
-     "split_tma_small": 24.146,
-     "split_large_tma": 9.86714,
-     "split_large_tma_fc1": 9.50736,
-     "split_large_tma_fc2": 9.58864
+     "split_swap_ab": 16.3495,
+     "split_large_tile": 9.10458,
+     "split_tma_small": 24.3622,
+     "split_large_tma": 10.5967,
+     "split_large_tma_fc1": 9.79011,
+     "split_large_tma_fc2": 9.8889
     },
     "16384": {
      "split_swap_ab": 34.3663,
@@ -639,12 +655,12 @@ const char* shipped_tactics_json() {
      "split_large_tile": 1.78768
     },
     "4096": {
-     "split_swap_ab": 2.98659,
-     "split_large_tile": 2.09869,
-     "split_tma_small": 4.13296,
-     "split_large_tma": 2.22592,
-     "split_large_tma_fc1": 2.20765,
-     "split_large_tma_fc2": 2.16253
+     "split_swap_ab": 2.96298,
+     "split_large_tile": 2.15197,
+     "split_tma_small": 4.13312,
+     "split_large_tma": 2.31398,
+     "split_large_tma_fc1": 2.50986,
+     "split_large_tma_fc2": 2.24128
     },
     "8192": {
      "split_swap_ab": 5.11891,
@@ -690,8 +706,8 @@ const char* shipped_tactics_json() {
     "512": "split_swap_ab",
     "1024": "split_tma_small_act",
     "2048": "split_tma_act",
-    "4096": "split_large_tile",
-    "8192": "split_large_tile",
+    "4096": "split_tma_act",
+    "8192": "split_tma",
     "16384": "split_large_tile",
     "32768": "split_large_tile"
    },
@@ -823,20 +839,22 @@ const char* shipped_tactics_json() {
      "split_tma_small": 4.66019
     },
     "4096": {
-     "split_swap_ab": 6.37194,
-     "split_large_tile": 5.5487,
-     "split_tma": 6.17395,
-     "split_tma_act": 6.1567,
-     "split_tma_act_large_fc2": 5.79248,
-     "split_tma_small": 6.70797
+     "split_swap_ab": 5.95194,
+     "split_large_tile": 5.28893,
+     "split_tma": 4.94,
+     "split_tma_act": 4.55914,
+     "split_tma_act_large_fc2": 4.80659,
+     "split_tma_small": 5.39059,
+     "split_tma_small_act": 5.17085
     },
     "8192": {
-     "split_swap_ab": 11.2347,
-     "split_large_tile": 9.0015,
-     "split_tma": 10.7143,
-     "split_tma_act": 9.87338,
-     "split_tma_act_large_fc2": 9.23344,
-     "split_tma_small": 11.6732
+     "split_swap_ab": 10.4631,
+     "split_large_tile": 8.85472,
+     "split_tma": 7.79706,
+     "split_tma_act": 8.02864,
+     "split_tma_act_large_fc2": 8.06598,
+     "split_tma_small": 10.3149,
+     "split_tma_small_act": 9.02714
     },
     "16384": {
      "split_swap_ab": 19.496,
@@ -883,9 +901,9 @@ const char* shipped_tactics_json() {
     "256": "split_tma_small_act",
     "512": "split_tma_small_act",
     "1024": "split_tma_small_act",
-    "2048": "split_tma_act_large_fc2",
-    "4096": "split_tma_act_large_fc2",
-    "8192": "split_tma_act_large_fc2",
+    "2048": "split_tma_act",
+    "4096": "split_tma_act",
+    "8192": "split_tma_act",
     "16384": "split_tma_act"
    },
    "measured_ms": {
@@ -1005,28 +1023,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.259936
     },
     "2048": {
-     "split_swap_ab": 0.45776,
-     "split_large_tile": 0.397408,
-     "split_tma": 0.436736,
-     "split_tma_act": 0.412,
-     "split_tma_act_large_fc2": 0.384224,
-     "split_tma_small": 0.46384
+     "split_swap_ab": 0.443712,
+     "split_large_tile": 0.378912,
+     "split_tma": 0.352544,
+     "split_tma_act": 0.346528,
+     "split_tma_act_large_fc2": 0.35408,
+     "split_tma_small": 0.368192,
+     "split_tma_small_act": 0.349504
     },
     "4096": {
-     "split_swap_ab": 0.829472,
-     "split_large_tile": 0.65936,
-     "split_tma": 0.714656,
-     "split_tma_act": 0.688096,
-     "split_tma_act_large_fc2": 0.643136,
-     "split_tma_small": 0.830048
+     "split_swap_ab": 0.785824,
+     "split_large_tile": 0.63408,
+     "split_tma": 0.592608,
+     "split_tma_act": 0.574176,
+     "split_tma_act_large_fc2": 0.593152,
+     "split_tma_small": 0.64816,
+     "split_tma_small_act": 0.606272
     },
     "8192": {
-     "split_swap_ab": 1.50931,
-     "split_large_tile": 1.20368,
-     "split_tma": 1.29981,
-     "split_tma_act": 1.204,
-     "split_tma_act_large_fc2": 1.12323,
-     "split_tma_small": 1.46074
+     "split_swap_ab": 1.44538,
+     "split_large_tile": 1.15462,
+     "split_tma": 1.05568,
+     "split_tma_act": 1.02173,
+     "split_tma_act_large_fc2": 1.05485,
+     "split_tma_small": 1.22864,
+     "split_tma_small_act": 1.10022
     },
     "16384": {
      "split_swap_ab": 2.81024,
@@ -1066,7 +1087,7 @@ const char* shipped_tactics_json() {
     "1024": "split_tma_act_large_fc2",
     "2048": "split_tma_act_large_fc2",
     "4096": "split_tma_act_large_fc2",
-    "8192": "split_tma_act_large_fc2",
+    "8192": "split_tma_act",
     "32768": "split_tma_act_large_fc2"
    },
    "measured_ms": {
@@ -1182,12 +1203,13 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.09952
     },
     "2048": {
-     "split_swap_ab": 2.33197,
-     "split_large_tile": 1.97142,
-     "split_tma": 2.09325,
-     "split_tma_act": 1.93734,
-     "split_tma_act_large_fc2": 1.88326,
-     "split_tma_small": 2.46416
+     "split_swap_ab": 2.32899,
+     "split_large_tile": 1.83264,
+     "split_tma": 1.8025,
+     "split_tma_act": 1.75738,
+     "split_tma_act_large_fc2": 1.73722,
+     "split_tma_small": 2.31901,
+     "split_tma_small_act": 2.05757
     },
     "4096": {
      "split_swap_ab": 4.51309,
@@ -1198,12 +1220,13 @@ const char* shipped_tactics_json() {
      "split_tma_small": 4.65034
     },
     "8192": {
-     "split_swap_ab": 9.05427,
-     "split_large_tile": 7.01021,
-     "split_tma": 7.50458,
-     "split_tma_act": 6.99222,
-     "split_tma_act_large_fc2": 6.63184,
-     "split_tma_small": 9.1649
+     "split_swap_ab": 8.60205,
+     "split_large_tile": 6.5904,
+     "split_tma": 6.60704,
+     "split_tma_act": 6.17091,
+     "split_tma_act_large_fc2": 6.30275,
+     "split_tma_small": 8.1528,
+     "split_tma_small_act": 7.6359
     },
     "32768": {
      "split_swap_ab": 37.0643,
@@ -1241,7 +1264,7 @@ const char* shipped_tactics_json() {
     "256": "split_swap_ab",
     "512": "split_swap_ab",
     "1024": "split_tma_small_act",
-    "2048": "split_tma",
+    "2048": "split_tma_act",
     "4096": "split_tma_act_large_fc2",
     "8192": "split_tma_act_large_fc2",
     "16384": "split_tma_act_large_fc2",
@@ -1369,12 +1392,13 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.940672
     },
     "2048": {
-     "split_swap_ab": 1.24931,
-     "split_large_tile": 1.24755,
-     "split_tma": 1.12128,
-     "split_tma_act": 1.20867,
-     "split_tma_act_large_fc2": 1.17043,
-     "split_tma_small": 1.2264
+     "split_swap_ab": 1.18358,
+     "split_large_tile": 1.18733,
+     "split_tma": 1.09373,
+     "split_tma_act": 1.0417,
+     "split_tma_act_large_fc2": 1.05757,
+     "split_tma_small": 1.14397,
+     "split_tma_small_act": 1.09158
     },
     "4096": {
      "split_swap_ab": 2.08515,
@@ -1385,12 +1409,13 @@ const char* shipped_tactics_json() {
      "split_tma_small": 2.13542
     },
     "8192": {
-     "split_swap_ab": 3.48899,
-     "split_large_tile": 3.10797,
-     "split_tma": 3.21283,
-     "split_tma_act": 2.91354,
-     "split_tma_act_large_fc2": 2.76976,
-     "split_tma_small": 3.47978
+     "split_swap_ab": 3.32086,
+     "split_large_tile": 2.85334,
+     "split_tma": 2.94976,
+     "split_tma_act": 2.63213,
+     "split_tma_act_large_fc2": 2.62109,
+     "split_tma_small": 3.18653,
+     "split_tma_small_act": 2.86656
     },
     "16384": {
      "split_swap_ab": 6.09933,
@@ -1575,22 +1600,22 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 5.4023
     },
     "4096": {
-     "split_small": 13.2861,
-     "split_small_k1": 12.7675,
-     "split_small_k2": 13.9084,
-     "split_large": 7.4049,
-     "split_large_tma": 8.60195,
-     "split_large_tma_fc1": 8.17939,
-     "split_large_tma_fc2": 7.86704
+     "split_small": 12.5176,
+     "split_small_k1": 12.769,
+     "split_small_k2": 13.9371,
+     "split_large": 7.30502,
+     "split_large_tma": 9.38749,
+     "split_large_tma_fc1": 8.67645,
+     "split_large_tma_fc2": 8.03277
     },
     "8192": {
-     "split_small": 25.4068,
-     "split_small_k1": 25.5024,
-     "split_small_k2": 27.2042,
-     "split_large": 13.8786,
-     "split_large_tma": 12.1369,
-     "split_large_tma_fc1": 12.7144,
-     "split_large_tma_fc2": 13.5583
+     "split_small": 24.3443,
+     "split_small_k1": 24.6314,
+     "split_small_k2": 27.1067,
+     "split_large": 13.7829,
+     "split_large_tma": 12.962,
+     "split_large_tma_fc1": 13.1796,
+     "split_large_tma_fc2": 13.5342
     }
    }
   },
@@ -1621,7 +1646,7 @@ const char* shipped_tactics_json() {
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large_tma_fc1",
-    "8192": "split_large_tma_fc1"
+    "8192": "split_large"
    },
    "measured_ms": {
     "1": {
@@ -1759,22 +1784,22 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 0.554912
     },
     "4096": {
-     "split_small": 1.46976,
-     "split_small_k1": 1.48566,
-     "split_small_k2": 1.89389,
-     "split_large": 0.913536,
-     "split_large_tma": 0.8728,
-     "split_large_tma_fc1": 0.855424,
-     "split_large_tma_fc2": 0.90368
+     "split_small": 1.4551,
+     "split_small_k1": 1.4768,
+     "split_small_k2": 1.91699,
+     "split_large": 0.886176,
+     "split_large_tma": 0.889792,
+     "split_large_tma_fc1": 0.860096,
+     "split_large_tma_fc2": 0.896704
     },
     "8192": {
-     "split_small": 2.94544,
-     "split_small_k1": 2.94688,
-     "split_small_k2": 3.70858,
-     "split_large": 1.71645,
-     "split_large_tma": 1.67798,
-     "split_large_tma_fc1": 1.62426,
-     "split_large_tma_fc2": 1.73469
+     "split_small": 2.85571,
+     "split_small_k1": 2.8481,
+     "split_small_k2": 3.75808,
+     "split_large": 1.65069,
+     "split_large_tma": 1.78685,
+     "split_large_tma_fc1": 1.69606,
+     "split_large_tma_fc2": 1.6961
     }
    }
   },
@@ -1943,22 +1968,22 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 3.09811
     },
     "4096": {
-     "split_small": 13.0626,
-     "split_small_k1": 12.6059,
-     "split_small_k2": 12.154,
-     "split_large": 6.23888,
-     "split_large_tma": 5.42237,
-     "split_large_tma_fc1": 5.67754,
-     "split_large_tma_fc2": 6.0417
+     "split_small": 11.8009,
+     "split_small_k1": 12.0255,
+     "split_small_k2": 12.5298,
+     "split_large": 6.09853,
+     "split_large_tma": 5.84195,
+     "split_large_tma_fc1": 6.13306,
+     "split_large_tma_fc2": 6.03418
     },
     "8192": {
-     "split_small": 25.397,
-     "split_small_k1": 25.2976,
-     "split_small_k2": 25.0137,
-     "split_large": 12.3147,
-     "split_large_tma": 10.2181,
-     "split_large_tma_fc1": 10.8685,
-     "split_large_tma_fc2": 11.6784
+     "split_small": 23.6359,
+     "split_small_k1": 23.7244,
+     "split_small_k2": 24.9156,
+     "split_large": 12.0358,
+     "split_large_tma": 11.1394,
+     "split_large_tma_fc1": 11.474,
+     "split_large_tma_fc2": 11.7426
     }
    }
   },
@@ -2127,22 +2152,22 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 1.60554
     },
     "4096": {
-     "split_small": 4.13261,
-     "split_small_k1": 4.0128,
-     "split_small_k2": 4.16432,
-     "split_large": 2.22445,
-     "split_large_tma": 2.54109,
-     "split_large_tma_fc1": 2.43309,
-     "split_large_tma_fc2": 2.31488
+     "split_small": 3.74285,
+     "split_small_k1": 3.74365,
+     "split_small_k2": 4.06701,
+     "split_large": 2.17587,
+     "split_large_tma": 2.68131,
+     "split_large_tma_fc1": 2.5217,
+     "split_large_tma_fc2": 2.33414
     },
     "8192": {
-     "split_small": 7.61933,
-     "split_small_k1": 7.96301,
-     "split_small_k2": 7.84682,
-     "split_large": 4.09994,
-     "split_large_tma": 3.5888,
-     "split_large_tma_fc1": 3.74349,
-     "split_large_tma_fc2": 3.94998
+     "split_small": 7.1904,
+     "split_small_k1": 7.19674,
+     "split_small_k2": 7.92387,
+     "split_large": 3.99699,
+     "split_large_tma": 3.7551,
+     "split_large_tma_fc1": 3.94326,
+     "split_large_tma_fc2": 3.89059
     }
    }
   },
@@ -2309,22 +2334,22 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 5.71939
     },
     "4096": {
-     "split_small": 14.2903,
-     "split_small_k1": 13.4078,
-     "split_small_k2": 14.6602,
-     "split_large": 7.92221,
-     "split_large_tma": 9.2209,
-     "split_large_tma_fc1": 8.63338,
-     "split_large_tma_fc2": 8.28496
+     "split_small": 13.1524,
+     "split_small_k1": 13.4137,
+     "split_small_k2": 14.7074,
+     "split_large": 7.65971,
+     "split_large_tma": 9.77955,
+     "split_large_tma_fc1": 9.14525,
+     "split_large_tma_fc2": 8.44106
     },
     "8192": {
-     "split_small": 26.2966,
-     "split_small_k1": 26.9537,
-     "split_small_k2": 28.7814,
-     "split_large": 14.1766,
-     "split_large_tma": 12.9661,
-     "split_large_tma_fc1": 13.3943,
-     "split_large_tma_fc2": 13.9436
+     "split_small": 25.4984,
+     "split_small_k1": 25.9951,
+     "split_small_k2": 28.2449,
+     "split_large": 14.3389,
+     "split_large_tma": 13.5556,
+     "split_large_tma_fc1": 13.6953,
+     "split_large_tma_fc2": 14.0135
     }
    }
   },
@@ -2493,13 +2518,13 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 0.568608
     },
     "4096": {
-     "split_small": 1.60128,
-     "split_small_k1": 1.5433,
-     "split_small_k2": 1.93926,
-     "split_large": 0.9456,
-     "split_large_tma": 0.910912,
-     "split_large_tma_fc1": 0.882112,
-     "split_large_tma_fc2": 0.93712
+     "split_small": 1.53674,
+     "split_small_k1": 1.57658,
+     "split_small_k2": 1.96976,
+     "split_large": 0.902336,
+     "split_large_tma": 0.914944,
+     "split_large_tma_fc1": 0.897088,
+     "split_large_tma_fc2": 0.927872
     },
     "8192": {
      "split_small": 3.07245,
@@ -2677,22 +2702,22 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 3.21238
     },
     "4096": {
-     "split_small": 13.5661,
-     "split_small_k1": 13.3698,
-     "split_small_k2": 12.9123,
-     "split_large": 6.63638,
-     "split_large_tma": 5.7041,
-     "split_large_tma_fc1": 6.00707,
-     "split_large_tma_fc2": 6.25555
+     "split_small": 12.4247,
+     "split_small_k1": 12.7103,
+     "split_small_k2": 13.1779,
+     "split_large": 6.29962,
+     "split_large_tma": 6.12464,
+     "split_large_tma_fc1": 6.26534,
+     "split_large_tma_fc2": 6.25133
     },
     "8192": {
-     "split_small": 26.6065,
-     "split_small_k1": 26.4746,
-     "split_small_k2": 26.08,
-     "split_large": 12.9219,
-     "split_large_tma": 10.806,
-     "split_large_tma_fc1": 11.3047,
-     "split_large_tma_fc2": 12.2153
+     "split_small": 24.9079,
+     "split_small_k1": 25.1913,
+     "split_small_k2": 26.0048,
+     "split_large": 12.6801,
+     "split_large_tma": 11.3142,
+     "split_large_tma_fc1": 11.8043,
+     "split_large_tma_fc2": 12.2204
     }
    }
   },
@@ -2861,13 +2886,13 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 1.69213
     },
     "4096": {
-     "split_small": 4.33219,
-     "split_small_k1": 4.12896,
-     "split_small_k2": 4.24387,
-     "split_large": 2.27405,
-     "split_large_tma": 2.69677,
-     "split_large_tma_fc1": 2.53542,
-     "split_large_tma_fc2": 2.46256
+     "split_small": 3.97968,
+     "split_small_k1": 3.90637,
+     "split_small_k2": 4.25155,
+     "split_large": 2.2479,
+     "split_large_tma": 2.78966,
+     "split_large_tma_fc1": 2.60093,
+     "split_large_tma_fc2": 2.41146
     },
     "8192": {
      "split_small": 8.22982,
