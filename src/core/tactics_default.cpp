@@ -1646,7 +1646,7 @@ const char* shipped_tactics_json() {
     "1024": "split_large",
     "2048": "split_large",
     "4096": "split_large_tma_fc1",
-    "8192": "split_large"
+    "8192": "split_large_tma_fc1"
    },
    "measured_ms": {
     "1": {
@@ -1793,13 +1793,13 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 0.896704
     },
     "8192": {
-     "split_small": 2.85571,
-     "split_small_k1": 2.8481,
-     "split_small_k2": 3.75808,
-     "split_large": 1.65069,
-     "split_large_tma": 1.78685,
-     "split_large_tma_fc1": 1.69606,
-     "split_large_tma_fc2": 1.6961
+     "split_small": 2.94544,
+     "split_small_k1": 2.94688,
+     "split_small_k2": 3.70858,
+     "split_large": 1.71645,
+     "split_large_tma": 1.67798,
+     "split_large_tma_fc1": 1.62426,
+     "split_large_tma_fc2": 1.73469
     }
    }
   },
