@@ -34,9 +34,6 @@ Params gemm_params(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N,
   // split_tma_small_act 0.990x (0.884-1.090x): bench/results/2026-12-06_session58/run10_dynamic/.
   static const int dynamic = env_int("MEGAMOE_FP8_TMA_DYNAMIC", 1);
   p.tile_counter = dynamic >= (narrow ? 2 : 1) ? a.tile_counter : nullptr;
-  // MEGAMOE_FP8_TMA_EARLY_DRAW=1: Params::early_draw (an A/B knob, read once per process).
-  static const bool early = env_int("MEGAMOE_FP8_TMA_EARLY_DRAW", 0) != 0;
-  p.early_draw = early;
   return p;
 }
 

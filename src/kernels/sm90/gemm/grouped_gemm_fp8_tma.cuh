@@ -204,9 +204,6 @@ struct Params {
   // The dynamic tile order (gemm_params, MEGAMOE_FP8_TMA_DYNAMIC): the launch's tile counter
   // (common/tile_tickets.cuh), or null for the static order (CTA b runs tiles b, b + grid, ...).
   int* tile_counter;
-  // Dynamic order: the next ticket drawn as soon as a tile's last step is issued, instead of once
-  // the stage of the next tile's first step is free (MEGAMOE_FP8_TMA_EARLY_DRAW=1, an A/B knob).
-  bool early_draw;
 };
 
 struct Barriers {
@@ -396,10 +393,6 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
   uint32_t step = 0;  // CTA-wide step count
   TileTickets tickets(p.tile_counter);
   uint32_t tphase = 0;  // the scale warp: bit s = the parity of ticket_bar[s]'s next phase
-  // Params::early_draw: the TMA lane draws the next ticket right after issuing a tile's last step,
-  // so the atomic's round trip overlaps the wait for the next tile's first stage.
-  const bool early = !kScales && p.tile_counter != nullptr && p.early_draw;
-  int drawn = early ? tickets.draw() : 0;
   for (;;) {
     if (p.tile_counter == nullptr) {
       if (!walk.next()) break;
@@ -410,7 +403,7 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
       int ticket;
       if constexpr (!kScales) {
         if (use > 0) ptx::mbar_wait(ring.empty(s), (use - 1) & 1u, kTimeoutNs);
-        ticket = early ? drawn : tickets.draw();
+        ticket = tickets.draw();
         sts_i32(tslot0 + 4 * s, ticket);
         ptx::mbar_arrive(tbar0 + 8 * s);
       } else {
@@ -452,7 +445,6 @@ __device__ __forceinline__ void produce(const Params& p, const Ring& ring, uint3
         }
       }
     }
-    if (early) drawn = tickets.draw();
   }
   if constexpr (!kScales) {
     if (p.tile_counter != nullptr) tickets.finish(walk.base);
