@@ -3555,8 +3555,8 @@ const char* shipped_tactics_json() {
     "2048": "split_tma_act",
     "4096": "split_tma_act",
     "8192": "split_tma",
-    "16384": "split_large_tile",
-    "32768": "split_large_tile"
+    "16384": "split_tma_act",
+    "32768": "split_tma_act"
    },
    "measured_ms": {
     "1": {
@@ -3696,22 +3696,22 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 10.0381
     },
     "16384": {
-     "split_swap_ab": 20.755,
-     "split_large_tile": 16.0771,
-     "split_tma": 19.5707,
-     "split_tma_act": 19.9108,
-     "split_tma_act_large_fc2": 19.5669,
-     "split_tma_small": 23.2978,
-     "split_tma_small_act": 22.9696
+     "split_swap_ab": 20.6055,
+     "split_large_tile": 16.2554,
+     "split_tma": 13.9508,
+     "split_tma_act": 13.5634,
+     "split_tma_act_large_fc2": 15.1739,
+     "split_tma_small": 23.1949,
+     "split_tma_small_act": 23.8196
     },
     "32768": {
-     "split_swap_ab": 40.6851,
-     "split_large_tile": 30.2162,
-     "split_tma": 41.5162,
-     "split_tma_act": 40.1419,
-     "split_tma_act_large_fc2": 39.7408,
-     "split_tma_small": 50.2751,
-     "split_tma_small_act": 54.6466
+     "split_swap_ab": 40.8041,
+     "split_large_tile": 29.1807,
+     "split_tma": 26.6258,
+     "split_tma_act": 26.2372,
+     "split_tma_act_large_fc2": 27.6371,
+     "split_tma_small": 54.0684,
+     "split_tma_small_act": 54.2569
     }
    }
   },
@@ -3740,7 +3740,7 @@ const char* shipped_tactics_json() {
     "4096": "split_tma_act_large_fc2",
     "8192": "split_tma_act_large_fc2",
     "16384": "split_tma_act",
-    "32768": "split_tma_act"
+    "32768": "split_tma_act_large_fc2"
    },
    "measured_ms": {
     "4": {
@@ -3850,22 +3850,22 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 3.30662
     },
     "16384": {
-     "split_swap_ab": 6.57894,
-     "split_large_tile": 5.06154,
-     "split_tma": 5.81222,
-     "split_tma_act": 4.67229,
-     "split_tma_act_large_fc2": 4.76592,
-     "split_tma_small": 8.51594,
-     "split_tma_small_act": 6.68621
+     "split_swap_ab": 6.53715,
+     "split_large_tile": 5.0545,
+     "split_tma": 5.37373,
+     "split_tma_act": 4.58019,
+     "split_tma_act_large_fc2": 4.78362,
+     "split_tma_small": 8.44733,
+     "split_tma_small_act": 6.52624
     },
     "32768": {
-     "split_swap_ab": 12.6156,
-     "split_large_tile": 9.9481,
-     "split_tma": 12.9739,
-     "split_tma_act": 9.04237,
-     "split_tma_act_large_fc2": 9.65427,
-     "split_tma_small": 16.4435,
-     "split_tma_small_act": 13.8168
+     "split_swap_ab": 12.5456,
+     "split_large_tile": 9.50554,
+     "split_tma": 10.217,
+     "split_tma_act": 9.35616,
+     "split_tma_act_large_fc2": 8.70986,
+     "split_tma_small": 16.0909,
+     "split_tma_small_act": 14.1675
     }
    }
   },
@@ -3896,7 +3896,8 @@ const char* shipped_tactics_json() {
     "2048": "split_tma_act",
     "4096": "split_tma_act",
     "8192": "split_tma_act",
-    "16384": "split_tma_act_large_fc2"
+    "16384": "split_tma_act",
+    "32768": "split_tma_act"
    },
    "measured_ms": {
     "1": {
@@ -4041,13 +4042,22 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 8.93926
     },
     "16384": {
-     "split_swap_ab": 18.0652,
-     "split_large_tile": 13.5977,
-     "split_tma": 14.9982,
-     "split_tma_act": 13.801,
-     "split_tma_act_large_fc2": 13.5389,
-     "split_tma_small": 20.7541,
-     "split_tma_small_act": 18.336
+     "split_swap_ab": 17.9561,
+     "split_large_tile": 13.5654,
+     "split_tma": 12.7243,
+     "split_tma_act": 11.9057,
+     "split_tma_act_large_fc2": 12.6179,
+     "split_tma_small": 20.5722,
+     "split_tma_small_act": 18.1259
+    },
+    "32768": {
+     "split_swap_ab": 38.597,
+     "split_large_tile": 30.335,
+     "split_tma": 26.1948,
+     "split_tma_act": 25.3815,
+     "split_tma_act_large_fc2": 28.5743,
+     "split_tma_small": 47.0564,
+     "split_tma_small_act": 39.3612
     }
    }
   },
@@ -4075,7 +4085,8 @@ const char* shipped_tactics_json() {
     "2048": "split_tma_small_act",
     "4096": "split_tma_act",
     "8192": "split_tma_act",
-    "16384": "split_tma_act"
+    "16384": "split_tma_act",
+    "32768": "split_tma_act"
    },
    "measured_ms": {
     "1": {
@@ -4181,13 +4192,22 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.18275
     },
     "16384": {
-     "split_swap_ab": 2.97274,
-     "split_large_tile": 2.31328,
-     "split_tma": 2.37504,
-     "split_tma_act": 2.12214,
-     "split_tma_act_large_fc2": 2.28291,
-     "split_tma_small": 2.63174,
-     "split_tma_small_act": 2.2296
+     "split_swap_ab": 2.97446,
+     "split_large_tile": 2.32902,
+     "split_tma": 2.07597,
+     "split_tma_act": 1.99814,
+     "split_tma_act_large_fc2": 2.06086,
+     "split_tma_small": 2.52794,
+     "split_tma_small_act": 2.21811
+    },
+    "32768": {
+     "split_swap_ab": 5.70477,
+     "split_large_tile": 4.40186,
+     "split_tma": 4.00595,
+     "split_tma_act": 3.72618,
+     "split_tma_act_large_fc2": 4.0112,
+     "split_tma_small": 5.16227,
+     "split_tma_small_act": 4.72355
     }
    }
   },
