@@ -127,9 +127,9 @@ void launch_plain(fp8_tma::KernelFn kernel, const fp8_tma::LaunchShape& shape, c
 // 0.98-1.13x, T = 2048 0.97-1.10x (bench/results/2026-12-06_session58/run4_pp2_tune/). Only where N
 // holds an even number of 128-column blocks: an odd one would add a block of MMAs that no output
 // needs (gpt-oss-120b's FC2, N = 2880: `auto` 0.973-0.975x at T = 512..2048, run5_ship/).
-bool fp8_tma_plain_paired() {
+bool plain_runs_paired(int64_t N) {
   static const bool on = env_int("MEGAMOE_FP8_TMA_PAIRED", 1) != 0;
-  return on;
+  return on && cu::ceil_div<int64_t>(N, fp8_tma::kBN) % 2 == 0;
 }
 }  // namespace
 
@@ -149,7 +149,7 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
   p.staged_d = bf16_out && fp8_tma_stages_bf16_d();
   if (narrow)
     launch_plain(plain_kernel<Narrow>(bf16_out), launch_shape<Narrow>(), p, a, N, rows_bound, stream);
-  else if (fp8_tma_plain_tile_cols(N, false) == launch_shape<WidePaired>().plain_cols)
+  else if (plain_runs_paired(N))
     launch_plain(paired_plain_kernel(bf16_out), launch_shape<WidePaired>(), p, a, N, rows_bound, stream);
   else
     launch_plain(plain_kernel<Wide>(bf16_out), launch_shape<Wide>(), p, a, N, rows_bound, stream);
@@ -157,9 +157,9 @@ void launch_fp8_tma(const fp8_gemm_detail::RunArgs& a, int num_groups, int64_t N
 
 int fp8_tma_plain_tile_cols(int64_t N, bool narrow) {
   using namespace fp8_tma;
-  const bool paired = !narrow && fp8_tma_plain_paired() && cu::ceil_div<int64_t>(N, kBN) % 2 == 0;
-  return paired ? launch_shape<WidePaired>().plain_cols
-                : narrow ? launch_shape<Narrow>().plain_cols : launch_shape<Wide>().plain_cols;
+  return narrow                 ? launch_shape<Narrow>().plain_cols
+         : plain_runs_paired(N) ? launch_shape<WidePaired>().plain_cols
+                                : launch_shape<Wide>().plain_cols;
 }
 
 }  // namespace megamoe::sm90
