@@ -528,7 +528,15 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
 // accumulator 4 (gj + jj) + 2 hr + q of `gate`, the up value the same of `up` at uj. Gated sub-tile h:
 // gate and up in one accumulator (gj = 0, uj = 8, i0 = 128 blk + 64 h); a paired tile: one
 // accumulator each (gj = uj = 0, i0 = 128 blk, jj up to 16); relu2: no up (i0 = 128 blk, jj up to 16).
-template <Activation kAct, bool kBias, int kCols, class Walk>
+// kChecked: columns may lie past I (the last column block of an I that is not a multiple of 128).
+// Unchecked (every column of the block is below I: the caller's tile-wide test) the values are
+// computed without a test per element. The test made each element a branch of its own around its
+// ~25-instruction dependent chain, which the compiler could not interleave with the other chains:
+// on one H100 (ncu, session 59, deepseek-v3 T = 8192) the epilogue's warps spent 61% of its samples
+// waiting on those chains (fixed-latency and MUFU results) against 20% issuing, and the epilogue
+// took ~18% of FC1's consumer time (KT = 56; ~45% at qwen3-30b-a3b's KT = 16). The checked form
+// keeps the branches: computing and selecting every value there spilled (184 bytes with biases).
+template <Activation kAct, bool kBias, int kCols, bool kChecked, class Walk>
 __device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&gate)[kBN / 2], int gj,
                                          const float (&up)[kBN / 2], int uj, int i0, int tig,
                                          float (&a)[2][kCols][2]) {
@@ -537,8 +545,9 @@ __device__ __forceinline__ void activate(const Params& p, const Walk& w, const f
 #pragma unroll
   for (int jj = 0; jj < kCols; ++jj) {
     const int i = i0 + 8 * jj + 2 * tig;
+    const bool in = !kChecked || i < p.I;  // i even, I even: i < I means i + 1 < I
     float2 bg = make_float2(0.0f, 0.0f), bu = bg;
-    if (kBias && i < p.I) {
+    if (kBias && in) {
       bg = __ldg(reinterpret_cast<const float2*>(br + i));
       if constexpr (kGated) bu = __ldg(reinterpret_cast<const float2*>(br + p.I + i));
     }
@@ -552,7 +561,7 @@ __device__ __forceinline__ void activate(const Params& p, const Walk& w, const f
           g += q ? bg.y : bg.x;
           u += q ? bu.y : bu.x;  // relu2 ignores u
         }
-        a[hr][jj][q] = i < p.I ? act::act_bf16<kAct>(g, u, p.limit, p.alpha) : 0.0f;
+        a[hr][jj][q] = in ? act::act_bf16<kAct>(g, u, p.limit, p.alpha) : 0.0f;
       }
   }
 }
@@ -560,8 +569,9 @@ __device__ __forceinline__ void activate(const Params& p, const Walk& w, const f
 // The 1x128 groups of token rows r0 and r0 + 8 from their 128 activations a[hr][j][q] (i = 128 blk
 // + 8j + 2 tig + q; the quad of threads tig = 0..3 holds a row's group): amax over the quad, the
 // scale and the codes exactly as formats::quantize_fp8_act_1x128 (quantize_fp8.cuh), codes stored
-// in pairs, the scale by tig 0 in FC2's activation-scale layout.
-template <class Walk>
+// in pairs, the scale by tig 0 in FC2's activation-scale layout. kChecked: as in activate, a column
+// test per pair (the codes are made without branches either way: encode2).
+template <bool kChecked, class Walk>
 __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, const float (&a)[2][16][2], int r0,
                                                int tig) {
   const int IB = (p.I + kBN - 1) / kBN;
@@ -582,9 +592,54 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
       const int i = w.blk * kBN + 8 * j + 2 * tig;
-      if (i < p.I) *reinterpret_cast<uint16_t*>(out + i) = fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned);
+      const uint16_t code = fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned);
+      if (!kChecked || i < p.I) *reinterpret_cast<uint16_t*>(out + i) = code;
     }
     if (tig == 0) p.sa_out[fp8::act_scale_index(row, w.blk, IB, w.lo, w.hi)] = s;
+  }
+}
+
+// The activation epilogue of a (sub-)tile: a = bf16(act(h + b13)) (activate), then the 1x128
+// groups' codes and scales (quantize_store). A gated sub-tile 0 (two sub-tiles per tile, unpaired)
+// only stashes its activations; sub-tile 1 completes the groups with them. kChecked: see activate.
+template <class Geo, Activation kAct, bool kBias, class Shape, bool kChecked, int kUp>
+__device__ __forceinline__ void act_epilogue(const Params& p, const TileWalk<Geo>& w, const float (&acc)[kBN / 2],
+                                             const float (&up)[kUp], int h, int tig, int r0, uint32_t my_stash) {
+  if constexpr (!Shape::kGated || Shape::kPaired) {
+    float a[2][16][2];
+    if constexpr (Shape::kPaired)
+      activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
+    else
+      activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, acc, 0, w.blk * kBN, tig, a);
+    quantize_store<kChecked>(p, w, a, r0, tig);
+  } else {
+    float a[2][8][2];
+    activate<kAct, kBias, 8, kChecked>(p, w, acc, 0, acc, 8, w.blk * kBN + h * kWBox, tig, a);
+    if (h == 0) {  // exact in bf16: stash pairs, word 2 (8 hr + jj) .. of this thread
+#pragma unroll
+      for (int hr = 0; hr < 2; ++hr)
+#pragma unroll
+        for (int jj = 0; jj < 8; ++jj) {
+          const __nv_bfloat162 v = __floats2bfloat162_rn(a[hr][jj][0], a[hr][jj][1]);
+          asm volatile("st.shared.b32 [%0], %1;" ::"r"(my_stash + uint32_t((8 * hr + jj) * Geo::kConsumerThreads * 4)),
+                       "r"(*reinterpret_cast<const uint32_t*>(&v)));
+        }
+    } else {
+      float all[2][16][2];
+#pragma unroll
+      for (int hr = 0; hr < 2; ++hr)
+#pragma unroll
+        for (int jj = 0; jj < 8; ++jj) {
+          uint32_t v;
+          asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(my_stash + uint32_t((8 * hr + jj) * Geo::kConsumerThreads * 4)));
+          const __nv_bfloat162 b2 = *reinterpret_cast<const __nv_bfloat162*>(&v);
+          all[hr][jj][0] = __low2float(b2);
+          all[hr][jj][1] = __high2float(b2);
+          all[hr][jj + 8][0] = a[hr][jj][0];
+          all[hr][jj + 8][1] = a[hr][jj][1];
+        }
+      quantize_store<kChecked>(p, w, all, r0, tig);
+    }
   }
 }
 
@@ -676,41 +731,12 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
     if constexpr (kOut != Out::kAct) {
       store_d<kOut>(p, w, acc, w.blk * Shape::kCols, r0, tig);
       if constexpr (Shape::kPaired) store_d<kOut>(p, w, up, w.blk * Shape::kCols + kBN, r0, tig);
-    } else if constexpr (!Shape::kGated || Shape::kPaired) {
-      float a[2][16][2];
-      if constexpr (Shape::kPaired)
-        activate<kAct, kBias, 16>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
-      else
-        activate<kAct, kBias, 16>(p, w, acc, 0, acc, 0, w.blk * kBN, tig, a);
-      quantize_store(p, w, a, r0, tig);
     } else {
-      float a[2][8][2];
-      activate<kAct, kBias, 8>(p, w, acc, 0, acc, 8, w.blk * kBN + h * kWBox, tig, a);
-      if (h == 0) {  // exact in bf16: stash pairs, word 2 (8 hr + jj) .. of this thread
-#pragma unroll
-        for (int hr = 0; hr < 2; ++hr)
-#pragma unroll
-          for (int jj = 0; jj < 8; ++jj) {
-            const __nv_bfloat162 v = __floats2bfloat162_rn(a[hr][jj][0], a[hr][jj][1]);
-            asm volatile("st.shared.b32 [%0], %1;" ::"r"(my_stash + uint32_t((8 * hr + jj) * Geo::kConsumerThreads * 4)),
-                         "r"(*reinterpret_cast<const uint32_t*>(&v)));
-          }
-      } else {
-        float all[2][16][2];
-#pragma unroll
-        for (int hr = 0; hr < 2; ++hr)
-#pragma unroll
-          for (int jj = 0; jj < 8; ++jj) {
-            uint32_t v;
-            asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(my_stash + uint32_t((8 * hr + jj) * Geo::kConsumerThreads * 4)));
-            const __nv_bfloat162 b2 = *reinterpret_cast<const __nv_bfloat162*>(&v);
-            all[hr][jj][0] = __low2float(b2);
-            all[hr][jj][1] = __high2float(b2);
-            all[hr][jj + 8][0] = a[hr][jj][0];
-            all[hr][jj + 8][1] = a[hr][jj][1];
-          }
-        quantize_store(p, w, all, r0, tig);
-      }
+      // One test per tile: whether every column of the block lies below I (always, where I % 128 == 0).
+      if ((w.blk + 1) * kBN <= p.I)
+        act_epilogue<Geo, kAct, kBias, Shape, false>(p, w, acc, up, h, tig, r0, my_stash);
+      else
+        act_epilogue<Geo, kAct, kBias, Shape, true>(p, w, acc, up, h, tig, r0, my_stash);
     }
   }
 }

@@ -94,14 +94,17 @@ __device__ __forceinline__ uint16_t cvt_e4m3x2(float q0, float q1) {
   asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(q1), "f"(q0));
   return r;
 }
+// The codes are converted whatever `poisoned` says and the NaN codes selected afterwards: an early
+// return made each call a branch of its own, and unrolled callers (the fp8 FC1 epilogue) could not
+// interleave the calls' dependent chains (a poisoned block's s is NaN: its conversions are harmless).
 __device__ __forceinline__ uint16_t encode2(float v0, float v1, const ScaleDivisor& d, bool poisoned) {
-  if (poisoned) return 0x7F7Fu;
-  return cvt_e4m3x2(scale_quotient(v0, d), scale_quotient(v1, d));
+  const uint16_t c = cvt_e4m3x2(scale_quotient(v0, d), scale_quotient(v1, d));
+  return poisoned ? uint16_t(0x7F7Fu) : c;
 }
 __device__ __forceinline__ uint32_t encode4(const float (&v)[4], const ScaleDivisor& d, bool poisoned) {
-  if (poisoned) return 0x7F7F7F7Fu;
-  return uint32_t(cvt_e4m3x2(scale_quotient(v[0], d), scale_quotient(v[1], d))) |
-         (uint32_t(cvt_e4m3x2(scale_quotient(v[2], d), scale_quotient(v[3], d))) << 16);
+  const uint32_t c = uint32_t(cvt_e4m3x2(scale_quotient(v[0], d), scale_quotient(v[1], d))) |
+                     (uint32_t(cvt_e4m3x2(scale_quotient(v[2], d), scale_quotient(v[3], d))) << 16);
+  return poisoned ? 0x7F7F7F7Fu : c;
 }
 
 // Unsigned max over the 32 lanes of a full warp.
