@@ -114,6 +114,7 @@ constexpr int kWScaleBox = 4;  // floats
 // Sub-tile 0's activations of a gated tile: per consumer thread 2 rows x 16 bf16 = 16 words,
 // word w of thread t at [w * kConsumerThreads + t] (consecutive threads, consecutive banks).
 constexpr int kStashWords = 16;
+constexpr int kCodeScratchBytes = 16 * kRowBytes;  // a warp's 16 token rows of 128 e4m3 codes
 constexpr int kAlignSlack = 1024;
 constexpr int kMaxStages = 8;
 constexpr unsigned long long kTimeoutNs = ptx::kGemmWaitTimeoutNs;  // 4 s per wait
@@ -175,7 +176,11 @@ struct Geometry {
   static constexpr int kScaleSlotBytes = kWScaleOfs + kWBoxes * 128;
   static constexpr int kScaleTxBytes = (kTokScaleBox + kWBoxes * kWScaleBox) * 4;  // the scale warp's transaction bytes
   static constexpr int kStash = kWBlocks == 1 ? kStashWords * kConsumerThreads * 4 : 0;  // 16 / 8 KiB; none paired
-  static constexpr int kSmemBytes = kAlignSlack + kStages * (kStageBytes + kScaleSlotBytes) + kStash;
+  // The activation epilogue's codes of a warp's 16 token rows x 128 columns (kCodeScratchBytes), staged
+  // so that they leave as 16-byte stores (quantize_store): WidePaired only, whose shared memory has
+  // room beside its 4 stages (Wide's and Narrow's has not).
+  static constexpr int kCodeBytes = kWBlocks == 2 ? kConsumerWarps * kCodeScratchBytes : 0;
+  static constexpr int kSmemBytes = kAlignSlack + kStages * (kStageBytes + kScaleSlotBytes) + kStash + kCodeBytes;
   static_assert(kXBytes % 1024 == 0 && kStages <= kMaxStages, "SW128 tiles aligned; barrier arrays");
   static_assert(kSmemBytes <= 227 * 1024 && (kSmemBytes + 1024) * kCtas <= 228 * 1024,
                 "fits the opt-in shared memory, kCtas CTAs (and their 1 KiB reserve each) in one SM");
@@ -211,6 +216,9 @@ struct Params {
   // kBf16: D through shared memory, 16 bytes a lane (store_d_staged; every bf16 D the GEMM accepts
   // fits: N, ldd % 8 == 0, D 16-byte aligned), else two columns a store (store_d).
   bool staged_d;
+  // kAct on a geometry with code scratch (Geometry::kCodeBytes): FC2's codes through shared memory,
+  // 16 bytes a lane (quantize_store; needs I % 16 == 0 and aq 16-byte aligned), else two a store.
+  bool staged_codes;
   // The dynamic tile order (gemm_params, MEGAMOE_FP8_TMA_DYNAMIC): the launch's tile counter
   // (common/tile_tickets.cuh), or null for the static order (CTA b runs tiles b, b + grid, ...).
   int* tile_counter;
@@ -568,13 +576,21 @@ __device__ __forceinline__ void activate(const Params& p, const Walk& w, const f
 
 // The 1x128 groups of token rows r0 and r0 + 8 from their 128 activations a[hr][j][q] (i = 128 blk
 // + 8j + 2 tig + q; the quad of threads tig = 0..3 holds a row's group): amax over the quad, the
-// scale and the codes exactly as formats::quantize_fp8_act_1x128 (quantize_fp8.cuh), codes stored
-// in pairs, the scale by tig 0 in FC2's activation-scale layout. kChecked: as in activate, a column
-// test per pair (the codes are made without branches either way: encode2).
+// scale and the codes exactly as formats::quantize_fp8_act_1x128 (quantize_fp8.cuh), the scale
+// stored by tig 0 in FC2's activation-scale layout. kChecked: as in activate, a column test per pair
+// (the codes are made without branches either way: encode2).
+// The codes leave either two a store (2-byte stores, each warp instruction 8 token rows apart), or,
+// with `codes` (the warp's kCodeScratchBytes of shared memory, 0 for none; unchecked tiles only),
+// through shared memory as 16-byte stores: the pairs go to scratch row lr = gq + 8 hr (the warp's
+// token row), 16-byte chunk (j / 2) ^ (lr % 8) (the XOR puts the 8 rows of one store on distinct
+// banks), then each lane loads 16 bytes, a quarter-warp one row's 128 contiguous bytes, 4 rows a
+// warp instruction. On one H100 (ncu, mixtral-8x7b / qwen3-30b-a3b T = 8192) the 2-byte stores'
+// queue (lg throttle) and the register waits behind them were 27-32% of the epilogue's samples.
 template <bool kChecked, class Walk>
 __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, const float (&a)[2][16][2], int r0,
-                                               int tig) {
+                                               int tig, uint32_t codes) {
   const int IB = (p.I + kBN - 1) / kBN;
+  const int gq = r0 & 7;  // r0 = 64 c + 16 wq + gq
 #pragma unroll
   for (int hr = 0; hr < 2; ++hr) {
     uint32_t am = 0;
@@ -586,16 +602,36 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
     const float s = fp8::block_scale(am, /*ue8m0=*/false);
     const fp8::ScaleDivisor d = fp8::scale_divisor(s);
     const int r = r0 + 8 * hr;
-    if (r >= w.ntok) continue;
-    const int row = w.t0 + r;
-    uint8_t* out = p.aq + size_t(row) * size_t(p.I);
+    if (!kChecked && codes != 0) {
+      const int lr = gq + 8 * hr;
+      const uint32_t row = codes + uint32_t(lr * kRowBytes + 2 * tig);
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const int i = w.blk * kBN + 8 * j + 2 * tig;
-      const uint16_t code = fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned);
-      if (!kChecked || i < p.I) *reinterpret_cast<uint16_t*>(out + i) = code;
+      for (int j = 0; j < 16; ++j)
+        ptx::st_shared_u16(row + uint32_t((((j >> 1) ^ gq) << 4) + ((j & 1) << 3)),
+                           fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned));
+    } else if (r < w.ntok) {
+      uint8_t* out = p.aq + size_t(w.t0 + r) * size_t(p.I);
+#pragma unroll
+      for (int j = 0; j < 16; ++j) {
+        const int i = w.blk * kBN + 8 * j + 2 * tig;
+        const uint16_t code = fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned);
+        if (!kChecked || i < p.I) *reinterpret_cast<uint16_t*>(out + i) = code;
+      }
     }
-    if (tig == 0) p.sa_out[fp8::act_scale_index(row, w.blk, IB, w.lo, w.hi)] = s;
+    if (tig == 0 && r < w.ntok) p.sa_out[fp8::act_scale_index(w.t0 + r, w.blk, IB, w.lo, w.hi)] = s;
+  }
+  if (!kChecked && codes != 0) {
+    __syncwarp();
+    const int lane = 4 * gq + tig, row_w = r0 - gq;  // row_w: the warp's first token row of the tile
+    const int ld_t = lane >> 3, ch = lane & 7;       // + 4 q: the rows of load q
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int t = ld_t + 4 * q;
+      const uint4 v = ptx::ld_shared_v4(codes + uint32_t(t * kRowBytes + ((ch ^ (t & 7)) << 4)));
+      if (row_w + t < w.ntok)
+        *reinterpret_cast<uint4*>(p.aq + size_t(w.t0 + row_w + t) * size_t(p.I) + size_t(w.blk * kBN + 16 * ch)) = v;
+    }
+    __syncwarp();  // the loads are done before the next tile's codes overwrite the scratch
   }
 }
 
@@ -604,14 +640,15 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
 // only stashes its activations; sub-tile 1 completes the groups with them. kChecked: see activate.
 template <class Geo, Activation kAct, bool kBias, class Shape, bool kChecked, int kUp>
 __device__ __forceinline__ void act_epilogue(const Params& p, const TileWalk<Geo>& w, const float (&acc)[kBN / 2],
-                                             const float (&up)[kUp], int h, int tig, int r0, uint32_t my_stash) {
+                                             const float (&up)[kUp], int h, int tig, int r0, uint32_t my_stash,
+                                             uint32_t codes) {
   if constexpr (!Shape::kGated || Shape::kPaired) {
     float a[2][16][2];
     if constexpr (Shape::kPaired)
       activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
     else
       activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, acc, 0, w.blk * kBN, tig, a);
-    quantize_store<kChecked>(p, w, a, r0, tig);
+    quantize_store<kChecked>(p, w, a, r0, tig, codes);
   } else {
     float a[2][8][2];
     activate<kAct, kBias, 8, kChecked>(p, w, acc, 0, acc, 8, w.blk * kBN + h * kWBox, tig, a);
@@ -638,7 +675,7 @@ __device__ __forceinline__ void act_epilogue(const Params& p, const TileWalk<Geo
           all[hr][jj + 8][0] = a[hr][jj][0];
           all[hr][jj + 8][1] = a[hr][jj][1];
         }
-      quantize_store<kChecked>(p, w, all, r0, tig);
+      quantize_store<kChecked>(p, w, all, r0, tig, codes);
     }
   }
 }
@@ -668,6 +705,10 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
   constexpr uint64_t kStageDesc = uint64_t(Geo::kStageBytes >> 4);
   const uint64_t bofs = uint64_t((Geo::kXBytes - c * kWgRows * kRowBytes) >> 4);
   const uint32_t my_stash = stash + uint32_t(4 * (c * 128 + wq * 32 + lane));  // word 0 of this thread
+  // The warp's code scratch (after the stash), or 0: direct 2-byte stores (quantize_store).
+  const uint32_t my_codes = Geo::kCodeBytes > 0 && p.staged_codes
+                                ? stash + uint32_t(Geo::kStash + (c * 4 + wq) * kCodeScratchBytes)
+                                : 0u;
 #pragma unroll 1
   for (int h = 0; h < Shape::kSubTiles; ++h) {
     // acc: the sub-tile's product (a paired tile's first block: the gate block); up: a paired tile's
@@ -734,9 +775,9 @@ __device__ __forceinline__ void consume_tile(const Params& p, const Ring& ring, 
     } else {
       // One test per tile: whether every column of the block lies below I (always, where I % 128 == 0).
       if ((w.blk + 1) * kBN <= p.I)
-        act_epilogue<Geo, kAct, kBias, Shape, false>(p, w, acc, up, h, tig, r0, my_stash);
+        act_epilogue<Geo, kAct, kBias, Shape, false>(p, w, acc, up, h, tig, r0, my_stash, my_codes);
       else
-        act_epilogue<Geo, kAct, kBias, Shape, true>(p, w, acc, up, h, tig, r0, my_stash);
+        act_epilogue<Geo, kAct, kBias, Shape, true>(p, w, acc, up, h, tig, r0, my_stash, 0);
     }
   }
 }

@@ -3,6 +3,7 @@
 // without biases, in this translation unit so that they build beside the plain ones (the Narrow
 // geometry's: grouped_gemm_fp8_tma_small_act.cu; the WidePaired one's: grouped_gemm_fp8_tma_paired.cu),
 // and the host launch that picks the geometry.
+#include <cstdint>
 #include <string>
 
 #include "core/env_int.h"
@@ -21,6 +22,12 @@ bool fp8_tma_act_paired() {
   static const bool on = env_int("MEGAMOE_FP8_TMA_ACT_PAIRED", 1) != 0;
   return on;
 }
+// FC2's codes through shared memory, 16 bytes a store, where the geometry has the scratch (WidePaired)
+// and the rows allow it; MEGAMOE_FP8_TMA_STAGED_CODES=0 keeps the 2-byte stores (A/B knob).
+bool fp8_tma_stages_codes(int64_t I, const uint8_t* aq) {
+  static const bool on = env_int("MEGAMOE_FP8_TMA_STAGED_CODES", 1) != 0;
+  return on && I % 16 == 0 && reinterpret_cast<uintptr_t>(aq) % 16 == 0;
+}
 }  // namespace
 
 // grouped_gemm_fp8_blockwise.cu checked the arguments.
@@ -35,6 +42,7 @@ void launch_fp8_tma_act(const fp8_gemm_detail::RunArgs& a, const ActEpilogueArgs
   p.sa_out = sa_out;
   p.limit = act.limit;
   p.alpha = act.alpha;
+  p.staged_codes = fp8_tma_stages_codes(I, aq);
   const bool bias = act.b13 != nullptr;
   const int nblk = int(cu::ceil_div<int64_t>(I, kBN));
   if (narrow) {
