@@ -61,7 +61,11 @@
 //   --min-gain 0.02: 5 buckets to split_tma_act, qwen3-30b-a3b T = 4096 / 8192 and mixtral-8x7b
 //   T = 2048..8192, 1.020-1.061x in the tune), and again after its dynamic tile order (run11_dyn_tune/:
 //   deepseek-v3 T = 4096 -> split_tma_act 1.097x, T = 8192 -> split_tma 1.234x; `auto` with that tune
-//   against the table and kernels before session 58: 12 cells T = 2048..8192 1.070x). The buckets
+//   against the table and kernels before session 58: 12 cells T = 2048..8192 1.070x), and after the
+//   activation epilogue without a branch per element (session 60, 2026-12-06:
+//   bench/results/2026-12-06_session60/run4_tune_h100/, T = 2048..32768, --min-gain 0.02: qwen3-30b-a3b
+//   T = 2048 -> split_tma_act 1.070x, gpt-oss-120b T = 16384 -> split_tma_act_large_fc2 1.025x; `auto`
+//   A/B 1.070x / 1.033x, run5_peers/ab/). The buckets
 //   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
@@ -3669,49 +3673,49 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 4.0223
     },
     "2048": {
-     "split_swap_ab": 4.76576,
-     "split_large_tile": 4.59965,
-     "split_tma": 4.26794,
-     "split_tma_act": 4.06586,
-     "split_tma_act_large_fc2": 4.16896,
-     "split_tma_small": 4.46595,
-     "split_tma_small_act": 4.29917
+     "split_swap_ab": 4.58205,
+     "split_large_tile": 4.40499,
+     "split_tma": 4.17421,
+     "split_tma_act": 3.95466,
+     "split_tma_act_large_fc2": 4.03664,
+     "split_tma_small": 4.35702,
+     "split_tma_small_act": 4.24531
     },
     "4096": {
-     "split_swap_ab": 6.33894,
-     "split_large_tile": 5.72042,
-     "split_tma": 5.49136,
-     "split_tma_act": 4.81421,
-     "split_tma_act_large_fc2": 5.12618,
-     "split_tma_small": 5.95379,
-     "split_tma_small_act": 5.28112
+     "split_swap_ab": 6.19939,
+     "split_large_tile": 5.58778,
+     "split_tma": 5.38131,
+     "split_tma_act": 4.6607,
+     "split_tma_act_large_fc2": 4.96554,
+     "split_tma_small": 5.98682,
+     "split_tma_small_act": 5.39491
     },
     "8192": {
-     "split_swap_ab": 11.1115,
-     "split_large_tile": 9.5489,
-     "split_tma": 7.73888,
-     "split_tma_act": 7.91434,
-     "split_tma_act_large_fc2": 8.12134,
-     "split_tma_small": 11.0442,
-     "split_tma_small_act": 10.0381
+     "split_swap_ab": 10.8883,
+     "split_large_tile": 9.46198,
+     "split_tma": 7.63043,
+     "split_tma_act": 7.80509,
+     "split_tma_act_large_fc2": 7.78512,
+     "split_tma_small": 10.5041,
+     "split_tma_small_act": 10.1889
     },
     "16384": {
-     "split_swap_ab": 20.6055,
-     "split_large_tile": 16.2554,
-     "split_tma": 13.9508,
-     "split_tma_act": 13.5634,
-     "split_tma_act_large_fc2": 15.1739,
-     "split_tma_small": 23.1949,
-     "split_tma_small_act": 23.8196
+     "split_swap_ab": 20.8174,
+     "split_large_tile": 15.9115,
+     "split_tma": 13.8292,
+     "split_tma_act": 13.2303,
+     "split_tma_act_large_fc2": 14.3712,
+     "split_tma_small": 23.889,
+     "split_tma_small_act": 25.069
     },
     "32768": {
-     "split_swap_ab": 40.8041,
-     "split_large_tile": 29.1807,
-     "split_tma": 26.6258,
-     "split_tma_act": 26.2372,
-     "split_tma_act_large_fc2": 27.6371,
-     "split_tma_small": 54.0684,
-     "split_tma_small_act": 54.2569
+     "split_swap_ab": 40.7109,
+     "split_large_tile": 30.3282,
+     "split_tma": 26.4596,
+     "split_tma_act": 25.5257,
+     "split_tma_act_large_fc2": 26.7225,
+     "split_tma_small": 55.4992,
+     "split_tma_small_act": 56.501
     }
    }
   },
@@ -3739,7 +3743,7 @@ const char* shipped_tactics_json() {
     "2048": "split_tma_act",
     "4096": "split_tma_act_large_fc2",
     "8192": "split_tma_act_large_fc2",
-    "16384": "split_tma_act",
+    "16384": "split_tma_act_large_fc2",
     "32768": "split_tma_act_large_fc2"
    },
    "measured_ms": {
@@ -3823,49 +3827,49 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.2648
     },
     "2048": {
-     "split_swap_ab": 1.4735,
-     "split_large_tile": 1.44381,
-     "split_tma": 1.3649,
-     "split_tma_act": 1.26928,
-     "split_tma_act_large_fc2": 1.29133,
-     "split_tma_small": 1.65485,
-     "split_tma_small_act": 1.47059
+     "split_swap_ab": 1.42653,
+     "split_large_tile": 1.39565,
+     "split_tma": 1.33443,
+     "split_tma_act": 1.22563,
+     "split_tma_act_large_fc2": 1.24278,
+     "split_tma_small": 1.64653,
+     "split_tma_small_act": 1.51603
     },
     "4096": {
-     "split_swap_ab": 2.00704,
-     "split_large_tile": 1.88051,
-     "split_tma": 2.08861,
-     "split_tma_act": 1.82358,
-     "split_tma_act_large_fc2": 1.7296,
-     "split_tma_small": 2.48202,
-     "split_tma_small_act": 1.99168
+     "split_swap_ab": 2.00797,
+     "split_large_tile": 1.88525,
+     "split_tma": 1.78557,
+     "split_tma_act": 1.54733,
+     "split_tma_act_large_fc2": 1.4985,
+     "split_tma_small": 2.43117,
+     "split_tma_small_act": 2.11043
     },
     "8192": {
-     "split_swap_ab": 3.65814,
-     "split_large_tile": 3.0568,
-     "split_tma": 3.07648,
-     "split_tma_act": 2.72867,
-     "split_tma_act_large_fc2": 2.68134,
-     "split_tma_small": 4.06707,
-     "split_tma_small_act": 3.30662
+     "split_swap_ab": 3.56602,
+     "split_large_tile": 3.0016,
+     "split_tma": 3.03517,
+     "split_tma_act": 2.4992,
+     "split_tma_act_large_fc2": 2.48922,
+     "split_tma_small": 4.06781,
+     "split_tma_small_act": 3.6855
     },
     "16384": {
-     "split_swap_ab": 6.53715,
-     "split_large_tile": 5.0545,
-     "split_tma": 5.37373,
-     "split_tma_act": 4.58019,
-     "split_tma_act_large_fc2": 4.78362,
-     "split_tma_small": 8.44733,
-     "split_tma_small_act": 6.52624
+     "split_swap_ab": 6.56973,
+     "split_large_tile": 5.04646,
+     "split_tma": 5.72323,
+     "split_tma_act": 4.37082,
+     "split_tma_act_large_fc2": 4.26522,
+     "split_tma_small": 8.28026,
+     "split_tma_small_act": 6.96208
     },
     "32768": {
-     "split_swap_ab": 12.5456,
-     "split_large_tile": 9.50554,
-     "split_tma": 10.217,
-     "split_tma_act": 9.35616,
-     "split_tma_act_large_fc2": 8.70986,
-     "split_tma_small": 16.0909,
-     "split_tma_small_act": 14.1675
+     "split_swap_ab": 12.5731,
+     "split_large_tile": 10.1461,
+     "split_tma": 10.1711,
+     "split_tma_act": 8.28614,
+     "split_tma_act_large_fc2": 8.15469,
+     "split_tma_small": 16.2256,
+     "split_tma_small_act": 14.1358
     }
    }
   },
@@ -4015,49 +4019,49 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 1.13776
     },
     "2048": {
-     "split_swap_ab": 2.57475,
-     "split_large_tile": 2.03274,
-     "split_tma": 1.84557,
-     "split_tma_act": 1.78006,
-     "split_tma_act_large_fc2": 1.83523,
-     "split_tma_small": 2.65664,
-     "split_tma_small_act": 2.27568
+     "split_swap_ab": 2.48518,
+     "split_large_tile": 1.98998,
+     "split_tma": 1.80307,
+     "split_tma_act": 1.64461,
+     "split_tma_act_large_fc2": 1.68211,
+     "split_tma_small": 2.6097,
+     "split_tma_small_act": 2.24342
     },
     "4096": {
-     "split_swap_ab": 4.58326,
-     "split_large_tile": 3.53197,
-     "split_tma": 3.38797,
-     "split_tma_act": 3.26464,
-     "split_tma_act_large_fc2": 3.29069,
-     "split_tma_small": 4.68739,
-     "split_tma_small_act": 4.33482
+     "split_swap_ab": 4.45014,
+     "split_large_tile": 3.43379,
+     "split_tma": 3.29818,
+     "split_tma_act": 2.95805,
+     "split_tma_act_large_fc2": 3.03981,
+     "split_tma_small": 4.59242,
+     "split_tma_small_act": 4.2184
     },
     "8192": {
-     "split_swap_ab": 8.9312,
-     "split_large_tile": 6.86666,
-     "split_tma": 6.44957,
-     "split_tma_act": 5.94877,
-     "split_tma_act_large_fc2": 6.37968,
-     "split_tma_small": 9.67261,
-     "split_tma_small_act": 8.93926
+     "split_swap_ab": 8.84925,
+     "split_large_tile": 6.75322,
+     "split_tma": 6.3393,
+     "split_tma_act": 5.56131,
+     "split_tma_act_large_fc2": 5.87504,
+     "split_tma_small": 9.19568,
+     "split_tma_small_act": 8.57002
     },
     "16384": {
-     "split_swap_ab": 17.9561,
-     "split_large_tile": 13.5654,
-     "split_tma": 12.7243,
-     "split_tma_act": 11.9057,
-     "split_tma_act_large_fc2": 12.6179,
-     "split_tma_small": 20.5722,
-     "split_tma_small_act": 18.1259
+     "split_swap_ab": 18.1747,
+     "split_large_tile": 13.588,
+     "split_tma": 12.6559,
+     "split_tma_act": 11.4665,
+     "split_tma_act_large_fc2": 11.862,
+     "split_tma_small": 20.6844,
+     "split_tma_small_act": 18.3675
     },
     "32768": {
-     "split_swap_ab": 38.597,
-     "split_large_tile": 30.335,
-     "split_tma": 26.1948,
-     "split_tma_act": 25.3815,
-     "split_tma_act_large_fc2": 28.5743,
-     "split_tma_small": 47.0564,
-     "split_tma_small_act": 39.3612
+     "split_swap_ab": 38.6661,
+     "split_large_tile": 31.6599,
+     "split_tma": 26.4199,
+     "split_tma_act": 23.6754,
+     "split_tma_act_large_fc2": 27.281,
+     "split_tma_small": 46.8953,
+     "split_tma_small_act": 39.8924
     }
    }
   },
@@ -4082,7 +4086,7 @@ const char* shipped_tactics_json() {
     "256": "split_tma_small_act",
     "512": "split_tma_small_act",
     "1024": "split_tma_act",
-    "2048": "split_tma_small_act",
+    "2048": "split_tma_act",
     "4096": "split_tma_act",
     "8192": "split_tma_act",
     "16384": "split_tma_act",
@@ -4165,49 +4169,49 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.297312
     },
     "2048": {
-     "split_swap_ab": 0.489696,
-     "split_large_tile": 0.428256,
-     "split_tma": 0.454912,
-     "split_tma_act": 0.397792,
-     "split_tma_act_large_fc2": 0.404288,
-     "split_tma_small": 0.393984,
-     "split_tma_small_act": 0.359136
+     "split_swap_ab": 0.490144,
+     "split_large_tile": 0.43152,
+     "split_tma": 0.401376,
+     "split_tma_act": 0.341472,
+     "split_tma_act_large_fc2": 0.357056,
+     "split_tma_small": 0.394144,
+     "split_tma_small_act": 0.36544
     },
     "4096": {
-     "split_swap_ab": 0.86096,
-     "split_large_tile": 0.697344,
-     "split_tma": 0.633376,
-     "split_tma_act": 0.599296,
-     "split_tma_act_large_fc2": 0.625408,
-     "split_tma_small": 0.697504,
-     "split_tma_small_act": 0.640832
+     "split_swap_ab": 0.855936,
+     "split_large_tile": 0.690656,
+     "split_tma": 0.627808,
+     "split_tma_act": 0.541824,
+     "split_tma_act_large_fc2": 0.576544,
+     "split_tma_small": 0.6984,
+     "split_tma_small_act": 0.630624
     },
     "8192": {
-     "split_swap_ab": 1.60426,
-     "split_large_tile": 1.24739,
-     "split_tma": 1.11619,
-     "split_tma_act": 1.06109,
-     "split_tma_act_large_fc2": 1.11165,
-     "split_tma_small": 1.33427,
-     "split_tma_small_act": 1.18275
+     "split_swap_ab": 1.57542,
+     "split_large_tile": 1.22742,
+     "split_tma": 1.10419,
+     "split_tma_act": 0.947328,
+     "split_tma_act_large_fc2": 1.01382,
+     "split_tma_small": 1.32461,
+     "split_tma_small_act": 1.1527
     },
     "16384": {
-     "split_swap_ab": 2.97446,
-     "split_large_tile": 2.32902,
-     "split_tma": 2.07597,
-     "split_tma_act": 1.99814,
-     "split_tma_act_large_fc2": 2.06086,
-     "split_tma_small": 2.52794,
-     "split_tma_small_act": 2.21811
+     "split_swap_ab": 2.95149,
+     "split_large_tile": 2.31872,
+     "split_tma": 2.06346,
+     "split_tma_act": 1.78234,
+     "split_tma_act_large_fc2": 1.88304,
+     "split_tma_small": 2.79418,
+     "split_tma_small_act": 2.21904
     },
     "32768": {
-     "split_swap_ab": 5.70477,
-     "split_large_tile": 4.40186,
-     "split_tma": 4.00595,
-     "split_tma_act": 3.72618,
-     "split_tma_act_large_fc2": 4.0112,
-     "split_tma_small": 5.16227,
-     "split_tma_small_act": 4.72355
+     "split_swap_ab": 5.60995,
+     "split_large_tile": 4.36032,
+     "split_tma": 4.03056,
+     "split_tma_act": 3.50125,
+     "split_tma_act_large_fc2": 3.5793,
+     "split_tma_small": 5.25776,
+     "split_tma_small_act": 4.36166
     }
    }
   },
