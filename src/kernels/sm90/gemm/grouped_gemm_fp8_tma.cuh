@@ -59,8 +59,9 @@
 // Shared memory (dynamic, 1024-byte aligned): kStages stages of [token tile 128 x 128 B | weight
 // tile 128 x 128 B] (Geometry<1>: 4 stages, 64-row token tiles), kStages scale slots of
 // kScaleSlotBytes (the token-scale box, then the two weight-scale boxes, 128-byte aligned as TMA
-// wants), then the activation stash (kStash bytes). One full / empty barrier pair per stage: full =
-// the two producer warps' arrivals with their transaction bytes (tiles; scales); empty = every
+// wants), then the activation stash (kStash bytes; Wide and Narrow), then the activation epilogue's
+// code scratch (kCodeBytes, 2 KiB a consumer warp; WidePaired). One full / empty barrier pair per
+// stage: full = the two producer warps' arrivals with their transaction bytes (tiles; scales); empty = every
 // consumer thread (256; Geometry<1>: 128), after their step's MMAs
 // completed (the scales were read before them). Every wait is
 // bounded (ptx::mbar_wait traps after kTimeoutNs: a lost TMA becomes a launch error, not a hung GPU).
