@@ -65,7 +65,11 @@
 //   activation epilogue without a branch per element (session 60, 2026-12-06:
 //   bench/results/2026-12-06_session60/run4_tune_h100/, T = 2048..32768, --min-gain 0.02: qwen3-30b-a3b
 //   T = 2048 -> split_tma_act 1.070x, gpt-oss-120b T = 16384 -> split_tma_act_large_fc2 1.025x; `auto`
-//   A/B 1.070x / 1.033x, run5_peers/ab/). The buckets
+//   A/B 1.070x / 1.033x, run5_peers/ab/); deepseek-v3 T = 8192 set to split_tma_act by hand: the tune
+//   timed it 1.023x behind split_tma, three A/B jobs (runs 1, 3, 7) 1.037-1.055x ahead; `auto` 1.063x
+//   (run8_bf16act/). Then fp8_block T = 128..1024 (run10_tune_small/, --min-gain 0.02): 6 buckets to
+//   split_tma_act (deepseek-v3 T = 128..1024, gpt-oss-120b T = 128, mixtral-8x7b T = 512), `auto`
+//   A/B 1.026-1.068x on them (run11_ab_small/). The buckets
 //   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
@@ -3554,11 +3558,13 @@ const char* shipped_tactics_json() {
     "16": "split_tma_small",
     "32": "split_tma_small_act",
     "64": "split_tma_small_act",
-    "512": "split_tma_small_act",
-    "1024": "split_tma_small_act",
+    "128": "split_tma_act",
+    "256": "split_tma_act",
+    "512": "split_tma_act",
+    "1024": "split_tma_act",
     "2048": "split_tma_act",
     "4096": "split_tma_act",
-    "8192": "split_tma",
+    "8192": "split_tma_act",
     "16384": "split_tma_act",
     "32768": "split_tma_act"
    },
@@ -3654,23 +3660,41 @@ const char* shipped_tactics_json() {
      "split_tma_small": 3.23981,
      "split_tma_small_act": 3.22768
     },
+    "128": {
+     "split_swap_ab": 3.89798,
+     "split_large_tile": 4.01914,
+     "split_tma": 3.64195,
+     "split_tma_act": 3.612,
+     "split_tma_act_large_fc2": 3.72797,
+     "split_tma_small": 3.71021,
+     "split_tma_small_act": 3.69043
+    },
+    "256": {
+     "split_swap_ab": 4.06589,
+     "split_large_tile": 4.17514,
+     "split_tma": 3.77603,
+     "split_tma_act": 3.71958,
+     "split_tma_act_large_fc2": 3.84662,
+     "split_tma_small": 3.84131,
+     "split_tma_small_act": 3.79702
+    },
     "512": {
-     "split_swap_ab": 4.20282,
-     "split_large_tile": 4.26531,
-     "split_tma": 3.99907,
-     "split_tma_act": 3.90134,
-     "split_tma_act_large_fc2": 3.97261,
-     "split_tma_small": 3.95245,
-     "split_tma_small_act": 3.88701
+     "split_swap_ab": 4.21107,
+     "split_large_tile": 4.25456,
+     "split_tma": 3.87283,
+     "split_tma_act": 3.78195,
+     "split_tma_act_large_fc2": 3.9111,
+     "split_tma_small": 3.93923,
+     "split_tma_small_act": 3.87574
     },
     "1024": {
-     "split_swap_ab": 4.43411,
-     "split_large_tile": 4.3815,
-     "split_tma": 4.16298,
-     "split_tma_act": 4.02365,
-     "split_tma_act_large_fc2": 4.08595,
-     "split_tma_small": 4.12698,
-     "split_tma_small_act": 4.0223
+     "split_swap_ab": 4.45459,
+     "split_large_tile": 4.37395,
+     "split_tma": 4.01453,
+     "split_tma_act": 3.87446,
+     "split_tma_act_large_fc2": 3.9904,
+     "split_tma_small": 4.10643,
+     "split_tma_small_act": 4.00778
     },
     "2048": {
      "split_swap_ab": 4.58205,
@@ -3737,6 +3761,7 @@ const char* shipped_tactics_json() {
     "8": "split_swap_ab",
     "16": "split_swap_ab",
     "64": "split_swap_ab",
+    "128": "split_tma_act",
     "256": "split_tma_act",
     "512": "split_tma_act",
     "1024": "split_tma_act",
@@ -3799,32 +3824,41 @@ const char* shipped_tactics_json() {
      "split_tma_small": 1.01133,
      "split_tma_small_act": 1.01616
     },
+    "128": {
+     "split_swap_ab": 1.14944,
+     "split_large_tile": 1.21629,
+     "split_tma": 1.1127,
+     "split_tma_act": 1.10429,
+     "split_tma_act_large_fc2": 1.13389,
+     "split_tma_small": 1.14099,
+     "split_tma_small_act": 1.13488
+    },
     "256": {
-     "split_swap_ab": 1.21149,
-     "split_large_tile": 1.2879,
-     "split_tma": 1.19635,
-     "split_tma_act": 1.18566,
-     "split_tma_act_large_fc2": 1.20794,
-     "split_tma_small": 1.20701,
-     "split_tma_small_act": 1.19747
+     "split_swap_ab": 1.21424,
+     "split_large_tile": 1.28765,
+     "split_tma": 1.16307,
+     "split_tma_act": 1.14883,
+     "split_tma_act_large_fc2": 1.18518,
+     "split_tma_small": 1.20458,
+     "split_tma_small_act": 1.19459
     },
     "512": {
-     "split_swap_ab": 1.24938,
-     "split_large_tile": 1.31603,
-     "split_tma": 1.23392,
-     "split_tma_act": 1.204,
-     "split_tma_act_large_fc2": 1.22589,
-     "split_tma_small": 1.24339,
-     "split_tma_small_act": 1.22218
+     "split_swap_ab": 1.25328,
+     "split_large_tile": 1.31757,
+     "split_tma": 1.19917,
+     "split_tma_act": 1.16838,
+     "split_tma_act_large_fc2": 1.20125,
+     "split_tma_small": 1.23955,
+     "split_tma_small_act": 1.21562
     },
     "1024": {
-     "split_swap_ab": 1.31965,
-     "split_large_tile": 1.35754,
-     "split_tma": 1.29251,
-     "split_tma_act": 1.2377,
-     "split_tma_act_large_fc2": 1.25293,
-     "split_tma_small": 1.31024,
-     "split_tma_small_act": 1.2648
+     "split_swap_ab": 1.32285,
+     "split_large_tile": 1.36144,
+     "split_tma": 1.25459,
+     "split_tma_act": 1.20096,
+     "split_tma_act_large_fc2": 1.22784,
+     "split_tma_small": 1.30634,
+     "split_tma_small_act": 1.25878
     },
     "2048": {
      "split_swap_ab": 1.42653,
@@ -3895,7 +3929,7 @@ const char* shipped_tactics_json() {
     "64": "split_tma_small_act",
     "128": "split_tma_small_act",
     "256": "split_tma_act",
-    "512": "split_tma_small_act",
+    "512": "split_tma_act",
     "1024": "split_tma_act_large_fc2",
     "2048": "split_tma_act",
     "4096": "split_tma_act",
@@ -3992,31 +4026,31 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.505248
     },
     "256": {
-     "split_swap_ab": 0.619904,
-     "split_large_tile": 0.601408,
-     "split_tma": 0.565984,
-     "split_tma_act": 0.525792,
-     "split_tma_act_large_fc2": 0.536672,
-     "split_tma_small": 0.574496,
-     "split_tma_small_act": 0.534784
+     "split_swap_ab": 0.618656,
+     "split_large_tile": 0.602048,
+     "split_tma": 0.557088,
+     "split_tma_act": 0.514464,
+     "split_tma_act_large_fc2": 0.526976,
+     "split_tma_small": 0.572512,
+     "split_tma_small_act": 0.529024
     },
     "512": {
-     "split_swap_ab": 0.7328,
-     "split_large_tile": 0.760352,
-     "split_tma": 0.76448,
-     "split_tma_act": 0.721792,
-     "split_tma_act_large_fc2": 0.691232,
-     "split_tma_small": 0.703008,
-     "split_tma_small_act": 0.636192
+     "split_swap_ab": 0.744608,
+     "split_large_tile": 0.76592,
+     "split_tma": 0.672,
+     "split_tma_act": 0.6128,
+     "split_tma_act_large_fc2": 0.62016,
+     "split_tma_small": 0.694592,
+     "split_tma_small_act": 0.660192
     },
     "1024": {
-     "split_swap_ab": 1.28822,
-     "split_large_tile": 1.11981,
-     "split_tma": 1.17414,
-     "split_tma_act": 1.06304,
-     "split_tma_act_large_fc2": 1.03763,
-     "split_tma_small": 1.21133,
-     "split_tma_small_act": 1.13776
+     "split_swap_ab": 1.27114,
+     "split_large_tile": 1.13024,
+     "split_tma": 1.01693,
+     "split_tma_act": 0.929696,
+     "split_tma_act_large_fc2": 0.911616,
+     "split_tma_small": 1.14474,
+     "split_tma_small_act": 1.09565
     },
     "2048": {
      "split_swap_ab": 2.48518,
@@ -4133,40 +4167,40 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.164608
     },
     "128": {
-     "split_swap_ab": 0.26288,
-     "split_large_tile": 0.281792,
-     "split_tma": 0.250144,
-     "split_tma_act": 0.248,
-     "split_tma_act_large_fc2": 0.263712,
-     "split_tma_small": 0.246464,
-     "split_tma_small_act": 0.241376
+     "split_swap_ab": 0.262848,
+     "split_large_tile": 0.281024,
+     "split_tma": 0.247008,
+     "split_tma_act": 0.245344,
+     "split_tma_act_large_fc2": 0.261152,
+     "split_tma_small": 0.247488,
+     "split_tma_small_act": 0.241568
     },
     "256": {
-     "split_swap_ab": 0.274496,
-     "split_large_tile": 0.290208,
-     "split_tma": 0.26016,
-     "split_tma_act": 0.25488,
-     "split_tma_act_large_fc2": 0.270016,
-     "split_tma_small": 0.25744,
-     "split_tma_small_act": 0.247744
+     "split_swap_ab": 0.27392,
+     "split_large_tile": 0.290016,
+     "split_tma": 0.258048,
+     "split_tma_act": 0.250368,
+     "split_tma_act_large_fc2": 0.264672,
+     "split_tma_small": 0.258496,
+     "split_tma_small_act": 0.248064
     },
     "512": {
-     "split_swap_ab": 0.304672,
-     "split_large_tile": 0.30656,
-     "split_tma": 0.279744,
-     "split_tma_act": 0.265184,
-     "split_tma_act_large_fc2": 0.279104,
-     "split_tma_small": 0.277984,
-     "split_tma_small_act": 0.259456
+     "split_swap_ab": 0.305024,
+     "split_large_tile": 0.30816,
+     "split_tma": 0.277824,
+     "split_tma_act": 0.260608,
+     "split_tma_act_large_fc2": 0.275648,
+     "split_tma_small": 0.278688,
+     "split_tma_small_act": 0.26016
     },
     "1024": {
-     "split_swap_ab": 0.358208,
-     "split_large_tile": 0.337024,
-     "split_tma": 0.317504,
-     "split_tma_act": 0.290976,
-     "split_tma_act_large_fc2": 0.299936,
-     "split_tma_small": 0.328768,
-     "split_tma_small_act": 0.297312
+     "split_swap_ab": 0.357376,
+     "split_large_tile": 0.33808,
+     "split_tma": 0.317888,
+     "split_tma_act": 0.286048,
+     "split_tma_act_large_fc2": 0.295232,
+     "split_tma_small": 0.330368,
+     "split_tma_small_act": 0.296576
     },
     "2048": {
      "split_swap_ab": 0.490144,
