@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepared in session 60 (not run): how much of FC1's time the fp8 activation epilogue costs end to
 # end, the bound on what hiding it (ping-pong warpgroups, other warps taking the accumulators) could
-# gain. Build main with fp8_skip_epilogue_diag.patch applied (git apply; a knob, off by default, that
+# gain. Build main with fp8_skip_epilogue_diag.patch applied (git am; a knob, off by default, that
 # leaves FC1's output unwritten: timings only, never --check) and carry it as .carry/bld.txz.
 # Kernel timelines of forced split_tma_act at T = 8192 with the knob off / on; the FC1 kernel's
 # difference is the epilogue's exposed cost (run 9 of session 60 sampled it at 17-31% of FC1's
