@@ -67,7 +67,10 @@
 //   T = 2048 -> split_tma_act 1.070x, gpt-oss-120b T = 16384 -> split_tma_act_large_fc2 1.025x; `auto`
 //   A/B 1.070x / 1.033x, run5_peers/ab/); deepseek-v3 T = 8192 set to split_tma_act by hand: the tune
 //   timed it 1.023x behind split_tma, three A/B jobs (runs 1, 3, 7) 1.037-1.055x ahead; `auto` 1.063x
-//   (run8_bf16act/). Then fp8_block T = 128..1024 (run10_tune_small/, --min-gain 0.02): 6 buckets to
+//   (run8_bf16act/). That bucket's split_tma / split_tma_act times are run 7's (run7_minmax/ab/new_ds_*:
+//   each tactic forced in processes of its own, best of two medians), the other tactics' the tune's
+//   (whose in-process times ran lower for both). Then fp8_block T = 128..1024 (run10_tune_small/,
+//   --min-gain 0.02): 6 buckets to
 //   split_tma_act (deepseek-v3 T = 128..1024, gpt-oss-120b T = 128, mixtral-8x7b T = 512), `auto`
 //   A/B 1.026-1.068x on them (run11_ab_small/). The buckets
 //   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
@@ -3717,8 +3720,8 @@ const char* shipped_tactics_json() {
     "8192": {
      "split_swap_ab": 10.8883,
      "split_large_tile": 9.46198,
-     "split_tma": 7.63043,
-     "split_tma_act": 7.80509,
+     "split_tma": 8.00006,
+     "split_tma_act": 7.6287,
      "split_tma_act_large_fc2": 7.78512,
      "split_tma_small": 10.5041,
      "split_tma_small_act": 10.1889
