@@ -129,8 +129,9 @@ struct Options {
   // A kernel variant (not what CUTLASS's blockwise mainloop does): promote every k32 MMA into the
   // fp32 accumulator (each MMA starts from C = 0) instead of every 4 (one 128-wide K block).
   bool promote_every_mma = false;
-  // Activation libm: CUDA's expf/tanhf are not correctly rounded (documented max error 2 ulp);
-  // the emulation can move every exp()/tanh() result by a hash-chosen d ulps, |d| <= libm_ulps.
+  // Activation libm: the GPU's exponentials are not correctly rounded (tanhf: documented max error
+  // 2 ulp; the sigmoid's e^-|z| since session 61: ~8 ulp where |z| <= 5, activation_math.cuh); the
+  // emulation can move every exp()/tanh() result by a hash-chosen d ulps, |d| <= libm_ulps.
   int libm_ulps = 0;
   uint64_t libm_seed = 0;
   bool geglu_fma = false;  // geglu's g + 0.044715*g^3 as nvcc contracts it: fmaf(0.044715*g*g, g, g)

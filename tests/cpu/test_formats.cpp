@@ -970,6 +970,10 @@ TEST(ScaleDivision, ReciprocalQuotientEqualsIeeeDivision) {
         if (v & 4) x = -x;
         const float q = fm::scale_quotient(x, d), want = x / s;
         ++n;
+        if (std::isnan(x)) {  // (j == 3's bits may be a NaN: outside the scope; a NaN, of either sign)
+          ASSERT_TRUE(std::isnan(q)) << "x NaN: " << q;
+          continue;
+        }
         if (std::bit_cast<uint32_t>(q) == std::bit_cast<uint32_t>(want)) continue;
         const bool tiny = std::fabs(q) < 0x1p-11f && std::fabs(want) < 0x1p-11f && std::signbit(q) == std::signbit(want);
         tiny_only += tiny;

@@ -298,8 +298,8 @@ TEST(SplitKernels, ActivationMatchesHost) {
   }
 }
 
-// The sigmoid of swiglu / swiglu_oai (activation_math.cuh: e^-|z|, a refined hardware reciprocal,
-// no IEEE division) over its whole range, against the exact value in double precision: gates swept
+// The sigmoid of swiglu / swiglu_oai (activation_math.cuh: e^-|z| from one ex2.approx squared, the
+// hardware reciprocal, no IEEE division) over its whole range, against the exact value in double precision: gates swept
 // densely over [-110, 110] (where e^|z| overflows fp32 and e^-|z| reaches its subnormals) with
 // u = 1 (swiglu) / u = 0 (swiglu_oai: factor u + 1 = 1), so a = bf16(g * sigmoid(z)). Every
 // finite a lies within one bf16 step of the exact value (an absolute 2^-125 where that is tiny),

@@ -84,6 +84,7 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/sm90/common/ptx.cuh"
 #include "kernels/sm90/common/tile_tickets.cuh"
@@ -545,7 +546,7 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
 // waiting on those chains (fixed-latency and MUFU results) against 20% issuing, and the epilogue
 // took ~18% of FC1's consumer time (KT = 56; ~45% at qwen3-30b-a3b's KT = 16). The checked form
 // keeps the branches: computing and selecting every value there spilled (184 bytes with biases).
-template <Activation kAct, bool kBias, int kCols, bool kChecked, class Walk>
+template <Activation kAct, bool kBias, int kCols, bool kChecked, class Walk, bool kClamp = true>
 __device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&gate)[kBN / 2], int gj,
                                          const float (&up)[kBN / 2], int uj, int i0, int tig,
                                          float (&a)[2][kCols][2]) {
@@ -561,17 +562,23 @@ __device__ __forceinline__ void activate(const Params& p, const Walk& w, const f
       if constexpr (kGated) bu = __ldg(reinterpret_cast<const float2*>(br + p.I + i));
     }
 #pragma unroll
-    for (int hr = 0; hr < 2; ++hr)
+    for (int hr = 0; hr < 2; ++hr) {
+      float g[2], u[2] = {0.0f, 0.0f};
 #pragma unroll
       for (int q = 0; q < 2; ++q) {
-        float g = gate[4 * (gj + jj) + 2 * hr + q], u = 0.0f;
-        if constexpr (kGated) u = up[4 * (uj + jj) + 2 * hr + q];
+        g[q] = gate[4 * (gj + jj) + 2 * hr + q];
+        if constexpr (kGated) u[q] = up[4 * (uj + jj) + 2 * hr + q];
         if constexpr (kBias) {
-          g += q ? bg.y : bg.x;
-          u += q ? bu.y : bu.x;  // relu2 ignores u
+          g[q] += q ? bg.y : bg.x;
+          u[q] += q ? bu.y : bu.x;  // relu2 ignores u
         }
-        a[hr][jj][q] = in ? act::act_bf16<kAct>(g, u, p.limit, p.alpha) : 0.0f;
       }
+      if (in) {
+        act::act_bf16x2<kAct, kClamp>(g[0], u[0], g[1], u[1], p.limit, p.alpha, a[hr][jj][0], a[hr][jj][1]);
+      } else {
+        a[hr][jj][0] = a[hr][jj][1] = 0.0f;
+      }
+    }
   }
 }
 
@@ -594,9 +601,15 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
   const int gq = r0 & 7;  // r0 = 64 c + 16 wq + gq
 #pragma unroll
   for (int hr = 0; hr < 2; ++hr) {
-    uint32_t am = 0;
+    // The amax as a float max.NaN of |a| (one instruction an element, the absolute value an operand
+    // modifier; a NaN gives the canonical NaN 0x7FFFFFFF, Inf 0x7F800000: both poison the group as
+    // the bitwise unsigned max of fp8::abs_bits does, whose AND and 3-way max took 1.5).
+    float amf = 0.0f;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) am = max(am, max(fp8::abs_bits(a[hr][j][0]), fp8::abs_bits(a[hr][j][1])));
+    for (int j = 0; j < 16; ++j)
+#pragma unroll
+      for (int q = 0; q < 2; ++q) amf = act::max_nan(amf, fabsf(a[hr][j][q]));
+    uint32_t am = __float_as_uint(amf);
     am = max(am, __shfl_xor_sync(0xFFFFFFFFu, am, 1));
     am = max(am, __shfl_xor_sync(0xFFFFFFFFu, am, 2));
     const bool poisoned = am >= fp8::kInfBits;
@@ -606,10 +619,17 @@ __device__ __forceinline__ void quantize_store(const Params& p, const Walk& w, c
     if (!kChecked && codes != 0) {
       const int lr = gq + 8 * hr;
       const uint32_t row = codes + uint32_t(lr * kRowBytes + 2 * tig);
+      auto stage = [&](auto unit_m) {
 #pragma unroll
-      for (int j = 0; j < 16; ++j)
-        ptx::st_shared_u16(row + uint32_t((((j >> 1) ^ gq) << 4) + ((j & 1) << 3)),
-                           fp8::encode2(a[hr][j][0], a[hr][j][1], d, poisoned));
+        for (int j = 0; j < 16; ++j)
+          ptx::st_shared_u16(row + uint32_t((((j >> 1) ^ gq) << 4) + ((j & 1) << 3)),
+                             fp8::encode2<decltype(unit_m)::value>(a[hr][j][0], a[hr][j][1], d, poisoned));
+      };
+      // d.m is 1 for every scale >= 2^-80: one vote a warp skips the multiply by it per code.
+      if (__all_sync(0xFFFFFFFFu, d.m == 1.0f))
+        stage(std::true_type{});
+      else
+        stage(std::false_type{});
     } else if (r < w.ntok) {
       uint8_t* out = p.aq + size_t(w.t0 + r) * size_t(p.I);
 #pragma unroll
@@ -645,9 +665,14 @@ __device__ __forceinline__ void act_epilogue(const Params& p, const TileWalk<Geo
                                              uint32_t codes) {
   if constexpr (!Shape::kGated || Shape::kPaired) {
     float a[2][16][2];
-    if constexpr (Shape::kPaired)
-      activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
-    else
+    if constexpr (Shape::kPaired) {
+      // Unchecked swiglu tiles without a clamp skip it (act_fn's kClamp): one uniform test a tile.
+      constexpr bool kClampable = kAct == Activation::kSwiGLU || kAct == Activation::kSwiGLUOAI;
+      if (kClampable && !kChecked && act::no_clamp(p.limit))
+        activate<kAct, kBias, 16, kChecked, TileWalk<Geo>, false>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
+      else
+        activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
+    } else
       activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, acc, 0, w.blk * kBN, tig, a);
     quantize_store<kChecked>(p, w, a, r0, tig, codes);
   } else {

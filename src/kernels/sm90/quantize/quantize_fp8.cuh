@@ -97,8 +97,11 @@ __device__ __forceinline__ uint16_t cvt_e4m3x2(float q0, float q1) {
 // The codes are converted whatever `poisoned` says and the NaN codes selected afterwards: an early
 // return made each call a branch of its own, and unrolled callers (the fp8 FC1 epilogue) could not
 // interleave the calls' dependent chains (a poisoned block's s is NaN: its conversions are harmless).
+// kUnitM: the caller knows d.m == 1 (formats::scale_quotient_scaled; one multiply a code less).
+template <bool kUnitM = false>
 __device__ __forceinline__ uint16_t encode2(float v0, float v1, const ScaleDivisor& d, bool poisoned) {
-  const uint16_t c = cvt_e4m3x2(scale_quotient(v0, d), scale_quotient(v1, d));
+  const uint16_t c = kUnitM ? cvt_e4m3x2(formats::scale_quotient_scaled(v0, d), formats::scale_quotient_scaled(v1, d))
+                            : cvt_e4m3x2(scale_quotient(v0, d), scale_quotient(v1, d));
   return poisoned ? uint16_t(0x7F7Fu) : c;
 }
 __device__ __forceinline__ uint32_t encode4(const float (&v)[4], const ScaleDivisor& d, bool poisoned) {
