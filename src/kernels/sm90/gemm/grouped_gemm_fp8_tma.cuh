@@ -546,6 +546,11 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
 // waiting on those chains (fixed-latency and MUFU results) against 20% issuing, and the epilogue
 // took ~18% of FC1's consumer time (KT = 56; ~45% at qwen3-30b-a3b's KT = 16). The checked form
 // keeps the branches: computing and selecting every value there spilled (184 bytes with biases).
+// Session 61 cut the element's arithmetic from ~30 instructions to ~17 (times_sigmoid without libm's
+// expf or a Newton step, the clamps skipped where limit = +inf, pairs rounded to bf16 as one, the
+// amax as max.NaN of |a|, quantize_store's quotients without the 2^100 multiply where the warp's
+// scales allow): its ~2,200 issue cycles a tile now match what its two MUFU operations an element
+// take of the MUFU pipe (16 a clock per SM), so the rest only hides beside another tile's MMAs.
 template <Activation kAct, bool kBias, int kCols, bool kChecked, class Walk, bool kClamp = true>
 __device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&gate)[kBN / 2], int gj,
                                          const float (&up)[kBN / 2], int uj, int i0, int tig,
