@@ -237,7 +237,7 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   modes[kExact].fc1 = modes[kExact].fc2 = Accum::kExactBlocks;
   modes[kFc1Only].fc2 = Accum::kExactBlocks;
   modes[kFc2Only].fc1 = Accum::kExactBlocks;
-  modes[kLibm].libm_ulps = 8;  // the GPU sigmoid's bound for |z| <= 5 (activation_math.cuh), with margin
+  modes[kLibm].libm_ulps = 10;  // the GPU sigmoid's worst case for |z| <= 5 (activation_math.cuh)
   modes[kLibm].geglu_fma = true;
   modes[kScaleFrozen].a_scale_from_reference = true;
   double num[kModes] = {}, den[kModes] = {};
@@ -268,7 +268,7 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   const auto& g = gpu_stats;
   const double bf16_flips = double(g.a_bf16_diff) / double(g.a_elems), code_flips = double(g.a_code_diff) / double(g.a_elems);
   std::printf("[fp8 emulation] pooled rel-L2: GPU %.3g, exact blocks %.3g, FC1 MMA only %.3g, FC2 MMA only %.3g, "
-              "libm +-8 ulp %.3g, a scales frozen %.3g; h %.3g; a: bf16 %.2f%%, codes %.3f%%, scales %.2f%%\n",
+              "libm +-10 ulp %.3g, a scales frozen %.3g; h %.3g; a: bf16 %.2f%%, codes %.3f%%, scales %.2f%%\n",
               rel[kGpu], rel[kExact], rel[kFc1Only], rel[kFc2Only], rel[kLibm], rel[kScaleFrozen], g.h_rel(),
               100 * bf16_flips, 100 * code_flips, 100.0 * double(g.a_scale_diff) / double(g.a_blocks));
   // FC1's reduced-precision MMA moves h by ~1e-4 (relative) ...
@@ -288,7 +288,7 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   EXPECT_LT(rel[kExact], 0.5 * rel[kGpu]);
   EXPECT_GT(rel[kFc1Only], 0.8 * rel[kGpu]);
   EXPECT_LT(rel[kFc2Only], 0.5 * rel[kGpu]);
-  // The activation's approximations (the GPU's e^-|z| and reciprocal within ~8 ulp where |z| <= 5,
+  // The activation's approximations (the GPU's e^-|z| and reciprocal within ~10 ulp where |z| <= 5,
   // tanhf within 2, nvcc's FMA contraction in geglu) do not matter at this size: a bf16 rounding
   // absorbs a few fp32 ulps.
   EXPECT_LT(std::fabs(rel[kLibm] - rel[kGpu]), 0.1 * rel[kGpu]);

@@ -42,9 +42,9 @@ __device__ __forceinline__ float clamp_nan(float u, float L) {
 //   - t = h * h, h = 2^(-|z| log2(e) / 2) by ex2.approx.ftz (<= 2 ulp): the halved exponent stays
 //     above -126 (where .ftz would flush h) for |z| <= 174, and the square keeps t's subnormals
 //     (fp32 multiplies do not flush here) down to z = -103, below which the exact t rounds to 0.
-//     Error: <= 4.5 ulp, plus <= |z| / 2 ulp from rounding -|z| log2(e) / 2 to fp32 (<= 7 ulp for
-//     |z| <= 5, where nearly every gate lies; where it grows, z < 0, g e^-|z| is small against
-//     the rest of its 1x128 group or output row).
+//     Error: <= 4.5 ulp, plus a relative |z| 2^-23 (about |z| ulp) from rounding the exponent
+//     -|z| log2(e) / 2 to fp32: <= ~10 ulp for |z| <= 5, where nearly every gate lies; where it
+//     grows, z < 0, g e^-|z| is small against the rest of its 1x128 group or output row.
 //   - 1 / (1 + t): the hardware reciprocal (rcp.approx, <= 1 ulp) of d in [1, 2];
 //   - sigmoid(z) = 1 / (1 + t) for z >= 0, t / (1 + t) for z < 0.
 // a = bf16(g sigmoid(z)) is the correct rounding of the exact value for all but ~1e-4 of the
