@@ -551,7 +551,7 @@ __device__ __forceinline__ void store_d_staged(const Params& p, const Walk& w, c
 // amax as max.NaN of |a|, quantize_store's quotients without the 2^100 multiply where the warp's
 // scales allow): its ~2,200 issue cycles a tile now match what its two MUFU operations an element
 // take of the MUFU pipe (16 a clock per SM), so the rest only hides beside another tile's MMAs.
-template <Activation kAct, bool kBias, int kCols, bool kChecked, class Walk, bool kClamp = true>
+template <Activation kAct, bool kBias, int kCols, bool kChecked, bool kClamp = true, class Walk>
 __device__ __forceinline__ void activate(const Params& p, const Walk& w, const float (&gate)[kBN / 2], int gj,
                                          const float (&up)[kBN / 2], int uj, int i0, int tig,
                                          float (&a)[2][kCols][2]) {
@@ -674,7 +674,7 @@ __device__ __forceinline__ void act_epilogue(const Params& p, const TileWalk<Geo
       // Unchecked swiglu tiles without a clamp skip it (act_fn's kClamp): one uniform test a tile.
       constexpr bool kClampable = kAct == Activation::kSwiGLU || kAct == Activation::kSwiGLUOAI;
       if (kClampable && !kChecked && act::no_clamp(p.limit))
-        activate<kAct, kBias, 16, kChecked, TileWalk<Geo>, false>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
+        activate<kAct, kBias, 16, kChecked, false>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
       else
         activate<kAct, kBias, 16, kChecked>(p, w, acc, 0, up, 0, w.blk * kBN, tig, a);
     } else

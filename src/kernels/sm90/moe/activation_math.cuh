@@ -29,11 +29,7 @@ __device__ __forceinline__ float max_nan(float a, float b) {
   asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
 }
-__device__ __forceinline__ float clamp_nan(float u, float L) {
-  float r;
-  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(min_nan(u, L)), "f"(-L));
-  return r;
-}
+__device__ __forceinline__ float clamp_nan(float u, float L) { return max_nan(min_nan(u, L), -L); }
 
 // g * sigmoid(z) = g / (1 + e^-z), the reference's formula, in ~9 instructions without an IEEE
 // division or libm's expf. The FC1 epilogues run this on every element of their tiles: in the fp8
