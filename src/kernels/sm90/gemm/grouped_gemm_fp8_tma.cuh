@@ -79,6 +79,12 @@
 //   - the promotion's turnaround: each 64-row box promoted while the next box's MMAs run, 0.997x;
 //   - the copy count: 128-row boxes, 6 copies a step instead of 11, 1.003x.
 // The producer lane is on the critical path, though: 20-48 bytes of spills there cost 3.4%.
+// Ragged last passes (uniform routing leaves deepseek-v3's experts ~256 +- 16 rows at T = 8192, so
+// about half take a third pass of a few rows; balanced routing ran 1.16x faster on one H100): a pass
+// of <= 64 rows shared by both warpgroups, one weight block each, ran 1.002x (session 61,
+// bench/results/2026-12-06_session61/lone_split.patch); passes of 192 rows on three consumer
+// warpgroups (one weight block a step), which fold the third pass into the second, 0.960x (session
+// 62, bench/results/2026-12-06_session62/tall.patch): the paired steps are worth more.
 #pragma once
 #include <cuda.h>
 #include <cuda_bf16.h>
