@@ -106,5 +106,42 @@ TEST(W4A16, Bf16YEqualsFp32YBitwise) {
   }
 }
 
+// On a stream the caller created, the small tactic's GEMMs are programmatic dependent launches whose
+// first stages' codes and scales go out before they wait for the previous kernel
+// (W4A16GemmArgs::pdl, MEGAMOE_W4A16_SMALL_EARLY): no bit changes against the default stream's plain
+// launches, eager, replayed from a CUDA graph and two layers back to back (the second one's route
+// plan behind the first one's combine). H = 2048 gives FC1 the 8-step stages of 16-token passes
+// (32 K steps), I = 256 gives FC2 the 4-step ones; T = 1 and 5 run 16-token passes, T = 40 (10 rows
+// an expert) 32-token ones; split_small_k1 keeps K whole (FC1's activation epilogue, both GEMMs
+// early), split_small splits it where the grid is small (those launches stay plain).
+TEST(W4A16, SmallEarlyWeightsPdlEqualsPlainBitwise) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (Recipe r : kRecipes) {
+    SCOPED_TRACE(rname(r));
+    MoeConfig c = w4_config(r, 8, 2, 2048, 256, 64, Activation::kSwiGLU, /*bias=*/true);
+    CanonicalLayer a(c, case_seed(std::string("w4 early ") + rname(r)));
+    CanonicalLayer b(c, a);
+    for (const char* tactic : {"split_small_k1", "split_small"}) {
+      a.layer->force_tactic(tactic);
+      b.layer->force_tactic(tactic);
+      for (int64_t T : {1, 5, 40}) {
+        SCOPED_TRACE(std::string(tactic) + " T=" + std::to_string(T));
+        const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("w4 early in") + uint64_t(T), 0.1, 0.1);
+        DeviceInputs d(in);
+        const std::vector<uint16_t> want = run_layer(*a.layer, d);  // the default stream: plain launches
+        EXPECT_EQ(count_nan(want), 0);
+        EXPECT_LE(rel_l2(want, run_reference(c, *a.ref, in)), kTol);
+        EXPECT_TRUE(run_layer(*a.layer, d, s) == want) << "eager";
+        expect_graph_replays_equal(*a.layer, d, want, /*replays=*/2, s);
+        expect_back_to_back_equal(*a.layer, *b.layer, d, want, s);
+      }
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 }  // namespace
 }  // namespace megamoe::gputest

@@ -182,6 +182,9 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g1.num_groups = int(EL_);
     g1.tactic = gemm_tactic(T);
     g1.small_splits = small_splits(T);
+    // The plan's offsets are two kernels back when permute runs (W4A16GemmArgs::pdl); when the plan
+    // gathers x itself it is FC1's predecessor.
+    g1.pdl = pdl && ex.permute.x == nullptr;
     // The activation in FC1's epilogue (the large tactics; the small one where it runs K whole):
     // no fp32 h and no activation kernel. MEGAMOE_W4A16_LARGE_ACT=0 / MEGAMOE_W4A16_SMALL_ACT=0 keep
     // the wgmma / the small tactic's fp32 h and the activation kernel (A/B knobs, read once).
@@ -210,6 +213,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g2.scales = s2_.as<const uint8_t>();
     g2.alpha = g2_.as<const float>();
     g2.tactic = fc2_tactic(T);
+    g2.pdl = pdl;  // FC1 (or the activation kernel) precedes it: the plan is further back
     const bool y_bf16 = fc2_bf16_y(g2.tactic != sm90::W4A16Tactic::kSmall);
     g2.D = y_bf16 ? nullptr : static_cast<float*>(sw_.y);
     g2.D16 = y_bf16 ? sw_.y : nullptr;

@@ -83,6 +83,13 @@ struct W4A16GemmArgs {
   //   1: staged where the output allows it (16-byte aligned); 0: direct stores;
   //  -1: MEGAMOE_W4A16_LARGE_TMA_STAGED (0 or not; read once per process), else 1.
   int large_tma_staged = -1;
+  // kSmall (TMA form, K whole): a programmatic dependent launch whose codes and scales of its first
+  // stages go out before it waits for the previous kernel in the stream; only A waits. The caller
+  // promises that the stream is one it created (PDL) and that offsets, W, scales and alpha were
+  // complete before the previous kernel began: written two or more kernels back, since each of our
+  // kernels waits for its predecessor before it lets the next one start. MEGAMOE_W4A16_SMALL_EARLY=0
+  // turns it off (an A/B knob). The other tactics launch plainly.
+  bool pdl = false;
 };
 
 // Whether the small tactic accepts act_out for these arguments (K, N, num_groups, small_splits) and

@@ -405,6 +405,12 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
 // __syncwarp's ordering over to another lane's arrival). Thread 0 refills a slot kAhead stages
 // ahead of its own warp. Two CTAs per SM (a stage is 25-34 KB at S = 4, ~50 KB at S = 8), each its
 // own issuer.
+// Early weights (W4A16GemmArgs::pdl, K whole): a programmatic dependent launch whose thread 0 arms
+// the first pass's first kAhead stages and requests their codes and scales before griddepcontrol.wait,
+// their token tiles after it; FC1's weight stream then starts under permute, FC2's under FC1's tail.
+// Measured on an H100 (session 63, `auto` T = 1..64, four presets, mxfp4 and nvfp4, two rounds):
+// 1.024x over 56 cells, deepseek-v3 T = 1 1.06-1.07x, qwen3-30b-a3b T = 1 / 2 1.07-1.09x; 10 cells
+// 0.983-0.999x (qwen3-30b-a3b T = 16..64, gpt-oss-120b nvfp4 T = 1 / 2).
 template <Fp4Scale F, int BT, int S>
 struct SmallTmaCfg {
   static constexpr int kSteps = S;  // 64-wide K steps per stage
@@ -428,7 +434,8 @@ template <Fp4Scale F, int BT, int S>
 __global__ void __launch_bounds__(kThreads, 2)
     w4a16_small_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                            const __grid_constant__ CUtensorMap tm_s, const float* __restrict__ alpha,
-                           const int32_t* __restrict__ offsets, SmallOut out, int N, int K, int G) {
+                           const int32_t* __restrict__ offsets, SmallOut out, int N, int K, int G,
+                           bool early) {
   using C = SmallTmaCfg<F, BT, S>;
   constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
   extern __shared__ uint8_t smem_raw[];
@@ -445,7 +452,9 @@ __global__ void __launch_bounds__(kThreads, 2)
     ptx::prefetch_tensormap(&tm_w);
     ptx::prefetch_tensormap(&tm_s);
   }
-  pdl_wait_then_release();
+  // early (a PDL launch, W4A16GemmArgs::pdl): the route plan, weights and scales were complete before
+  // the previous kernel passed its own wait, so only the activations wait for it (below).
+  if (!early) pdl_wait_then_release();
   const int g = nth_active_expert(offsets, G, blockIdx.y, scratch);  // its barriers publish the inits
   if (g < 0) return;
   // The CTA's weight rows: 128 from row0 (fp32 D, relu2), or gated 64 gate rows from row0 and their
@@ -474,15 +483,14 @@ __global__ void __launch_bounds__(kThreads, 2)
   static_assert(kSteps % 4 == 0 && C::kWOff % 1024 == 0 && C::kStage % 1024 == 0, "swizzled codes boxes: 1 KB aligned");
   constexpr uint32_t kTx = uint32_t(kSteps * (C::kXBytes + kWBytes + C::kSBytes));  // full boxes, zero fill included
 
-  // Thread 0's copies of stage ks of the pass at token t0 into the next slot (`issued` counts every
-  // stage this CTA has loaded; its slot's previous use must have been released by every thread).
-  uint32_t issued = 0;
-  auto load_stage = [&](int ks, int t0) {
-    const int slot = ring.acquire(issued);
+  // A stage's copies: the token tile (load_x) and the codes and scales (load_w), on the slot's full
+  // barrier armed once with all their bytes.
+  auto load_x = [&](int slot, uint32_t bar, int ks, int t0) {
+    ptx::tma_load_3d(sbase + uint32_t(slot * C::kStage) + C::kXOff, &tm_x, bar, 0, t0, (ks0 + ks) * kSteps);
+  };
+  auto load_w = [&](int slot, uint32_t bar, int ks) {
     const int kt = (ks0 + ks) * kSteps;
-    const uint32_t bar = ring.arm(slot, kTx);
     const uint32_t st = sbase + uint32_t(slot * C::kStage);
-    ptx::tma_load_3d(st + C::kXOff, &tm_x, bar, 0, t0, kt);
     // Gated maps have the extra "half" coordinate (launch_small_tma); the others keep the 3-D / 2-D form.
 #pragma unroll
     for (int q = 0; q < kSteps / 4; ++q) {
@@ -494,14 +502,39 @@ __global__ void __launch_bounds__(kThreads, 2)
     const int sc = row0 * ScaleCfg<F>::kPerRow / 4;
     if (gated) ptx::tma_load_3d(st + C::kSOff, &tm_s, bar, sc, 0, g * KT + kt);
     else ptx::tma_load_2d(st + C::kSOff, &tm_s, bar, sc, g * KT + kt);
+  };
+  // Thread 0's copies of stage ks of the pass at token t0 into the next slot (`issued` counts every
+  // stage this CTA has loaded; its slot's previous use must have been released by every thread).
+  uint32_t issued = 0;
+  auto load_stage = [&](int ks, int t0) {
+    const int slot = ring.acquire(issued);
+    const uint32_t bar = ring.arm(slot, kTx);
+    load_x(slot, bar, ks, t0);
+    load_w(slot, bar, ks);
     ++issued;
   };
+  // early: the first pass's first stages get their codes and scales before the wait for the previous
+  // kernel (the CTA's weight stream starts while that kernel finishes), their token tiles after it.
+  int preloaded = 0;
+  if (early) {
+    if (tid == 0) {
+      preloaded = min(kAhead, KS);
+      for (int ks = 0; ks < preloaded; ++ks) {
+        const int slot = ring.acquire(issued++);  // a fresh slot: no wait
+        load_w(slot, ring.arm(slot, kTx), ks);
+      }
+    }
+    pdl_wait_then_release();
+    if (tid == 0)
+      for (int ks = 0; ks < preloaded; ++ks) load_x(ks, ptx::smem_u32(&full_bar[ks]), ks, lo);
+  }
 
   uint32_t used = 0;  // stages this CTA's threads have consumed (the same count in every thread)
   for (int t0 = lo; t0 < hi; t0 += BT) {
     const int rows_here = min(BT, hi - t0);
     if (tid == 0)
-      for (int ks = 0; ks < min(kAhead, KS); ++ks) load_stage(ks, t0);
+      for (int ks = preloaded; ks < min(kAhead, KS); ++ks) load_stage(ks, t0);
+    preloaded = 0;
     float acc[kNT][4];
 #pragma unroll
     for (int j = 0; j < kNT; ++j)
@@ -544,7 +577,8 @@ __global__ void __launch_bounds__(kThreads, 2)
 }
 
 template <Fp4Scale F, int BT, int S = 4>
-cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, int splits, cudaStream_t stream) {
+cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, int splits, bool early,
+                             cudaStream_t stream) {
   using C = SmallTmaCfg<F, BT, S>;
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
   auto kernel = w4a16_small_tma_kernel<F, BT, S>;
@@ -595,8 +629,9 @@ cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int gri
   const SmallOut out{a.D, static_cast<__nv_bfloat16*>(a.act_out), a.act.b13, a.act.limit, a.act.alpha,
                      a.act.activation, !a.act_out ? SmallMode::kD32 : gated ? SmallMode::kGated : SmallMode::kReLU2};
   const dim3 grid(unsigned((R + box_rows - 1) / box_rows), unsigned(grid_y), unsigned(parts));
-  kernel<<<grid, kThreads, C::kSmem, stream>>>(tx, tw, ts, a.alpha, a.offsets, out, int(a.N), int(a.K), a.num_groups);
-  return cudaGetLastError();
+  // early: a PDL launch whose codes and scales of the first stages go out before its wait.
+  return cu::launch_kernel_pdl(kernel, grid, dim3(kThreads), size_t(C::kSmem), stream, early, tx, tw, ts, a.alpha,
+                               a.offsets, out, int(a.N), int(a.K), a.num_groups, early);
 }
 }  // namespace
 
@@ -611,6 +646,13 @@ static int small_tma_knob() {
 }
 bool w4a16_small_tma_form() { return small_tma_knob() != 0; }
 
+// W4A16GemmArgs::pdl on the TMA form with K whole, unless MEGAMOE_W4A16_SMALL_EARLY=0 (an A/B knob,
+// read once: then a plain launch that waits for the previous kernel before its first copy).
+static bool small_early(const W4A16GemmArgs& a, int splits, int tma) {
+  static const bool knob = env_int("MEGAMOE_W4A16_SMALL_EARLY", 1) != 0;
+  return knob && a.pdl && splits == 1 && tma != 0;
+}
+
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream) {
   // Tokens per pass: 16 up to a mean of 8 rows per expert, 32 above (measured, H200, mxfp4: at
@@ -623,6 +665,7 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   const bool wide = forced == 32 || (forced != 16 && mean > 8);
   const int tma = small_tma_knob();
   if (a.act_out && (tma == 0 || splits != 1)) return cudaErrorInvalidValue;  // checked by the caller
+  const bool early = small_early(a, splits, tma);
   // 16-token passes copy 8 K steps at a time (256 bytes of each code row, two stages of ~50 KB)
   // where each K part holds at least 32 steps (four stages of 8), else 4. Measured on the H200
   // (bench/results/2026-12-04_w4a16_small_8steps_and_bf16_row/run2/, T = 1..16, four presets, forced
@@ -632,15 +675,16 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   // always (session 38's form; an A/B knob).
   const int64_t kt_part = (a.K / kBK) / (a.K / kBK > 8 ? splits : 1);
   if (tma == 1 && !wide && kt_part >= 32) {
-    if (fmt == Fp4Scale::kMxfp4) return launch_small_tma<Fp4Scale::kMxfp4, 16, 8>(a, rows_bound, grid_y, splits, stream);
-    return launch_small_tma<Fp4Scale::kNvfp4, 16, 8>(a, rows_bound, grid_y, splits, stream);
+    if (fmt == Fp4Scale::kMxfp4)
+      return launch_small_tma<Fp4Scale::kMxfp4, 16, 8>(a, rows_bound, grid_y, splits, early, stream);
+    return launch_small_tma<Fp4Scale::kNvfp4, 16, 8>(a, rows_bound, grid_y, splits, early, stream);
   }
   if (tma != 0) {
     if (fmt == Fp4Scale::kMxfp4)
-      return wide ? launch_small_tma<Fp4Scale::kMxfp4, 32>(a, rows_bound, grid_y, splits, stream)
-                  : launch_small_tma<Fp4Scale::kMxfp4, 16>(a, rows_bound, grid_y, splits, stream);
-    return wide ? launch_small_tma<Fp4Scale::kNvfp4, 32>(a, rows_bound, grid_y, splits, stream)
-                : launch_small_tma<Fp4Scale::kNvfp4, 16>(a, rows_bound, grid_y, splits, stream);
+      return wide ? launch_small_tma<Fp4Scale::kMxfp4, 32>(a, rows_bound, grid_y, splits, early, stream)
+                  : launch_small_tma<Fp4Scale::kMxfp4, 16>(a, rows_bound, grid_y, splits, early, stream);
+    return wide ? launch_small_tma<Fp4Scale::kNvfp4, 32>(a, rows_bound, grid_y, splits, early, stream)
+                : launch_small_tma<Fp4Scale::kNvfp4, 16>(a, rows_bound, grid_y, splits, early, stream);
   }
   if (fmt == Fp4Scale::kMxfp4)
     return wide ? launch_small<Fp4Scale::kMxfp4, 32>(a, grid_y, splits, stream)
