@@ -98,3 +98,23 @@ gpu_sanitizers() {
     echo "$t rc=$? $(el)s $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/san_$t.log" | tail -1)"
   done
 }
+
+# `megamoe tune` caches as one tactic cache (their entries concatenated; each tune's entries are
+# distinct layers or recipes): merge_tune_caches OUT.json CACHE.json...; prints the entry count. For
+# MEGAMOE_TACTIC_CACHE in an A/B against the shipped table, or scripts/merge_tune.py afterwards.
+merge_tune_caches() {
+  python3 - "$@" <<'PY'
+import json, os, sys
+out, files = sys.argv[1], [f for f in sys.argv[2:] if os.path.exists(f)]  # an unmatched glob stays literal
+merged = None
+for f in files:
+    d = json.load(open(f))
+    if merged is None:
+        merged = d
+    else:
+        merged["entries"] += d["entries"]
+if merged:
+    json.dump(merged, open(out, "w"), indent=1)
+print(out, len(merged["entries"]) if merged else 0, "entries from", len(files), "caches")
+PY
+}

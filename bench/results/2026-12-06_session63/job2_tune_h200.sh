@@ -24,18 +24,7 @@ fi
 for p in deepseek-v3 mixtral-8x7b qwen3-30b-a3b gpt-oss-120b; do
   tune_until "fp8_$p" 240 --recipe fp8_block --presets $p --tokens 2048,4096,8192
 done
-python3 - "$R" <<'PY'
-import json, glob, sys
-r = sys.argv[1]
-files = sorted(glob.glob(f"{r}/tune_fp8_*.json"))
-out = None
-for f in files:
-    d = json.load(open(f))
-    if out is None: out = d
-    else: out["entries"] += d["entries"]
-json.dump(out, open(f"{r}/tuned.json", "w"), indent=1)
-print("tuned.json:", len(out["entries"]) if out else 0, "entries from", len(files), "files")
-PY
+merge_tune_caches "$R/tuned.json" "$R"/tune_fp8_*.json
 AB_VARIANTS="shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned.json" RUN_TIMEOUT=120 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 430 "f8=--recipe fp8_block --presets $P --tokens 2048,4096,8192 --iters 50" > "$R/ab.txt" 2>&1
 grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"; grep -h '"tactic"' "$R"/ab/*tuned*_r1.json | sort | uniq -c

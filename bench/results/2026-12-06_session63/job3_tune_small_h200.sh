@@ -17,18 +17,7 @@ done
 for p in qwen3-30b-a3b mixtral-8x7b deepseek-v3 gpt-oss-120b; do
   tune_until "fp8_$p" 400 --recipe fp8_block --presets $p --tokens 128,256,512,1024
 done
-python3 - "$R" <<'PY'
-import json, glob, sys
-r = sys.argv[1]
-out = None
-files = sorted(glob.glob(f"{r}/tune_*.json"))
-for f in files:
-    d = json.load(open(f))
-    if out is None: out = d
-    else: out["entries"] += d["entries"]
-json.dump(out, open(f"{r}/tuned_small.json", "w"), indent=1)
-print("tuned_small.json:", len(out["entries"]) if out else 0, "entries from", len(files), "files")
-PY
+merge_tune_caches "$R/tuned_small.json" "$R"/tune_*.json
 mkdir -p "$R/ab"
 AB_VARIANTS="shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned_small.json" RUN_TIMEOUT=90 \
   scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 585 "b16=--recipe bf16 --presets $P --tokens 128,256,512,1024 --iters 50" \

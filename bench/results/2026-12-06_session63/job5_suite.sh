@@ -14,18 +14,7 @@ if grep -q H200 "$R/gpu.txt"; then
   for p in deepseek-v3 mixtral-8x7b qwen3-30b-a3b gpt-oss-120b; do
     tune_until "fp8_$p" 580 --recipe fp8_block --presets $p --tokens 2048,4096,8192
   done
-  python3 - "$R" <<'PY'
-import json, glob, sys
-r = sys.argv[1]
-out = None
-files = sorted(glob.glob(f"{r}/tune_fp8_*.json"))
-for f in files:
-    d = json.load(open(f))
-    if out is None: out = d
-    else: out["entries"] += d["entries"]
-if out: json.dump(out, open(f"{r}/tuned.json", "w"), indent=1)
-print("tuned.json:", len(out["entries"]) if out else 0, "entries from", len(files), "files")
-PY
+  merge_tune_caches "$R/tuned.json" "$R"/tune_fp8_*.json
 else
   timeout "$(left 580)" python3 bench/run_bench.py --build $B --recipe w4a16_mxfp4 \
     --presets deepseek-v3,gpt-oss-120b,mixtral-8x7b --tokens 1,4,16,64 --iters 50 \
