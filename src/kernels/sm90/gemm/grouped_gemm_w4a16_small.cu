@@ -410,7 +410,9 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
 // their token tiles after it; FC1's weight stream then starts under permute, FC2's under FC1's tail.
 // Measured on an H100 (session 63, `auto` T = 1..64, four presets, mxfp4 and nvfp4, two rounds):
 // 1.024x over 56 cells, deepseek-v3 T = 1 1.06-1.07x, qwen3-30b-a3b T = 1 / 2 1.07-1.09x; 10 cells
-// 0.983-0.999x (qwen3-30b-a3b T = 16..64, gpt-oss-120b nvfp4 T = 1 / 2).
+// 0.983-0.999x (qwen3-30b-a3b T = 16..64, gpt-oss-120b nvfp4 T = 1 / 2). On a second H100 1.010x, with
+// qwen3-30b-a3b T = 16..64 (FC1 in 3-4 waves) at 0.975-0.984x. Every slot of the ring before the wait,
+// instead of the kAhead stages, was slower (0.991x; bench/results/2026-12-06_session63/).
 template <Fp4Scale F, int BT, int S>
 struct SmallTmaCfg {
   static constexpr int kSteps = S;  // 64-wide K steps per stage
