@@ -528,7 +528,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
     pdl_wait_then_release();
     if (tid == 0)
-      for (int ks = 0; ks < preloaded; ++ks) load_x(ks, ptx::smem_u32(&full_bar[ks]), ks, lo);
+      for (int ks = 0; ks < preloaded; ++ks) load_x(ks, ptx::smem_u32(&ring.full[ks]), ks, lo);  // slot ks
   }
 
   uint32_t used = 0;  // stages this CTA's threads have consumed (the same count in every thread)
