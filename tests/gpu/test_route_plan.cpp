@@ -366,42 +366,59 @@ TEST(SplitKernels, ActivationSigmoidWholeRange) {
   }
 }
 
+// The combine kernels against the host, bit for bit: T = 257 (a launch that fits on the GPU at once)
+// and T = 8192 (327,680 threads: several waves on an H100 / H200); K = 6 (a partial second round of
+// 4 routes); fp32 y with and without b2, and the bf16-y kernel, which reads y rounded to bf16 and
+// must give the fp32 kernel's result.
 TEST(SplitKernels, CombineMatchesHostBitwise) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  const int64_t T = 257, K = 6, E = 12, H = 320;
-  KernelFixture f(T, K, E, case_seed("combine"));
-  std::vector<float> y(size_t(T * K * H)), b2(size_t(E * H));
-  fill_f32(y, case_seed("combine y"), 1, 3.0f);
-  fill_f32(b2, case_seed("combine b"), 2, 0.5f);
-  DevBuf<float> dy, db, dw;
-  dy.upload(y);
-  db.upload(b2);
-  dw.upload(f.in.w);
-  for (bool bias : {false, true}) {
-    SCOPED_TRACE(bias ? "b2" : "no bias");
-    DevBuf<uint16_t> dout(size_t(T * H));
-    CUDA_CHECK(cudaMemset(dout.p, 0xFF, dout.n * 2));
-    sm90::launch_combine(dy.p, bias ? db.p : nullptr, f.plan.p.row_expert, f.plan.p.route_to_row, dw.p, T, K, H,
-                         dout.p, nullptr);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const std::vector<uint16_t> got = dout.download();
-    int64_t bad = 0;
-    for (int64_t t = 0; t < T; ++t) {
-      for (int64_t h = 0; h < H; ++h) {
-        float acc = 0.0f;
-        for (int64_t k = 0; k < K; ++k) {
-          const int32_t row = f.host.route_to_row[size_t(t * K + k)];
-          if (row < 0) continue;
-          float v = y[size_t(row * H + h)];
-          if (bias) v += b2[size_t(f.host.row_expert[size_t(row)] * H + h)];
-          volatile float prod = f.in.w[size_t(t * K + k)] * formats::round_to_bf16(v);  // no FMA contraction
-          acc = acc + prod;
+  const int64_t K = 6, E = 12, H = 320;
+  for (int64_t T : {int64_t(257), int64_t(8192)}) {
+    SCOPED_TRACE("T=" + std::to_string(T));
+    KernelFixture f(T, K, E, case_seed("combine"));
+    std::vector<float> y(size_t(T * K * H)), b2(size_t(E * H));
+    fill_f32(y, case_seed("combine y"), 1, 3.0f);
+    fill_f32(b2, case_seed("combine b"), 2, 0.5f);
+    std::vector<uint16_t> y16(y.size());
+    for (size_t i = 0; i < y.size(); ++i) y16[i] = formats::float_to_bf16_bits(y[i]);
+    DevBuf<float> dy, db, dw;
+    DevBuf<uint16_t> dy16;
+    dy.upload(y);
+    db.upload(b2);
+    dw.upload(f.in.w);
+    dy16.upload(y16);
+    for (int variant = 0; variant < 3; ++variant) {  // fp32 y, fp32 y + b2, bf16 y
+      const bool bias = variant == 1;
+      SCOPED_TRACE(variant == 0 ? "fp32 y" : variant == 1 ? "fp32 y, b2" : "bf16 y");
+      DevBuf<uint16_t> dout(size_t(T * H));
+      CUDA_CHECK(cudaMemset(dout.p, 0xFF, dout.n * 2));
+      if (variant == 2)
+        sm90::launch_combine_bf16y(dy16.p, f.plan.p.route_to_row, dw.p, T, K, H, dout.p, nullptr, false);
+      else
+        sm90::launch_combine(dy.p, bias ? db.p : nullptr, f.plan.p.row_expert, f.plan.p.route_to_row, dw.p, T, K, H,
+                             dout.p, nullptr);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const std::vector<uint16_t> got = dout.download();
+      int64_t bad = 0, routed = 0;
+      for (int64_t t = 0; t < T; ++t) {
+        for (int64_t h = 0; h < H; ++h) {
+          float acc = 0.0f;
+          for (int64_t k = 0; k < K; ++k) {
+            const int32_t row = f.host.route_to_row[size_t(t * K + k)];
+            if (row < 0) continue;
+            routed += h == 0;
+            float v = y[size_t(row * H + h)];
+            if (bias) v += b2[size_t(f.host.row_expert[size_t(row)] * H + h)];
+            volatile float prod = f.in.w[size_t(t * K + k)] * formats::round_to_bf16(v);  // no FMA contraction
+            acc = acc + prod;
+          }
+          bad += got[size_t(t * H + h)] != formats::float_to_bf16_bits(acc);
         }
-        bad += got[size_t(t * H + h)] != formats::float_to_bf16_bits(acc);
       }
+      EXPECT_EQ(bad, 0);
+      EXPECT_GT(routed, T * K / 2);  // the routes are mostly live: the sums are not all zeros
     }
-    EXPECT_EQ(bad, 0);
   }
 }
 
