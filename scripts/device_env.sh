@@ -118,3 +118,18 @@ if merged:
 print(out, len(merged["entries"]) if merged else 0, "entries from", len(files), "caches")
 PY
 }
+
+# `auto` with the shipped table against `auto` with the job's merged tune cache ($R/tuned.json, as
+# MEGAMOE_TACTIC_CACHE), two rounds alternating until DEADLINE seconds into the job:
+# tuned_vs_shipped DEADLINE RUN_TIMEOUT "cell=bench args" ...; writes $R/ab/ and $R/ab.txt, prints the
+# comparison's summary lines and the tactics the tuned runs used.
+tuned_vs_shipped() {
+  local d=$1 limit=$2
+  shift 2
+  mkdir -p "$R/ab"
+  AB_VARIANTS="shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned.json" RUN_TIMEOUT=$limit \
+    scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "$d" "$@" > "$R/ab.txt" 2>&1
+  grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"
+  grep -h '"tactic"' "$R"/ab/tuned_*_r1.json 2>/dev/null | grep -o '"model": "[^"]*".*"tactic": "[^"]*", "tokens": [0-9]*' |
+    sed 's/"recipe".*"tactic"/"tactic"/' | sort | uniq -c
+}

@@ -11,9 +11,6 @@ grep -q H200 "$R/gpu.txt" || { echo "not an H200: nothing to do"; exit 0; }
 tune_until "fp8_ds" 90 --recipe fp8_block --presets deepseek-v3 --tokens 8192
 tune_until "fp8_mx" 130 --recipe fp8_block --presets mixtral-8x7b --tokens 2048
 merge_tune_caches "$R/tuned.json" "$R"/tune_fp8_*.json
-mkdir -p "$R/ab"
-AB_VARIANTS="shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned.json" RUN_TIMEOUT=60 \
-  scripts/ab_bench.sh "$R/ab" x x 2 "$t0" 190 "ds=--recipe fp8_block --presets deepseek-v3 --tokens 8192 --iters 50" \
-  "mx=--recipe fp8_block --presets mixtral-8x7b --tokens 2048 --iters 50" > "$R/ab.txt" 2>&1
-grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"; grep -h '"tactic"' "$R"/ab/*_r1.json | cut -c1-200
+tuned_vs_shipped 190 60 "ds=--recipe fp8_block --presets deepseek-v3 --tokens 8192 --iters 50" \
+  "mx=--recipe fp8_block --presets mixtral-8x7b --tokens 2048 --iters 50"
 echo "end $(el)s"
