@@ -367,7 +367,7 @@ TEST(SplitKernels, ActivationSigmoidWholeRange) {
 }
 
 // The combine kernels against the host, bit for bit: T = 257 (a launch that fits on the GPU at once)
-// and T = 8192 (327,680 threads: several waves on an H100 / H200); K = 6 (a partial second round of
+// and T = 8192 (327,680 threads: more than an H100 / H200 holds at once); K = 6 (a partial second round of
 // 4 routes); fp32 y with and without b2, and the bf16-y kernel, which reads y rounded to bf16 and
 // must give the fp32 kernel's result.
 TEST(SplitKernels, CombineMatchesHostBitwise) {
