@@ -33,17 +33,25 @@ carried_job_start() {
 el() { echo $(( $(date +%s) - t0 )); }
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
 
-# An A/B of one environment knob with $B/megamoe (scripts/ab_bench.sh, two rounds alternating, until
-# AB_END seconds into the job, default 540): knob_ab KNOB "name=value ..." RUN_TIMEOUT "cell=bench args" ...;
-# writes $R/ab/ and $R/ab.txt, prints the comparison's summary lines.
+# An A/B of named variants (AB_VARIANTS' form: "name=BINARY[@VAR=value...] ...") with scripts/ab_bench.sh,
+# two rounds alternating, until DEADLINE seconds into the job: ab_variants "VARIANTS" RUN_TIMEOUT DEADLINE
+# "cell=bench args" ...; writes $R/ab/ and $R/ab.txt, prints the comparison's summary lines.
+ab_variants() {
+  local variants=$1 run_timeout=$2 deadline=$3
+  shift 3
+  mkdir -p "$R/ab"
+  AB_VARIANTS="$variants" RUN_TIMEOUT=$run_timeout scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "$deadline" "$@" \
+    > "$R/ab.txt" 2>&1
+  grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"
+}
+
+# An A/B of one environment knob with $B/megamoe (ab_variants until AB_END seconds into the job,
+# default 540): knob_ab KNOB "name=value ..." RUN_TIMEOUT "cell=bench args" ...
 knob_ab() {
   local knob=$1 values=$2 run_timeout=$3 v variants=""
   shift 3
   for v in $values; do variants+="${v%%=*}=$B/megamoe@$knob=${v#*=} "; done
-  mkdir -p "$R/ab"
-  AB_VARIANTS="$variants" RUN_TIMEOUT=$run_timeout scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "${AB_END:-540}" "$@" \
-    > "$R/ab.txt" 2>&1
-  grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"
+  ab_variants "$variants" "$run_timeout" "${AB_END:-540}" "$@"
 }
 
 # One `megamoe bench` under the kernel tracer (scripts/ktrace/trace.sh): ktrace_bench NAME -- BENCH ARGS...;
@@ -120,16 +128,12 @@ PY
 }
 
 # `auto` with the shipped table against `auto` with the job's merged tune cache ($R/tuned.json, as
-# MEGAMOE_TACTIC_CACHE), two rounds alternating until DEADLINE seconds into the job:
-# tuned_vs_shipped DEADLINE RUN_TIMEOUT "cell=bench args" ...; writes $R/ab/ and $R/ab.txt, prints the
-# comparison's summary lines and the tactics the tuned runs used.
+# MEGAMOE_TACTIC_CACHE): tuned_vs_shipped DEADLINE RUN_TIMEOUT "cell=bench args" ... (ab_variants), then
+# the tactics the tuned runs used.
 tuned_vs_shipped() {
   local d=$1 limit=$2
   shift 2
-  mkdir -p "$R/ab"
-  AB_VARIANTS="shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned.json" RUN_TIMEOUT=$limit \
-    scripts/ab_bench.sh "$R/ab" x x 2 "$t0" "$d" "$@" > "$R/ab.txt" 2>&1
-  grep -E "^==|speed-up|geomean|ALL|deadline" "$R/ab.txt"
+  ab_variants "shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned.json" "$limit" "$d" "$@"
   grep -h '"tactic"' "$R"/ab/tuned_*_r1.json 2>/dev/null | grep -o '"model": "[^"]*".*"tactic": "[^"]*", "tokens": [0-9]*' |
     sed 's/"recipe".*"tactic"/"tactic"/' | sort | uniq -c
 }
