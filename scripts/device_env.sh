@@ -22,12 +22,13 @@ export NCCL_ROOT
 
 # The start of a job that carries its binaries (.carry/bld.txz: megamoe + megamoe_gpu_tests, packed by
 # scripts/pack_carry.sh): the GPU's name into $R/gpu.txt, the job's clock (t0; el = seconds since it,
-# left D = seconds to deadline D), the binaries unpacked into B=/tmp/bld. Exits the job if the archive
-# is missing or broken.
+# left D = seconds to deadline D), the binaries unpacked into B=/tmp/bld. CARRY_BLD names another
+# archive under .carry/ (default bld.txz). Exits the job if the archive is missing or broken.
 carried_job_start() {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
   t0=$(date +%s)
-  mkdir -p /tmp/bld && tar xJf .carry/bld.txz -C /tmp/bld || { echo "no usable .carry/bld.txz" >&2; exit 1; }
+  local a=.carry/${CARRY_BLD:-bld.txz}
+  mkdir -p /tmp/bld && tar xJf "$a" -C /tmp/bld || { echo "no usable $a" >&2; exit 1; }
   B=/tmp/bld
 }
 el() { echo $(( $(date +%s) - t0 )); }
