@@ -20,7 +20,7 @@ MEGAMOE_W4A16_TMA_PASS_UNITS=1 timeout 150 $B/megamoe_gpu_tests --gtest_brief=1 
 echo "tests on rc=$? $(el)s"; grep -E "^\[  PASSED|^\[  FAILED|FAILED  \]" "$R/tests_on.log" | head -8
 P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 ab_variants "off=$B/megamoe@$K=0 on=$B/megamoe@$K=1" 90 "$((JB - 130))" \
-  "mx=--recipe w4a16_mxfp4 --presets $P --tokens 4096,8192 --iters 30"
+  "mx=--recipe w4a16_mxfp4 --presets $P --tokens 4096,8192 --iters 50"
 MEGAMOE_W4A16_TMA_PASS_UNITS=1 gpu_sanitizers 'W4A16.GemmTacticsMatchCpu:W4A16.LargeTmaStagedForSanitizers' 60 racecheck
 for v in 0 1; do
   [ "$(left $((JB - 5)))" -lt 40 ] && break
