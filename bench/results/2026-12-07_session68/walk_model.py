@@ -3,25 +3,23 @@
 # once a stage with no division, must give the same (item, tile column, K stage) as the first form's
 # unit_of(seq_unit(j)) for every j of every CTA. Checked over random (items, tiles a row of items, stages
 # a tile, CTAs): `python3 walk_model.py` prints ok.
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "2026-12-07_session67"))
+from partition_model import cta_order  # noqa: E402  (the first form's range and seq_unit)
 
 
 def check(n_items, tiles_x, KS, P):
     U = n_items * tiles_x * KS
     for c in range(P):
-        ub, ue = U * c // P, U * (c + 1) // P
-        if ub >= ue:
+        r = cta_order(U, P, KS, c)
+        if r is None:
             continue
+        ub, ue, seq_unit = r
         tile_hi, tile_lo = (ue - 1) // KS, ub // KS
-        first_lo = max(ub, tile_hi * KS)
-        len0, count = ue - first_lo, ue - ub
-
-        def seq_unit(j):
-            if j < len0:
-                return first_lo + j
-            j -= len0
-            tile = tile_hi - 1 - j // KS
-            return (ub if tile == tile_lo else tile * KS) + j % KS
+        first_lo, count = max(ub, tile_hi * KS), ue - ub
 
         def unit_of(u):
             tile = u // KS
