@@ -18,6 +18,12 @@ activation (swiglu_oai and biases; the baseline record says so in `activation`) 
 bench` runs plain swiglu unless the preset's activation is asked for: the biases are ~0.3% of
 the bytes a T = 1 forward reads.
 
+--l2-flush read: every party's flush before a replay reads the 256 MiB buffer instead of zeroing it
+(megamoe through MEGAMOE_BENCH_FLUSH=read, PyTorch through its --l2-flush, each peer from a copy of
+its script whose one flush call reads), so the layer starts with L2 full of clean lines; with the
+default memset it starts full of dirty lines, whose write-back (up to one L2, 50-60 MB) lands inside
+the timed region -- a share of a decode cell's time (docs/BENCHMARKS.md, session 70).
+
 For the W4A16 recipes the job has two baselines: the PyTorch dequantize-then-grouped_mm
 pipeline (bench/anchors/torch_moe.py) and megamoe's own bf16 backend (`megamoe bench
 --recipe bf16` on the same presets, tokens, seeds and routing): a 4-bit format has to beat
@@ -58,6 +64,29 @@ def triton_kernels_baselines(records):
     return out
 
 
+# The peers' scripts (shared/peers/) flush L2 before each replay by zeroing a 256 MiB buffer, one
+# `flush.zero_()` in their timing loop. For --l2-flush read, a copy beside the script (so that its
+# imports resolve as the original's) has that one call replaced by a read of the buffer: the flush
+# only, the peer's kernels and the rest of its timing untouched.
+PEER_FLUSH_CALL = "flush.zero_()"
+
+
+def peer_script(path, l2_flush, tmp):
+    if l2_flush == "memset":
+        return path
+    src = open(path).read()
+    n = src.count(PEER_FLUSH_CALL)
+    if n != 1:
+        sys.exit(f"run_bench: --l2-flush read: expected one '{PEER_FLUSH_CALL}' in {path} (its flush before a "
+                 f"replay), found {n}; the peer's timing loop changed, so no read-flush copy can be made")
+    folder, name = os.path.split(os.path.abspath(path))
+    copy = os.path.join(folder, f"_readflush_{name}")
+    with open(copy, "w") as f:
+        f.write(src.replace(PEER_FLUSH_CALL, "flush.sum()"))
+    tmp.append(copy)
+    return copy
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -82,6 +111,10 @@ def main():
     ap.add_argument("--check", action="store_true", help="also compare megamoe with PyTorch per cell")
     ap.add_argument("--tactic", default=None,
                     help="force this tactic of the megamoe backends in every cell (docs/TUNING.md), e.g. mega")
+    ap.add_argument("--l2-flush", default="memset", choices=["memset", "read"],
+                    help="how every party's flush before a replay leaves L2: memset (the default, as the peers "
+                         "ship: full of dirty lines the layer's misses write back inside the timed region) or "
+                         "read (full of clean lines; the peers run from a copy whose flush reads its buffer)")
     args = ap.parse_args()
     if args.routing != "uniform" and (args.vllm_peer or args.triton_kernels_peer):
         ap.error(f"--routing {args.routing}: the peers draw uniform routes with their own generator; "
@@ -90,6 +123,7 @@ def main():
     backends = [b for b in args.backends.split(",") if b]
     w4a16 = args.recipe in W4A16_RECIPES
     tmp = []
+    env = dict(os.environ, MEGAMOE_BENCH_FLUSH=args.l2_flush)
     mine = []
     runs = [(args.recipe, b, f"{args.out}.megamoe{i}.tmp") for i, b in enumerate(backends)]
     if w4a16:
@@ -102,7 +136,7 @@ def main():
         if args.tactic:
             cmd += ["--tactic", args.tactic]
         print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
-        subprocess.run(cmd, check=True)
+        subprocess.run(cmd, check=True, env=env)
         tmp.append(path)
         results[(recipe, backend)] = json.load(open(path))
     for b in backends:
@@ -110,7 +144,8 @@ def main():
 
     base_json = args.out + ".torch.tmp"
     cmd = [sys.executable, os.path.join(HERE, "anchors", "torch_moe.py"), "--presets", args.presets, "--tokens",
-           args.tokens, "--iters", args.iters, "--routing", args.routing, "--recipe", args.recipe, "--json", base_json]
+           args.tokens, "--iters", args.iters, "--routing", args.routing, "--recipe", args.recipe, "--json", base_json,
+           "--l2-flush", args.l2_flush]
     if args.check:
         cmd.append("--check")
     print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
@@ -122,8 +157,9 @@ def main():
     peer_name = None
     if args.vllm_peer and args.recipe in ("bf16", "fp8_block"):
         peer_json = args.out + ".vllm.tmp"
-        cmd = [sys.executable, args.vllm_peer, "--recipe", args.recipe, "--presets", args.presets, "--tokens",
-               args.tokens, "--iters", args.iters, "--json", peer_json]
+        script = peer_script(args.vllm_peer, args.l2_flush, tmp)
+        cmd = [sys.executable, script, "--recipe", args.recipe, "--presets", args.presets, "--tokens", args.tokens,
+               "--iters", args.iters, "--json", peer_json]
         print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=True)
         tmp.append(peer_json)
@@ -137,9 +173,10 @@ def main():
     tk_name = None
     if args.triton_kernels_peer and args.recipe == "w4a16_mxfp4":
         known = ("gpt-oss-120b", "deepseek-v3")  # the presets the peer script defines
+        script = peer_script(args.triton_kernels_peer, args.l2_flush, tmp)
         for preset in [p for p in args.presets.split(",") if p in known]:
             peer_json = f"{args.out}.tk_{preset}.tmp"
-            cmd = [sys.executable, args.triton_kernels_peer, "--preset", preset, "--tokens", args.tokens,
+            cmd = [sys.executable, script, "--preset", preset, "--tokens", args.tokens,
                    "--iters", args.iters, "--json", peer_json]
             print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
             subprocess.run(cmd, check=True)
@@ -161,6 +198,7 @@ def main():
     commit = os.environ.get("MEGAMOE_COMMIT")
     for r in mine:
         r["date"] = date
+        r["l2_flush_all"] = args.l2_flush  # every party's flush (megamoe's own is r["l2_flush"])
         if commit:
             r["commit"] = commit
         r["baselines"] = [{k: v for k, v in b.items() if k not in ("model", "tokens")}
@@ -183,6 +221,7 @@ def main():
     head += f" {'vllm ms':>9s} {'vs vllm':>8s}" if peer_name else ""
     head += f" {'tk ms':>9s} {'vs tk':>8s}" if tk_name else ""
     head += f" {'bf16 ms':>9s} {'vs bf16':>8s}" if w4a16 else ""
+    print(f"L2 flush before each replay (every party): {args.l2_flush}")
     print(head)
     logs = {}
     for r in mine:

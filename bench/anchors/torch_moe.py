@@ -265,6 +265,10 @@ def main():
     ap.add_argument("--recipe", default="bf16", choices=list(BASELINE_NAMES))
     ap.add_argument("--json", help="write records here")
     ap.add_argument("--check", action="store_true", help="compare megamoe's output with PyTorch's per cell")
+    ap.add_argument("--l2-flush", default="memset", choices=["memset", "read"],
+                    help="the flush before each replay: a memset of 256 MiB (L2 left full of dirty lines, as "
+                         "`megamoe bench` and the peers by default) or a read of it (clean lines; "
+                         "MEGAMOE_BENCH_FLUSH=read for `megamoe bench`)")
     args = ap.parse_args()
 
     import torch
@@ -320,7 +324,10 @@ def main():
                 continue
             times = []
             for i in range(5 + args.iters):
-                flush.fill_(i & 0xFF)
+                if args.l2_flush == "read":
+                    flush.sum()
+                else:
+                    flush.fill_(i & 0xFF)
                 e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                 e0.record()
                 graph.replay()
@@ -329,7 +336,7 @@ def main():
                 if i >= 5:
                     times.append(e0.elapsed_time(e1))
             rec = {"model": name, "tokens": T, "name": base_name, "median_ms": float(np.median(times)),
-                   "routing": args.routing}
+                   "routing": args.routing, "l2_flush": args.l2_flush}
             if args.recipe in W4A16_RECIPES:
                 rec["dequant_experts"] = min(E, T * K)   # experts dequantized to bf16 per forward
             if layer is not None:
