@@ -19,7 +19,7 @@ bench` runs plain swiglu unless the preset's activation is asked for: the biases
 the bytes a T = 1 forward reads.
 
 --l2-flush read: every party's flush before a replay reads the 256 MiB buffer instead of zeroing it
-(megamoe through MEGAMOE_BENCH_FLUSH=read, PyTorch through its --l2-flush, each peer from a copy of
+(megamoe and PyTorch's pipeline through their --l2-flush, each peer from a copy of
 its script whose one flush call reads), so the layer starts with L2 full of clean lines; with the
 default memset it starts full of dirty lines, whose write-back (up to one L2, 50-60 MB) lands inside
 the timed region -- a share of a decode cell's time (docs/BENCHMARKS.md, session 70).
@@ -123,7 +123,6 @@ def main():
     backends = [b for b in args.backends.split(",") if b]
     w4a16 = args.recipe in W4A16_RECIPES
     tmp = []
-    env = dict(os.environ, MEGAMOE_BENCH_FLUSH=args.l2_flush)
     mine = []
     runs = [(args.recipe, b, f"{args.out}.megamoe{i}.tmp") for i, b in enumerate(backends)]
     if w4a16:
@@ -132,11 +131,11 @@ def main():
     for recipe, backend, path in runs:
         cmd = [os.path.join(args.build, "megamoe"), "bench", "--presets", args.presets, "--tokens", args.tokens,
                "--iters", args.iters, "--routing", args.routing, "--recipe", recipe, "--backend", backend,
-               "--json", path]
+               "--json", path, "--l2-flush", args.l2_flush]
         if args.tactic:
             cmd += ["--tactic", args.tactic]
         print("[run_bench]", " ".join(cmd), file=sys.stderr, flush=True)
-        subprocess.run(cmd, check=True, env=env)
+        subprocess.run(cmd, check=True)
         tmp.append(path)
         results[(recipe, backend)] = json.load(open(path))
     for b in backends:

@@ -196,6 +196,25 @@ struct BenchSetup {
   std::string commit, gpu;
 };
 
+// How each replay's L2 flush leaves L2. "memset" (the default, as the peers flush): a memset of
+// the flush buffer, so L2 starts full of dirty lines that the layer's misses must write back to
+// DRAM inside the timed region (a W4A16 T = 1 cell 8-12% slower on an H100, docs/BENCHMARKS.md
+// session 70). "read": a read of it, so L2 starts full of clean lines, as a decode step's attention
+// leaves it. Chosen by --l2-flush (bench, tune), else $MEGAMOE_BENCH_FLUSH, else memset; set once by
+// set_l2_flush, before any timing. Another value is an error naming where it came from, not a silent
+// memset.
+bool g_l2_flush_reads = false;
+void set_l2_flush(const Options& opts) {
+  const bool from_option = opts.has("l2-flush");
+  const char* env = std::getenv("MEGAMOE_BENCH_FLUSH");
+  const std::string v = from_option ? opts.get("l2-flush", "") : env && *env ? env : "memset";
+  if (v != "memset" && v != "read")
+    throw_invalid(from_option ? "--l2-flush" : "$MEGAMOE_BENCH_FLUSH", "memset or read", "'" + v + "'");
+  g_l2_flush_reads = v == "read";
+}
+bool l2_flush_reads() { return g_l2_flush_reads; }
+const char* l2_flush_name() { return l2_flush_reads() ? "read" : "memset"; }
+
 // Every argument is checked here, before the caller touches a device: a bad one is reported the same
 // way on a machine without a GPU (a CPU dry run of a job script) as on the GPU machine. The caller sets
 // `gpu` once it has picked the device.
@@ -232,6 +251,10 @@ void check_bench_only_options(const Options& opts) {
   }
   check_ep_style(opts.get("ep-style", "auto"), "--ep-style");
   if (opts.has("tactic") && opts.get("tactic", "").empty()) throw_invalid("--tactic", "a tactic name", "nothing");
+  set_l2_flush(opts);
+  if (l2_flush_reads() && opts.get_int32("ep", 1, 1) > 1)
+    throw_invalid(opts.has("l2-flush") ? "--l2-flush" : "$MEGAMOE_BENCH_FLUSH",
+                  "memset with --ep (the expert-parallel bench flushes L2 by a memset on every rank)", "'read'");
 }
 
 // The layer `bench` and `tune` build for a preset: plain swiglu without biases unless
@@ -251,18 +274,6 @@ MoeConfig bench_config(const std::string& preset, bool preset_activation, Recipe
   return c;
 }
 
-// How each replay's L2 flush leaves L2. "memset" (the default, as the peers flush): a memset of
-// the flush buffer, so L2 starts full of dirty lines that the layer's misses must write back to
-// DRAM. "read" (MEGAMOE_BENCH_FLUSH=read): a read of it, so L2 starts full of clean lines -- for
-// telling how much of a decode cell's time those write-backs are. (`bench --ep` always memsets.)
-bool l2_flush_reads() {
-  static const bool reads = [] {
-    const char* v = std::getenv("MEGAMOE_BENCH_FLUSH");
-    return v && std::string(v) == "read";
-  }();
-  return reads;
-}
-const char* l2_flush_name() { return l2_flush_reads() ? "read" : "memset"; }
 
 // One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
 // and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
@@ -551,7 +562,7 @@ int bench_ep_worker(const Options& opts) {
 int cmd_bench(const Options& opts) {
   opts.allow_only(
       {"presets", "preset", "tokens", "iters", "json", "recipe", "backend", "seed", "routing", "device", "activation",
-       "ep", "ep-style", "tactic"});
+       "ep", "ep-style", "tactic", "l2-flush"});
   check_bench_only_options(opts);
   {
     int ep_rank = 0, ep_size = 1;
@@ -665,7 +676,8 @@ int cmd_bench(const Options& opts) {
 // kernel can win one).
 int cmd_tune(const Options& opts) {
   opts.allow_only({"presets", "preset", "tokens", "iters", "rounds", "recipe", "backend", "seed", "routing", "device",
-                   "activation", "cache"});
+                   "activation", "cache", "l2-flush"});
+  set_l2_flush(opts);
   const std::string act_mode = opts.get("activation", "swiglu");
   if (act_mode != "swiglu" && act_mode != "preset")
     throw_invalid("--activation", "swiglu or preset", "'" + act_mode + "'");
@@ -696,6 +708,7 @@ int cmd_tune(const Options& opts) {
   std::string warning;
   TacticCache cache = TacticCache::load(path, &warning);
   if (!warning.empty()) std::fprintf(stderr, "[tune] %s; starting a new cache\n", warning.c_str());
+  std::fprintf(stderr, "[tune] L2 flush before each replay: %s\n", l2_flush_name());
   cudaStream_t s;
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   DeviceBuffer flush(size_t(256) << 20);  // > 4x the L2, as bench

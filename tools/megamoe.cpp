@@ -64,6 +64,10 @@ bench options:
   --ep-style S       auto (default), push or pull
   --tactic NAME      force a tactic of the backend in every cell (docs/TUNING.md), e.g. mega
                      (a backend without it runs its own choice); records carry the tactic run
+  --l2-flush MODE    how the flush before each replay leaves L2: memset (default, as the peers
+                     flush: full of dirty lines, written back inside the timed region) or read
+                     (clean lines, as a decode step leaves it); default $MEGAMOE_BENCH_FLUSH, else
+                     memset; records carry it (l2_flush); with --ep only memset
   (bench/run_bench.py runs this and the PyTorch baseline in one job and merges them)
 
 tune options:
@@ -73,6 +77,7 @@ tune options:
   --iters N          graph replays per tactic and bucket, median taken (default 20, at least 5)
   --rounds R         timings per tactic and bucket, the order rotated each round, the best
                      median kept (default 2, 1..10)
+  --l2-flush MODE    as bench: memset (default) or read
   --cache FILE       the tactic cache to update (default: $MEGAMOE_TACTIC_CACHE, else
                      $XDG_CACHE_HOME/megamoe/tactics.json, else ~/.cache/megamoe/tactics.json)
   Before timing a bucket, each tactic that can run it runs once: only those whose output agrees

@@ -95,6 +95,10 @@ def test_tactic_without_a_name_is_refused():
         # workers (ignored without --ep), an empty --tactic forced nothing without a word.
         (["bench", "--ep-style", "sideways"], "--ep-style"),
         (["bench", "--tactic="], "--tactic"),
+        # The L2 flush's mode: a misspelt one used to mean memset without a word; the EP bench has no read flush.
+        (["bench", "--l2-flush", "sideways"], "--l2-flush"),
+        (["bench", "--l2-flush", "read", "--ep", "2"], "--l2-flush"),
+        (["tune", "--l2-flush", "clean", "--cache", "unused.json"], "--l2-flush"),
         # `check --accuracy` tabulates every recipe with its auto backend: these were silently ignored.
         (["check", "--accuracy", "--recipe", "nvfp4"], "--recipe"),
         (["check", "--accuracy", "--backend", "cpu_reference"], "--backend"),
@@ -125,3 +129,12 @@ def test_bench_json_path_that_cannot_be_written_is_refused_first(where, tmp_path
         assert "argument '--json': expected a writable file path" in res.stderr, (args, res.stderr)
         assert f"got '{path}'" in res.stderr, (args, res.stderr)
     assert not (tmp_path / "no-such-folder").exists()
+
+
+@pytest.mark.parametrize("cmd", [["bench", "--tokens", "1"], ["tune", "--tokens", "1", "--cache", "unused.json"]])
+def test_bad_l2_flush_from_the_environment_names_the_variable(cmd, monkeypatch):
+    # MEGAMOE_BENCH_FLUSH=Read (any value but memset / read) used to time with the memset flush silently.
+    monkeypatch.setenv("MEGAMOE_BENCH_FLUSH", "Read")
+    res = megamoe(*cmd)
+    assert res.returncode > 0, (res.returncode, res.stderr)
+    assert "MEGAMOE_BENCH_FLUSH" in res.stderr and "memset or read" in res.stderr, res.stderr
