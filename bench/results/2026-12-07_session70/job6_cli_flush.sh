@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Session 70: the `--l2-flush` option of `megamoe bench` (added after call 2) on the GPU: the binary of
-# .carry/bld.txz (main + the option, built on the CPU machine). w4a16_mxfp4 T = 1 / 2 on gpt-oss-120b and
+# .carry/bld.txz (wip/deep-ring 6629f70: main e506db3 with the option, and the deep ring, off unless its
+# knob is set; built on the CPU machine). w4a16_mxfp4 T = 1 / 2 on gpt-oss-120b and
 # deepseek-v3 with --l2-flush read and memset (the records must say which), then bench/run_bench.py
 # --l2-flush read at gpt-oss-120b T = 1 / 2 with triton_kernels (the flag path instead of the variable).
 # Carry [".carry", ".peers"].
