@@ -274,7 +274,6 @@ MoeConfig bench_config(const std::string& preset, bool preset_activation, Recipe
   return c;
 }
 
-
 // One preset's synthetic inputs on the device (x, routes, weights, out for up to max_t tokens)
 // and the measurement of one cell: layer.forward captured in a CUDA graph, replayed `iters`
 // times after warm-up replays (at least 5 and kCellWarmupMs), each after an L2 flush (a memset of

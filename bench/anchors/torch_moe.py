@@ -268,7 +268,7 @@ def main():
     ap.add_argument("--l2-flush", default="memset", choices=["memset", "read"],
                     help="the flush before each replay: a memset of 256 MiB (L2 left full of dirty lines, as "
                          "`megamoe bench` and the peers by default) or a read of it (clean lines; "
-                         "MEGAMOE_BENCH_FLUSH=read for `megamoe bench`)")
+                         "`megamoe bench --l2-flush read`)")
     args = ap.parse_args()
 
     import torch
