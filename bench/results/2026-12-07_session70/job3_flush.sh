@@ -4,14 +4,17 @@
 # H100, 60 MB on the H200) full of dirty lines that its misses write back to HBM inside the timed region:
 # up to one L2 of write traffic, against the 50-180 MB a W4A16 T = 1 forward reads. The read flush
 # (MEGAMOE_BENCH_FLUSH=read, tools/bench.cpp) leaves clean lines instead. Carry [".carry", ".peers"]
-# (.carry/bld_main.txz = main's kernels). JB: the seconds the call may run (default 420).
+# (.carry/bld.txz, or CARRY_BLD: a build from e506db3 on, whose `megamoe bench` takes the --l2-flush
+# that step 3's run_bench.py passes. Call 2 ran this script's first form with bld_main.txz = main
+# a395644's kernels, and run_bench.py's first form, which set MEGAMOE_BENCH_FLUSH instead; see git log).
+# JB: the seconds the call may run (default 420).
 #   1. A/B memset / read, `auto`, w4a16_mxfp4 and bf16 T = 1..64 on the four presets, two alternated rounds;
 #   2. T = 1 timelines under each flush (deepseek-v3, gpt-oss-120b, w4a16_mxfp4);
 #   3. bench/run_bench.py --l2-flush read, then memset: w4a16_mxfp4 T = 1..64 on gpt-oss-120b and deepseek-v3
 #      with triton_kernels, PyTorch and our bf16 (the peer from a copy whose one flush call reads).
 set -u
 source scripts/device_env.sh
-CARRY_BLD=bld_main.txz carried_job_start
+CARRY_BLD=${CARRY_BLD:-bld.txz} carried_job_start
 cat "$R/gpu.txt"
 JB=${JB:-420}
 P4=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
