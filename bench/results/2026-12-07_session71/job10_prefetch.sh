@@ -4,18 +4,18 @@
 # streams 34 MB in 21.6 us with HBM 35-47% busy and FC2 then reads its 17 MB in 14.7 us (session 70,
 # read flush): the layer's span is 42.3 us against a 17.5 us floor. Each FC1 CTA of expert g requests
 # its share of expert g's FC2 codes and scale tiles (prefetch.global.L2, one 128-byte line a request,
-# ~3 per thread) after its own first stages. Carry [".carry"]: .carry/bld_pf.txz = the branch's build.
+# ~3 per thread) before its pass loop. Carry [".carry"]: .carry/bld_pfdeep.txz (the deep ring's knob stays off).
 # MEGAMOE_W4A16_SMALL_PREFETCH_LATE=1 issues the requests after the CTA's last pass instead.
 # JB: seconds the call may run (default 320).
 #   1. W4A16 GEMM tests and the split backend's fp4 conformance with the budget at 4096 MB (always on);
 #   2. T = 1 timelines of gpt-oss-120b and qwen3-30b-a3b, budget 0 and 64;
 #   3. A/B budget 0 / 32 / 64 / 64 late, `auto`, w4a16_mxfp4 T = 1..8 four presets (then nvfp4 T = 1 / 2);
 #   4. memcheck on the split backend's mxfp4 conformance at T = 1 / 7 with the budget at 4096.
-# The archive: `git apply bench/results/2026-12-07_session71/prefetch_next.patch` on main a2c867d,
-# then scripts/pack_carry.sh BUILD_DIR (it writes .carry/bld.txz: rename it bld_pf.txz). None of this ran: no device machine started in session 71.
+# The archive: `git apply bench/results/2026-12-07_session71/pf_deep.patch` on main a2c867d,
+# then scripts/pack_carry.sh BUILD_DIR (it writes .carry/bld.txz: rename it bld_pfdeep.txz). None of this ran: no device machine started in session 71.
 set -u
 source scripts/device_env.sh
-CARRY_BLD=${CARRY_BLD:-bld_pf.txz} carried_job_start
+CARRY_BLD=${CARRY_BLD:-bld_pfdeep.txz} carried_job_start
 cat "$R/gpu.txt"
 JB=${JB:-320}
 F='W4A16.*:*W4A16ActEpilogue*:Registered/Conformance.*fp4*'

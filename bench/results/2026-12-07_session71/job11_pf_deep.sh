@@ -2,7 +2,7 @@
 # Session 71: two answers to the decode gap of the W4A16 small tactic in one build (branch wip/pf-deep:
 # main + W4A16GemmArgs::next + session 70's deep ring; both knobs default off, so "base" is main's code).
 #   pf (MEGAMOE_W4A16_SMALL_PREFETCH_MB = budget): each FC1 CTA of expert g requests its share of expert
-#     g's FC2 codes and scale tiles into L2 (prefetch.global.L2) after its own first stages, when grid.y
+#     g's FC2 codes and scale tiles into L2 (prefetch.global.L2) before its pass loop, when grid.y
 #     experts' FC2 weights fit the budget; FC2 then reads them from L2. gpt-oss-120b T = 1: FC1 34 MB in
 #     21.6 us with HBM 35-47% busy, FC2 17 MB in 14.7 us after it (session 70).
 #   deep (MEGAMOE_W4A16_SMALL_DEEP=1): one CTA per SM with four 8-step stages where the grid fits one CTA
