@@ -202,15 +202,16 @@ struct BenchSetup {
 // session 70). "read": a read of it, so L2 starts full of clean lines, as a decode step's attention
 // leaves it. Chosen by --l2-flush (bench, tune), else $MEGAMOE_BENCH_FLUSH, else memset; set once by
 // set_l2_flush, before any timing. Another value is an error naming where it came from, not a silent
-// memset.
+// memset. Returns that source's name (for the caller's own checks of the choice).
 bool g_l2_flush_reads = false;
-void set_l2_flush(const Options& opts) {
+const char* set_l2_flush(const Options& opts) {
   const bool from_option = opts.has("l2-flush");
+  const char* source = from_option ? "--l2-flush" : "$MEGAMOE_BENCH_FLUSH";
   const char* env = std::getenv("MEGAMOE_BENCH_FLUSH");
   const std::string v = from_option ? opts.get("l2-flush", "") : env && *env ? env : "memset";
-  if (v != "memset" && v != "read")
-    throw_invalid(from_option ? "--l2-flush" : "$MEGAMOE_BENCH_FLUSH", "memset or read", "'" + v + "'");
+  if (v != "memset" && v != "read") throw_invalid(source, "memset or read", "'" + v + "'");
   g_l2_flush_reads = v == "read";
+  return source;
 }
 bool l2_flush_reads() { return g_l2_flush_reads; }
 const char* l2_flush_name() { return l2_flush_reads() ? "read" : "memset"; }
@@ -251,10 +252,10 @@ void check_bench_only_options(const Options& opts) {
   }
   check_ep_style(opts.get("ep-style", "auto"), "--ep-style");
   if (opts.has("tactic") && opts.get("tactic", "").empty()) throw_invalid("--tactic", "a tactic name", "nothing");
-  set_l2_flush(opts);
+  const char* flush_source = set_l2_flush(opts);
   if (l2_flush_reads() && opts.get_int32("ep", 1, 1) > 1)
-    throw_invalid(opts.has("l2-flush") ? "--l2-flush" : "$MEGAMOE_BENCH_FLUSH",
-                  "memset with --ep (the expert-parallel bench flushes L2 by a memset on every rank)", "'read'");
+    throw_invalid(flush_source, "memset with --ep (the expert-parallel bench flushes L2 by a memset on every rank)",
+                  "'read'");
 }
 
 // The layer `bench` and `tune` build for a preset: plain swiglu without biases unless
