@@ -97,6 +97,27 @@ TEST(W4A16Args, LargeTmaStagedRange) {
   EXPECT_FALSE(sm90::w4a16_large_tma_staged(a));
 }
 
+// W4A16GemmArgs::small_splits outside 0..2 and small_deep outside 0..2 are refused by name, for
+// every tactic (checked before the tactic runs).
+TEST(W4A16Args, SmallSplitsAndDeepRange) {
+  for (const sm90::W4A16Tactic t :
+       {sm90::W4A16Tactic::kSmall, sm90::W4A16Tactic::kLarge, sm90::W4A16Tactic::kLargeTma, sm90::W4A16Tactic::kAuto}) {
+    for (const char* field : {"small_splits", "small_deep"}) {
+      for (const int v : {-1, 3, 100}) {
+        sm90::W4A16GemmArgs a = valid_args(t);
+        (std::string(field) == "small_splits" ? a.small_splits : a.small_deep) = v;
+        try {
+          sm90::launch_grouped_gemm_w4a16(a, sm90::Fp4Scale::kMxfp4, 4, nullptr);
+          ADD_FAILURE() << field << " = " << v << ": accepted";
+        } catch (const InvalidArgument& e) {
+          EXPECT_EQ(e.argument(), field) << e.what();
+          EXPECT_EQ(e.actual(), std::to_string(v)) << e.what();
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace megamoe
 #endif  // MEGAMOE_WITH_CUDA

@@ -143,5 +143,37 @@ TEST(W4A16, SmallEarlyWeightsPdlEqualsPlainBitwise) {
   CUDA_CHECK(cudaStreamDestroy(s));
 }
 
+// `split_small_deep` runs split_small_k1 with FC2 on the small kernel's deep ring (one CTA per SM,
+// four 8-step stages) where FC2's grid fits one CTA per SM: the same K steps in the same order, so
+// the layer's output equals split_small_k1's bit for bit, on a PDL stream, eager and replayed from a
+// CUDA graph, and matches the CPU reference. I = 2048 gives FC2 32 K steps (the 8-step stages),
+// H = 256 two 128-row tiles of at most 8 experts (16 CTAs: the ring applies); T = 1 and 5.
+TEST(W4A16, SmallDeepTacticEqualsK1Bitwise) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (Recipe r : kRecipes) {
+    SCOPED_TRACE(rname(r));
+    MoeConfig c = w4_config(r, 8, 2, 256, 2048, 64, Activation::kSwiGLU, /*bias=*/true);
+    CanonicalLayer a(c, case_seed(std::string("w4 deep ") + rname(r)));
+    for (int64_t T : {1, 5}) {
+      SCOPED_TRACE("T=" + std::to_string(T));
+      const HostInputs in = make_inputs(c, T, RouteKind::kZipf, case_seed("w4 deep in") + uint64_t(T), 0.1, 0.1);
+      DeviceInputs d(in);
+      a.layer->force_tactic("split_small_k1");
+      const std::vector<uint16_t> want = run_layer(*a.layer, d, s);
+      EXPECT_EQ(count_nan(want), 0);
+      EXPECT_LE(rel_l2(want, run_reference(c, *a.ref, in)), kTol);
+      a.layer->force_tactic("split_small_deep");
+      EXPECT_EQ(a.layer->tactic_for(T), "split_small_deep");
+      EXPECT_TRUE(run_layer(*a.layer, d, s) == want) << "eager";
+      expect_graph_replays_equal(*a.layer, d, want, /*replays=*/2, s);
+    }
+    a.layer->force_tactic("");
+  }
+  CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 }  // namespace
 }  // namespace megamoe::gputest

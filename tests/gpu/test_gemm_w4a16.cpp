@@ -121,6 +121,7 @@ struct PreparedGemm {
     ga.num_groups = int(G);
     ga.tactic = t;
     ga.small_splits = small_splits;
+    ga.small_deep = small_deep;
     ga.large_tma_staged = large_tma_staged;
     return ga;
   }
@@ -169,6 +170,7 @@ struct PreparedGemm {
   const int64_t N, K, M, G;
   const sm90::Fp4Scale fmt;
   int small_splits = 0;  // W4A16GemmArgs::small_splits of every launch
+  int small_deep = 0;    // W4A16GemmArgs::small_deep of every launch
   int large_tma_staged = -1;  // W4A16GemmArgs::large_tma_staged of every launch
   bool last_staged = false;   // run_bf16_out's launch staged its stores
   const sm90::W4A16Scales ps;
@@ -320,7 +322,8 @@ bool expect_act_out(const PreparedGemm& gemm, sm90::W4A16GemmArgs ga, const std:
 // both see their saturated ranges. Row sets: the wgmma tactic takes 128-token passes for the first
 // (a mean of 118 rows an expert), 64-token passes for the second (22); the third (small tactic
 // only) is decode-sized (a mean of 3 rows: 16-token passes) with K = 2304 (eight K steps a stage,
-// four and a half stages) and gated I = 160 (the last CTA's 64 outputs half past I; relu2 I = 192).
+// four and a half stages) and gated I = 160 (the last CTA's 64 outputs half past I; relu2 I = 192),
+// there also on the deep ring (small_deep 2: four stages in flight, the last one half full).
 // The small tactic runs K whole (small_splits 1) for both, the only form with the epilogue. The TMA
 // tactic runs both its store forms (large_tma_staged 0 and 1), each asserted to be what runs.
 class W4A16ActEpilogue : public ::testing::TestWithParam<std::tuple<sm90::W4A16Tactic, int>> {};
@@ -392,6 +395,11 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
         }
         if (tactic != sm90::W4A16Tactic::kLargeTma) {
           expect_act_out(gemm, ga, want, I);
+          if (tactic == sm90::W4A16Tactic::kSmall && decode) {
+            SCOPED_TRACE("deep ring (small_deep 2)");
+            ga.small_deep = 2;
+            expect_act_out(gemm, ga, want, I);
+          }
           continue;
         }
         for (const int staged : {0, 1}) {
@@ -408,6 +416,52 @@ INSTANTIATE_TEST_SUITE_P(LargeTactics, W4A16ActEpilogue,
                                             ::testing::Values(0, 1)));
 INSTANTIATE_TEST_SUITE_P(SmallTactic, W4A16ActEpilogue,
                          ::testing::Combine(::testing::Values(sm90::W4A16Tactic::kSmall), ::testing::Values(0, 1, 2)));
+
+// The small tactic's deep ring (W4A16GemmArgs::small_deep: one CTA per SM, four 8-step stages) into
+// fp32 D equals its two-CTA ring bit for bit (the same K steps in the same order; with K in two
+// parts each adds its partial into the zeroed D, and a + b == b + a), and both match the float64
+// reference: decode-sized ragged experts (a mean of 3.6 rows: 16-token passes, two empty experts),
+// N = 192 (the second tile half past N), K whole with 36 steps (four and a half stages) and K in two
+// parts of 36 steps each; small_deep 1 takes the ring too (2 tiles x 8 experts x parts fit one CTA
+// per SM), 2 always. Both scale formats.
+TEST(W4A16, SmallDeepRingMatchesCpu) {
+  MEGAMOE_REQUIRE_SM90();
+  GPUTEST_TRACE_SEED();
+  const std::vector<int32_t> rows{0, 1, 7, 2, 5, 9, 0, 3};
+  const int64_t N = 192, G = int64_t(rows.size());
+  std::vector<int32_t> offs(size_t(G + 1), 0);
+  for (int64_t g = 0; g < G; ++g) offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
+  const int64_t M = offs.back();
+  std::mt19937_64 rng(case_seed("deep ring"));
+  for (const int splits : {1, 2}) {
+    const int64_t K = 2304 * splits;  // 36 K steps a part
+    SCOPED_TRACE("K parts " + std::to_string(splits));
+    const std::vector<uint16_t> a = normal_bf16(rng, size_t(M * K));
+    std::vector<uint8_t> w(size_t(G * N * K / 2));
+    for (auto& b : w) b = uint8_t(rng());
+    for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
+      const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
+      SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
+      std::vector<uint8_t> sc(size_t(G * N * K / sm90::fp4_scale_block(fmt)));
+      for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x10) : uint8_t(122 + rng() % 6);
+      std::vector<float> alpha(static_cast<size_t>(G));
+      for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
+      const std::vector<double> ref = reference_gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
+      PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
+      gemm.small_splits = splits;
+      const std::vector<float> two_ctas = gemm.run(sm90::W4A16Tactic::kSmall);
+      expect_matches(two_ctas, ref);
+      for (const int deep : {1, 2}) {
+        SCOPED_TRACE("small_deep " + std::to_string(deep));
+        gemm.small_deep = deep;
+        const std::vector<float> d = gemm.run(sm90::W4A16Tactic::kSmall);
+        expect_matches(d, ref);
+        EXPECT_EQ(0, std::memcmp(d.data(), two_ctas.data(), d.size() * sizeof(float)))
+            << "the deep ring's fp32 D differs from the two-CTA ring's";
+      }
+    }
+  }
+}
 
 // The staged stores of the TMA tactic in a problem small enough for the sanitizers (memcheck,
 // racecheck, synccheck: the held A buffer, the warpgroup barriers, the scratch's stmatrix and

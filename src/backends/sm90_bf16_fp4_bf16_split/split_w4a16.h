@@ -75,16 +75,19 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
 
   // Tactics: the W4A16 GEMM's mma.sync (decode) or wgmma (prefill) kernel; the mma.sync one also
   // with its K split fixed (k1: whole K per CTA, k2: two halves), which of the two is faster
-  // depends on the shape more than on the grid's size (docs/BENCHMARKS.md).
+  // depends on the shape more than on the grid's size (docs/BENCHMARKS.md). `split_small_deep`:
+  // split_small_k1 with FC2 on the kernel's deep ring (W4A16GemmArgs::small_deep 1: one CTA per SM
+  // with four stages in flight where FC2's grid fits one CTA per SM; on an H100 1.07x at gpt-oss-120b
+  // T = 1, 0.99x at mixtral-8x7b T = 1: a tactic for the table, not a rule).
   // The two large tactics per GEMM: `split_large_tma_fc1` runs FC1 on the TMA tactic and FC2 on
   // the wgmma one, `split_large_tma_fc2` the reverse (the GEMMs' shapes differ: FC1 N = 2I, K = H;
   // FC2 N = H, K = I).
   std::vector<std::string> tactic_names() const override {
-    return {kSmall, kSmallK1, kSmallK2, kLarge, kLargeTma, kLargeTmaFc1, kLargeTmaFc2};
+    return {kSmall, kSmallK1, kSmallK2, kSmallDeep, kLarge, kLargeTma, kLargeTmaFc1, kLargeTmaFc2};
   }
   std::string tactic_for(int64_t T) const override {
     const std::string& r = requested_tactic(T);
-    if (r == kSmallK1 || r == kSmallK2 || r == kLargeTmaFc1 || r == kLargeTmaFc2) return r;
+    if (r == kSmallK1 || r == kSmallK2 || r == kSmallDeep || r == kLargeTmaFc1 || r == kLargeTmaFc2) return r;
     switch (gemm_tactic(T)) {
       case sm90::W4A16Tactic::kSmall: return kSmall;
       case sm90::W4A16Tactic::kLargeTma: return kLargeTma;
@@ -95,6 +98,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   static constexpr const char* kSmall = "split_small";
   static constexpr const char* kSmallK1 = "split_small_k1";
   static constexpr const char* kSmallK2 = "split_small_k2";
+  static constexpr const char* kSmallDeep = "split_small_deep";
   static constexpr const char* kLarge = "split_large";
   static constexpr const char* kLargeTma = "split_large_tma";
   static constexpr const char* kLargeTmaFc1 = "split_large_tma_fc1";
@@ -105,7 +109,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   // The requested tactic when it is one of ours, else w4a16_pick_tactic's heuristic.
   sm90::W4A16Tactic gemm_tactic(int64_t T) const {
     const std::string& r = requested_tactic(T);
-    if (r == kSmall || r == kSmallK1 || r == kSmallK2) return sm90::W4A16Tactic::kSmall;
+    if (r == kSmall || r == kSmallK1 || r == kSmallK2 || r == kSmallDeep) return sm90::W4A16Tactic::kSmall;
     if (r == kLarge) return sm90::W4A16Tactic::kLarge;
     if (r == kLargeTma || r == kLargeTmaFc1) return sm90::W4A16Tactic::kLargeTma;
     if (r == kLargeTmaFc2) return sm90::W4A16Tactic::kLarge;
@@ -121,7 +125,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
   // The small tactic's K split the requested tactic fixes (0: the kernel's rule).
   int small_splits(int64_t T) const {
     const std::string& r = requested_tactic(T);
-    return r == kSmallK1 ? 1 : r == kSmallK2 ? 2 : 0;
+    return r == kSmallK1 || r == kSmallDeep ? 1 : r == kSmallK2 ? 2 : 0;
   }
 
   void upload_weights(const MoeWeights& w) override {
@@ -213,6 +217,7 @@ class Sm90SplitW4A16 : public Sm90BackendBase {
     g2.scales = s2_.as<const uint8_t>();
     g2.alpha = g2_.as<const float>();
     g2.tactic = fc2_tactic(T);
+    g2.small_deep = requested_tactic(T) == kSmallDeep ? 1 : 0;
     g2.pdl = pdl;  // FC1 (or the activation kernel) precedes it: the plan is further back
     const bool y_bf16 = fc2_bf16_y(g2.tactic != sm90::W4A16Tactic::kSmall);
     g2.D = y_bf16 ? nullptr : static_cast<float*>(sw_.y);

@@ -154,6 +154,9 @@ void launch_grouped_gemm_w4a16(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t tot
   if (grid_y > 65535) throw_invalid("num_groups", "at most 65535 (w4a16 GEMM)", std::to_string(a.num_groups));
   if (a.small_splits < 0 || a.small_splits > 2)
     throw_invalid("small_splits", "0 (the rule), 1 or 2 (w4a16 GEMM)", std::to_string(a.small_splits));
+  if (a.small_deep < 0 || a.small_deep > 2)
+    throw_invalid("small_deep", "0 (never), 1 (where the grid fits one CTA per SM) or 2 (always; w4a16 GEMM)",
+                  std::to_string(a.small_deep));
   check_large_tma_staged(a);
   W4A16Tactic t = a.tactic;
   if (t == W4A16Tactic::kAuto) t = w4a16_pick_tactic(total_rows_upper_bound, a.num_groups);

@@ -11,9 +11,9 @@
 // Three tactics, one weight layout (swap-AB in all: weight rows are the MMA's M, tokens its N):
 //   kSmall  mma.sync m16n8k16, 16 or 32 tokens per pass, the packed codes, activations and scale
 //           tiles of four K steps a stage by TMA (eight for 16-token passes whose K part holds at
-//           least 32 steps; one copy each; two CTAs per SM; a cp.async form with
-//           MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is small or `small_splits`
-//           says: decode-like T. FC1's activation in its epilogue (act_out) when K is whole on the
+//           least 32 steps; one copy each; two CTAs per SM, or one with four stages: `small_deep`;
+//           a cp.async form with MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is
+//           small or `small_splits` says: decode-like T. FC1's activation in its epilogue (act_out) when K is whole on the
 //           TMA form (w4a16_small_act_epilogue).
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
 //           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows;
@@ -76,6 +76,10 @@ struct W4A16GemmArgs {
   // kSmall's K split: 0 = its rule (two halves when the grid has at most two CTAs per SM), 1 or
   // 2 = that many (2 needs K >= 256; the fp32 partial sums are added into a zeroed D).
   int small_splits = 0;
+  // kSmall's deep ring (TMA form, 16-token passes, K parts of at least 32 steps; otherwise ignored):
+  // one CTA per SM with four 8-step stages, three in flight, instead of two CTAs with one each.
+  //   0: never; 1: where the grid (128-row tiles x experts x K parts) fits one CTA per SM; 2: always.
+  int small_deep = 0;
   // kLargeTma's bf16 stores (D16 or act_out; w4a16_large_tma_staged says what a launch runs). A
   // direct store writes one bf16 a lane (a warp instruction touches 8 token rows x 2 bytes); staged,
   // passes of at least 128 tokens go through shared memory (the warp's rows of the pass's last

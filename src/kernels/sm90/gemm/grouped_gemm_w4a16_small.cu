@@ -413,32 +413,35 @@ cudaError_t launch_small(const W4A16GemmArgs& a, int grid_y, int splits, cudaStr
 // 0.983-0.999x (qwen3-30b-a3b T = 16..64, gpt-oss-120b nvfp4 T = 1 / 2). On a second H100 1.010x, with
 // qwen3-30b-a3b T = 16..64 (FC1 in 3-4 waves) at 0.975-0.984x. Every slot of the ring before the wait,
 // instead of the kAhead stages, was slower (0.991x; bench/results/2026-12-06_session63/).
-template <Fp4Scale F, int BT, int S>
+template <Fp4Scale F, int BT, int S, int kCtas = 2>
 struct SmallTmaCfg {
   static constexpr int kSteps = S;  // 64-wide K steps per stage
   static constexpr int kXBytes = BT * kSmemRowBytes;         // one step's activation tile
   static constexpr int kSBytes = ScaleCfg<F>::kTileBytes;     // one step's scale tile
   static constexpr int kXOff = 0, kWOff = kSteps * kXBytes, kSOff = kWOff + kSteps * kWBytes;
   static constexpr int kStage = (kSOff + kSteps * kSBytes + 1023) / 1024 * 1024;
-  // Two CTAs per SM: 228 KB per SM, 1 KB reserved per CTA, 1 KB of alignment slack each.
-  // S = 4: BT 16: 4 stages of 25-26 KB, BT 32: 3 of 33-34 KB; S = 8, BT 16: 2 of ~50 KB.
-  static constexpr int kStages = (228 * 1024 / 2 - 2048) / kStage;
+  // kCtas CTAs per SM: 228 KB per SM, 1 KB reserved per CTA, 1 KB of alignment slack each.
+  // Two: S = 4, BT 16: 4 stages of 25-26 KB, BT 32: 3 of 33-34 KB; S = 8, BT 16: 2 of ~50 KB (one
+  // stage in flight while one is read). One (the deep ring, W4A16GemmArgs::small_deep): S = 8, BT 16:
+  // 4 of ~50 KB, three in flight.
+  static constexpr int kStages = (228 * 1024 / kCtas - 2048) / kStage;
   static constexpr int kAhead = kStages - 1;
   static constexpr int kSmem = kStages * kStage + 1024;
   static_assert(kStages >= 2, "small TMA tactic: one stage in flight while one is read");
+  static_assert(kSmem <= kMaxDynamicSmem, "small TMA tactic: shared-memory budget");
 };
 
 // What the kernel writes is a run-time mode (SmallOut::mode): fp32 D, or FC1's activation (K whole).
 // A/B (session 42): the mode costs the fp32-D GEMMs 1.2-1.6% against the kernel without it, the
 // epilogue gains FC1 more; the prepared two-kernel form (bench/results/2026-12-04_w4a16_small_act_epilogue/
 // two_kernels.patch) keeps the fp32-D kernel's machine code.
-template <Fp4Scale F, int BT, int S>
-__global__ void __launch_bounds__(kThreads, 2)
+template <Fp4Scale F, int BT, int S, int kCtas>
+__global__ void __launch_bounds__(kThreads, kCtas)
     w4a16_small_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const __grid_constant__ CUtensorMap tm_w,
                            const __grid_constant__ CUtensorMap tm_s, const float* __restrict__ alpha,
                            const int32_t* __restrict__ offsets, SmallOut out, int N, int K, int G,
                            bool early) {
-  using C = SmallTmaCfg<F, BT, S>;
+  using C = SmallTmaCfg<F, BT, S, kCtas>;
   constexpr int kNT = BT / 8, kStages = C::kStages, kAhead = C::kAhead, kSteps = C::kSteps;
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages], empty_bar[kStages];
@@ -578,12 +581,12 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-template <Fp4Scale F, int BT, int S = 4>
+template <Fp4Scale F, int BT, int S = 4, int kCtas = 2>
 cudaError_t launch_small_tma(const W4A16GemmArgs& a, int64_t rows_bound, int grid_y, int splits, bool early,
                              cudaStream_t stream) {
-  using C = SmallTmaCfg<F, BT, S>;
+  using C = SmallTmaCfg<F, BT, S, kCtas>;
   constexpr int kPerRow = ScaleCfg<F>::kPerRow;
-  auto kernel = w4a16_small_tma_kernel<F, BT, S>;
+  auto kernel = w4a16_small_tma_kernel<F, BT, S, kCtas>;
   const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmem);
   if (attr != cudaSuccess) return attr;
   const int64_t KT = a.K / kBK;
@@ -655,6 +658,25 @@ static bool small_early(const W4A16GemmArgs& a, int splits, int tma) {
   return knob && a.pdl && splits == 1 && tma != 0;
 }
 
+// The deep ring (W4A16GemmArgs::small_deep; the 8-step TMA form with 16-token passes): one CTA per SM
+// with four ~50 KB stages, three in flight, instead of two CTAs with one in flight each. At decode
+// sizes a grid of fewer CTAs than SMs (gpt-oss-120b T = 1: FC2's 92) runs one CTA per SM anyway, so
+// each SM has only one stage of weights in flight and its warps wait on the ring (ncu, session 69:
+// `long_scoreboard` on the stage's barrier 33-37% of warp cycles, DRAM 35-47% busy).
+// 1: where the grid (128-row tiles x experts x K parts) fits one CTA per SM; 2: always.
+// Measured on an H100 (session 72, `auto` against the deep ring on every GEMM that fits, T = 1 / 2,
+// four presets, mxfp4 and nvfp4): gpt-oss-120b T = 1 1.07x (FC2's 92 CTAs), qwen3-30b-a3b T = 1
+// 0.92-0.94x (FC1's 96: its 200 KB CTAs leave no room for FC2's early launch), mixtral-8x7b T = 1
+// 0.99x (FC2's 64), elsewhere it does not apply. So it is FC2's alone and a tactic
+// (split_small_deep) that the shipped table picks where `megamoe tune` timed it fastest.
+static bool small_deep_ring(const W4A16GemmArgs& a, int grid_y, int splits) {
+  if (a.small_deep == 0) return false;
+  if (a.small_deep == 2) return true;
+  const int64_t tiles = (int64_t(a.N) + kBN - 1) / kBN;  // gated: ceil(I / 64) = ceil(N / 128) too
+  const int64_t parts = (a.K / kBK > 8) ? splits : 1;
+  return tiles * grid_y * parts <= int64_t(cu::current_sm_count());
+}
+
 cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t rows_bound, int grid_y, int splits,
                                cudaStream_t stream) {
   // Tokens per pass: 16 up to a mean of 8 rows per expert, 32 above (measured, H200, mxfp4: at
@@ -677,6 +699,11 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   // always (session 38's form; an A/B knob).
   const int64_t kt_part = (a.K / kBK) / (a.K / kBK > 8 ? splits : 1);
   if (tma == 1 && !wide && kt_part >= 32) {
+    if (small_deep_ring(a, grid_y, splits)) {
+      if (fmt == Fp4Scale::kMxfp4)
+        return launch_small_tma<Fp4Scale::kMxfp4, 16, 8, 1>(a, rows_bound, grid_y, splits, early, stream);
+      return launch_small_tma<Fp4Scale::kNvfp4, 16, 8, 1>(a, rows_bound, grid_y, splits, early, stream);
+    }
     if (fmt == Fp4Scale::kMxfp4)
       return launch_small_tma<Fp4Scale::kMxfp4, 16, 8>(a, rows_bound, grid_y, splits, early, stream);
     return launch_small_tma<Fp4Scale::kNvfp4, 16, 8>(a, rows_bound, grid_y, splits, early, stream);
