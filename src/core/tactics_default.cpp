@@ -72,7 +72,12 @@
 //   (whose in-process times ran lower for both). Then fp8_block T = 128..1024 (run10_tune_small/,
 //   --min-gain 0.02): 6 buckets to
 //   split_tma_act (deepseek-v3 T = 128..1024, gpt-oss-120b T = 128, mixtral-8x7b T = 512), `auto`
-//   A/B 1.026-1.068x on them (run11_ab_small/). The buckets
+//   A/B 1.026-1.068x on them (run11_ab_small/). Then W4A16 with the `split_small_deep` tactic
+//   (session 72, 2026-12-07: bench/results/2026-12-07_session72/job14_h100/, `megamoe tune` of both
+//   formats, gpt-oss-120b / mixtral-8x7b T = 1 / 2 / 4, --min-gain 0.02): gpt-oss-120b T = 1 ->
+//   split_small_deep (mxfp4 1.046x, nvfp4 1.065x), nvfp4 T = 2 -> split_small_k1 (1.094x over mega);
+//   `auto` with the tune's cache against the table before it 1.062x / 1.064x / 1.109x on those three
+//   cells, 0.996-1.005x on the other nine. The buckets
 //   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
@@ -4372,7 +4377,7 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
-    "1": "split_small_k1",
+    "1": "split_small_deep",
     "2": "split_small_k1",
     "4": "split_small_k1",
     "32": "split_small",
@@ -4383,17 +4388,18 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.063264,
-     "mega_rounds": 0.05568,
-     "mega_min8": 0.060384,
-     "mega_min16": 0.060384,
-     "split_small": 0.05584,
-     "split_small_k1": 0.049216,
-     "split_small_k2": 0.055872,
-     "split_large": 0.05488,
-     "split_large_tma": 0.125824,
-     "split_large_tma_fc1": 0.103296,
-     "split_large_tma_fc2": 0.077952
+     "mega": 0.064832,
+     "mega_rounds": 0.05632,
+     "mega_min8": 0.060928,
+     "mega_min16": 0.061056,
+     "split_small": 0.054816,
+     "split_small_k1": 0.04976,
+     "split_small_k2": 0.054784,
+     "split_small_deep": 0.047552,
+     "split_large": 0.054048,
+     "split_large_tma": 0.121536,
+     "split_large_tma_fc1": 0.09776,
+     "split_large_tma_fc2": 0.077344
     },
     "2": {
      "mega": 0.079776,
@@ -4502,30 +4508,32 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.11504,
-     "mega_rounds": 0.108768,
-     "mega_min8": 0.116448,
-     "mega_min16": 0.118368,
-     "split_small": 0.095712,
-     "split_small_k1": 0.108096,
-     "split_small_k2": 0.098752,
-     "split_large": 0.152576,
-     "split_large_tma": 0.320544,
-     "split_large_tma_fc1": 0.246016,
-     "split_large_tma_fc2": 0.22272
+     "mega": 0.114336,
+     "mega_rounds": 0.107168,
+     "mega_min8": 0.111104,
+     "mega_min16": 0.116672,
+     "split_small": 0.093568,
+     "split_small_k1": 0.132288,
+     "split_small_k2": 0.09952,
+     "split_small_deep": 0.105664,
+     "split_large": 0.149824,
+     "split_large_tma": 0.318304,
+     "split_large_tma_fc1": 0.243328,
+     "split_large_tma_fc2": 0.218016
     },
     "2": {
-     "mega": 0.143168,
-     "mega_rounds": 0.15424,
-     "mega_min8": 0.145696,
-     "mega_min16": 0.150336,
-     "split_small": 0.131968,
-     "split_small_k1": 0.1336,
-     "split_small_k2": 0.133024,
-     "split_large": 0.177664,
-     "split_large_tma": 0.4032,
-     "split_large_tma_fc1": 0.325536,
-     "split_large_tma_fc2": 0.247776
+     "mega": 0.142112,
+     "mega_rounds": 0.150624,
+     "mega_min8": 0.1424,
+     "mega_min16": 0.147136,
+     "split_small": 0.12816,
+     "split_small_k1": 0.152544,
+     "split_small_k2": 0.131296,
+     "split_small_deep": 0.129792,
+     "split_large": 0.172224,
+     "split_large_tma": 0.400768,
+     "split_large_tma_fc1": 0.324704,
+     "split_large_tma_fc2": 0.245024
     },
     "4": {
      "mega": 0.274688,
@@ -4992,8 +5000,8 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
-    "1": "split_small_k1",
-    "2": "mega",
+    "1": "split_small_deep",
+    "2": "split_small_k1",
     "4": "split_small_k1",
     "8": "split_small",
     "128": "split_small_k1",
@@ -5004,30 +5012,32 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.063776,
+     "mega": 0.065696,
      "mega_rounds": 0.059264,
-     "mega_min8": 0.065152,
-     "mega_min16": 0.065312,
-     "split_small": 0.05728,
-     "split_small_k1": 0.051456,
-     "split_small_k2": 0.057248,
-     "split_large": 0.057696,
-     "split_large_tma": 0.1336,
-     "split_large_tma_fc1": 0.10832,
-     "split_large_tma_fc2": 0.082688
+     "mega_min8": 0.064608,
+     "mega_min16": 0.064576,
+     "split_small": 0.057184,
+     "split_small_k1": 0.0528,
+     "split_small_k2": 0.057408,
+     "split_small_deep": 0.0496,
+     "split_large": 0.0576,
+     "split_large_tma": 0.128544,
+     "split_large_tma_fc1": 0.104096,
+     "split_large_tma_fc2": 0.08208
     },
     "2": {
-     "mega": 0.075968,
-     "mega_rounds": 0.07712,
-     "mega_min8": 0.089888,
-     "mega_min16": 0.089792,
-     "split_small": 0.0792,
-     "split_small_k1": 0.077952,
-     "split_small_k2": 0.078304,
-     "split_large": 0.080288,
-     "split_large_tma": 0.193824,
-     "split_large_tma_fc1": 0.144192,
-     "split_large_tma_fc2": 0.125984
+     "mega": 0.078272,
+     "mega_rounds": 0.079776,
+     "mega_min8": 0.090336,
+     "mega_min16": 0.090272,
+     "split_small": 0.078304,
+     "split_small_k1": 0.07152,
+     "split_small_k2": 0.078336,
+     "split_small_deep": 0.071616,
+     "split_large": 0.078784,
+     "split_large_tma": 0.18928,
+     "split_large_tma_fc1": 0.143264,
+     "split_large_tma_fc2": 0.124288
     },
     "4": {
      "mega": 0.124736,
@@ -5131,30 +5141,32 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.117952,
-     "mega_rounds": 0.115264,
-     "mega_min8": 0.121856,
-     "mega_min16": 0.126464,
-     "split_small": 0.09984,
-     "split_small_k1": 0.112864,
-     "split_small_k2": 0.103648,
-     "split_large": 0.161632,
-     "split_large_tma": 0.338112,
-     "split_large_tma_fc1": 0.263808,
-     "split_large_tma_fc2": 0.234304
+     "mega": 0.120544,
+     "mega_rounds": 0.116736,
+     "mega_min8": 0.123136,
+     "mega_min16": 0.128448,
+     "split_small": 0.099136,
+     "split_small_k1": 0.140128,
+     "split_small_k2": 0.104608,
+     "split_small_deep": 0.111168,
+     "split_large": 0.160544,
+     "split_large_tma": 0.341376,
+     "split_large_tma_fc1": 0.263296,
+     "split_large_tma_fc2": 0.233088
     },
     "2": {
-     "mega": 0.153568,
-     "mega_rounds": 0.146688,
-     "mega_min8": 0.154464,
-     "mega_min16": 0.15904,
-     "split_small": 0.139744,
-     "split_small_k1": 0.140544,
-     "split_small_k2": 0.140192,
-     "split_large": 0.189728,
-     "split_large_tma": 0.43088,
-     "split_large_tma_fc1": 0.34976,
-     "split_large_tma_fc2": 0.261728
+     "mega": 0.154848,
+     "mega_rounds": 0.147104,
+     "mega_min8": 0.15472,
+     "mega_min16": 0.158496,
+     "split_small": 0.137952,
+     "split_small_k1": 0.165216,
+     "split_small_k2": 0.1424,
+     "split_small_deep": 0.137984,
+     "split_large": 0.188128,
+     "split_large_tma": 0.42784,
+     "split_large_tma_fc1": 0.3496,
+     "split_large_tma_fc2": 0.256128
     },
     "4": {
      "mega": 0.297408,

@@ -666,9 +666,9 @@ static bool small_early(const W4A16GemmArgs& a, int splits, int tma) {
 // 1: where the grid (128-row tiles x experts x K parts) fits one CTA per SM; 2: always.
 // Measured on an H100 (session 72, `auto` against the deep ring on every GEMM that fits, T = 1 / 2,
 // four presets, mxfp4 and nvfp4): gpt-oss-120b T = 1 1.07x (FC2's 92 CTAs), qwen3-30b-a3b T = 1
-// 0.92-0.94x (FC1's 96: its 200 KB CTAs leave no room for FC2's early launch), mixtral-8x7b T = 1
-// 0.99x (FC2's 64), elsewhere it does not apply. So it is FC2's alone and a tactic
-// (split_small_deep) that the shipped table picks where `megamoe tune` timed it fastest.
+// 0.92-0.94x (FC1's 96 CTAs; FC1 itself 12.1 -> 14.7 us in the timeline, not understood),
+// mixtral-8x7b T = 1 0.99x (FC2's 64), elsewhere it does not apply. So it is FC2's alone, and a
+// tactic (split_small_deep) that the shipped table picks where `megamoe tune` timed it fastest.
 static bool small_deep_ring(const W4A16GemmArgs& a, int grid_y, int splits) {
   if (a.small_deep == 0) return false;
   if (a.small_deep == 2) return true;
