@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "formats/codecs.h"
@@ -41,6 +42,18 @@ std::vector<uint16_t> normal_bf16(std::mt19937_64& rng, size_t n) {
   std::vector<uint16_t> v(n);
   for (auto& x : v) x = formats::float_to_bf16_bits(nd(rng));
   return v;
+}
+
+// Block-scale codes [G, N, K/block] of a narrow range (nvfp4: e4m3 0x30..0x3F, 2^-3..2^-2 x 1.875;
+// mxfp4: e8m0 122..127, 2^-5..2^0) and per-expert alphas 0.75 + g / 8.
+std::pair<std::vector<uint8_t>, std::vector<float>> narrow_scales(std::mt19937_64& rng, sm90::Fp4Scale fmt, int64_t G,
+                                                                  int64_t N, int64_t K) {
+  const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
+  std::vector<uint8_t> sc(size_t(G * N * K / sm90::fp4_scale_block(fmt)));
+  for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x10) : uint8_t(122 + rng() % 6);
+  std::vector<float> alpha(static_cast<size_t>(G));
+  for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
+  return {std::move(sc), std::move(alpha)};
 }
 
 // The product the kernels must meet, in float64: D[m, n] = alpha[g] * sum_k a[m, k] * dequant(g, n, k)
@@ -363,10 +376,7 @@ TEST_P(W4A16ActEpilogue, MatchesActivationKernel) {
     for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
       const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
       SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
-      std::vector<uint8_t> sc(size_t(G * N * K / sm90::fp4_scale_block(fmt)));
-      for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x10) : uint8_t(122 + rng() % 6);
-      std::vector<float> alpha(static_cast<size_t>(G));
-      for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
+      const auto [sc, alpha] = narrow_scales(rng, fmt, G, N, K);
       PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
       if (tactic == sm90::W4A16Tactic::kSmall) gemm.small_splits = 1;
       const std::vector<float> h = gemm.run(tactic);
@@ -442,10 +452,7 @@ TEST(W4A16, SmallDeepRingMatchesCpu) {
     for (sm90::Fp4Scale fmt : {sm90::Fp4Scale::kMxfp4, sm90::Fp4Scale::kNvfp4}) {
       const bool nv = fmt == sm90::Fp4Scale::kNvfp4;
       SCOPED_TRACE(nv ? "nvfp4" : "mxfp4");
-      std::vector<uint8_t> sc(size_t(G * N * K / sm90::fp4_scale_block(fmt)));
-      for (auto& b : sc) b = nv ? uint8_t(0x30 + rng() % 0x10) : uint8_t(122 + rng() % 6);
-      std::vector<float> alpha(static_cast<size_t>(G));
-      for (int64_t g = 0; g < G; ++g) alpha[size_t(g)] = 0.75f + 0.125f * float(g);
+      const auto [sc, alpha] = narrow_scales(rng, fmt, G, N, K);
       const std::vector<double> ref = reference_gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
       PreparedGemm gemm(a, w, sc, nv ? alpha.data() : nullptr, offs, N, K, fmt);
       gemm.small_splits = splits;
