@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 72, the last call: main 9c5ecf8 (split_small_deep, the H100 table's new entries) where
+# Session 72, the last call: main 9c5ecf8's library (binary built at the commit after it, whose
+# change is a test helper; the W4A16 suites run first) (split_small_deep, the H100 table's new entries) where
 # issues 14 / 15 stand, every party in the same job (bench/run_bench.py). Carry [".carry", ".peers"]
 # (.carry/bld_main72.txz).
 #   On an H200 (the issues' GPU; its table has no split_small_deep entries): fp8_block and bf16 at
@@ -12,6 +13,7 @@ source scripts/device_env.sh
 CARRY_BLD=${CARRY_BLD:-bld_main72.txz} carried_job_start
 cat "$R/gpu.txt"
 JB=${JB:-270}
+sharded_gpu_tests t 60 --gtest_filter='W4A16.*:*W4A16ActEpilogue*'
 P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
 rb() { local n=$1 d=$2; shift 2
   [ "$(left "$d")" -lt 30 ] && { echo "skip $n (time)"; return; }
