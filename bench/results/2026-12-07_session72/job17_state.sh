@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Session 72, the last call: main 9c5ecf8's library (binary built at the commit after it, whose
-# change is a test helper; the W4A16 suites run first) (split_small_deep, the H100 table's new entries) where
-# issues 14 / 15 stand, every party in the same job (bench/run_bench.py). Carry [".carry", ".peers"]
+# Session 72, the last call: where issues 14 / 15 stand with main's library at 9c5ecf8 (split_small_deep,
+# the H100 table's new entries; the binary was built at bdf5035, whose change is a test helper, so the
+# W4A16 suites run first), every party in the same job (bench/run_bench.py). Carry [".carry", ".peers"]
 # (.carry/bld_main72.txz).
 #   On an H200 (the issues' GPU; its table has no split_small_deep entries): fp8_block and bf16 at
 #     T = 8192 with vLLM's Triton fused MoE (issue 14), w4a16_mxfp4 T = 1 / 4 / 16 / 64 with
