@@ -13,8 +13,8 @@
 //           tiles of four K steps a stage by TMA (eight for 16-token passes whose K part holds at
 //           least 32 steps; one copy each; two CTAs per SM, or one with four stages: `small_deep`;
 //           a cp.async form with MEGAMOE_W4A16_SMALL_TMA=0), K split in two when the grid is
-//           small or `small_splits` says: decode-like T. FC1's activation in its epilogue (act_out) when K is whole on the
-//           TMA form (w4a16_small_act_epilogue).
+//           small or `small_splits` says: decode-like T. FC1's activation in its epilogue
+//           (act_out) when K is whole on the TMA form (w4a16_small_act_epilogue).
 //   kLarge  wgmma m64nNk16 with the decoded weights as the register A operand and N = 64 or 128
 //           tokens per pass from swizzled shared memory: experts with tens to hundreds of rows;
 //           FC1's activation in its epilogue (act_out) as kLargeTma.
