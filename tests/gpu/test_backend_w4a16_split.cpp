@@ -117,8 +117,8 @@ TEST(W4A16, Bf16YEqualsFp32YBitwise) {
 TEST(W4A16, SmallEarlyWeightsPdlEqualsPlainBitwise) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  cudaStream_t s;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  Stream stream;  // non-blocking: the layer launches with PDL on it
+  const cudaStream_t s = stream.s;
   for (Recipe r : kRecipes) {
     SCOPED_TRACE(rname(r));
     MoeConfig c = w4_config(r, 8, 2, 2048, 256, 64, Activation::kSwiGLU, /*bias=*/true);
@@ -140,7 +140,6 @@ TEST(W4A16, SmallEarlyWeightsPdlEqualsPlainBitwise) {
       }
     }
   }
-  CUDA_CHECK(cudaStreamDestroy(s));
 }
 
 // `split_small_deep` runs split_small_k1 with FC2 on the small kernel's deep ring (one CTA per SM,
@@ -151,8 +150,8 @@ TEST(W4A16, SmallEarlyWeightsPdlEqualsPlainBitwise) {
 TEST(W4A16, SmallDeepTacticEqualsK1Bitwise) {
   MEGAMOE_REQUIRE_SM90();
   GPUTEST_TRACE_SEED();
-  cudaStream_t s;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  Stream stream;  // non-blocking: the layer launches with PDL on it
+  const cudaStream_t s = stream.s;
   for (Recipe r : kRecipes) {
     SCOPED_TRACE(rname(r));
     MoeConfig c = w4_config(r, 8, 2, 256, 2048, 64, Activation::kSwiGLU, /*bias=*/true);
@@ -172,7 +171,6 @@ TEST(W4A16, SmallDeepTacticEqualsK1Bitwise) {
     }
     a.layer->force_tactic("");
   }
-  CUDA_CHECK(cudaStreamDestroy(s));
 }
 
 }  // namespace
