@@ -44,6 +44,13 @@ std::vector<uint16_t> normal_bf16(std::mt19937_64& rng, size_t n) {
   return v;
 }
 
+// The experts' row offsets [G + 1] of per-expert row counts.
+std::vector<int32_t> offsets_of(const std::vector<int32_t>& rows) {
+  std::vector<int32_t> offs(rows.size() + 1, 0);
+  for (size_t g = 0; g < rows.size(); ++g) offs[g + 1] = offs[g] + rows[g];
+  return offs;
+}
+
 // Block-scale codes [G, N, K/block] of a narrow range (nvfp4: e4m3 0x30..0x3F, 2^-3..2^-2 x 1.875;
 // mxfp4: e8m0 122..127, 2^-5..2^0) and per-expert alphas 0.75 + g / 8.
 std::pair<std::vector<uint8_t>, std::vector<float>> narrow_scales(std::mt19937_64& rng, sm90::Fp4Scale fmt, int64_t G,
@@ -226,8 +233,7 @@ TEST(W4A16, GemmTacticsMatchCpu) {
     SCOPED_TRACE("rows " + std::to_string(rows[2]) + "...");
     const int64_t N = 192, K = 320;
     const int64_t G = int64_t(rows.size());
-    std::vector<int32_t> offs(size_t(G + 1), 0);
-    for (int64_t g = 0; g < G; ++g) offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
+    const std::vector<int32_t> offs = offsets_of(rows);
     const int64_t M = offs.back();
     std::mt19937_64 rng(case_seed("gemm tactics"));
     const std::vector<uint16_t> a = normal_bf16(rng, size_t(M * K));
@@ -439,8 +445,7 @@ TEST(W4A16, SmallDeepRingMatchesCpu) {
   GPUTEST_TRACE_SEED();
   const std::vector<int32_t> rows{0, 1, 7, 2, 5, 9, 0, 3};
   const int64_t N = 192, G = int64_t(rows.size());
-  std::vector<int32_t> offs(size_t(G + 1), 0);
-  for (int64_t g = 0; g < G; ++g) offs[size_t(g + 1)] = offs[size_t(g)] + rows[size_t(g)];
+  const std::vector<int32_t> offs = offsets_of(rows);
   const int64_t M = offs.back();
   std::mt19937_64 rng(case_seed("deep ring"));
   for (const int splits : {1, 2}) {

@@ -663,17 +663,16 @@ static bool small_early(const W4A16GemmArgs& a, int splits, int tma) {
 // sizes a grid of fewer CTAs than SMs (gpt-oss-120b T = 1: FC2's 92) runs one CTA per SM anyway, so
 // each SM has only one stage of weights in flight and its warps wait on the ring (ncu, session 69:
 // `long_scoreboard` on the stage's barrier 33-37% of warp cycles, DRAM 35-47% busy).
-// 1: where the grid (128-row tiles x experts x K parts) fits one CTA per SM; 2: always.
-// Measured on an H100 (session 72, `auto` against the deep ring on every GEMM that fits, T = 1 / 2,
+// 1: where the grid (128-row tiles x experts x `parts`, the launch's K parts) fits one CTA per SM;
+// 2: always. Measured on an H100 (session 72, `auto` against the deep ring on every GEMM that fits, T = 1 / 2,
 // four presets, mxfp4 and nvfp4): gpt-oss-120b T = 1 1.07x (FC2's 92 CTAs), qwen3-30b-a3b T = 1
 // 0.92-0.94x (FC1's 96 CTAs; FC1 itself 12.1 -> 14.7 us in the timeline, not understood),
 // mixtral-8x7b T = 1 0.99x (FC2's 64), elsewhere it does not apply. So it is FC2's alone, and a
 // tactic (split_small_deep) that the shipped table picks where `megamoe tune` timed it fastest.
-static bool small_deep_ring(const W4A16GemmArgs& a, int grid_y, int splits) {
+static bool small_deep_ring(const W4A16GemmArgs& a, int grid_y, int64_t parts) {
   if (a.small_deep == 0) return false;
   if (a.small_deep == 2) return true;
   const int64_t tiles = (int64_t(a.N) + kBN - 1) / kBN;  // gated: ceil(I / 64) = ceil(N / 128) too
-  const int64_t parts = (a.K / kBK > 8) ? splits : 1;
   return tiles * grid_y * parts <= int64_t(cu::current_sm_count());
 }
 
@@ -697,9 +696,10 @@ cudaError_t launch_w4a16_small(const W4A16GemmArgs& a, Fp4Scale fmt, int64_t row
   // (deepseek-v3 / mixtral-8x7b / gpt-oss-120b T = 1 1.02-1.05x); 8 steps everywhere lost
   // qwen3-30b-a3b T = 1 / 2 (FC2's K = 768: 12 steps) by 2-3%. MEGAMOE_W4A16_SMALL_TMA=2: 4 steps
   // always (session 38's form; an A/B knob).
-  const int64_t kt_part = (a.K / kBK) / (a.K / kBK > 8 ? splits : 1);
-  if (tma == 1 && !wide && kt_part >= 32) {
-    if (small_deep_ring(a, grid_y, splits)) {
+  // The 8-step form's K parts (launch_small_tma: `splits` where K holds more than one stage).
+  const int64_t parts_8 = a.K / kBK > 8 ? splits : 1;
+  if (tma == 1 && !wide && (a.K / kBK) / parts_8 >= 32) {
+    if (small_deep_ring(a, grid_y, parts_8)) {
       if (fmt == Fp4Scale::kMxfp4)
         return launch_small_tma<Fp4Scale::kMxfp4, 16, 8, 1>(a, rows_bound, grid_y, splits, early, stream);
       return launch_small_tma<Fp4Scale::kNvfp4, 16, 8, 1>(a, rows_bound, grid_y, splits, early, stream);
