@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_seed.h"
 #include "formats/canonical_weights.h"
 #include "formats/codecs.h"
 #include "formats/quantize.h"
@@ -22,23 +23,10 @@
 
 namespace megamoe::reftest {
 
-// A base seed that differs per process (fresh data every run) unless MEGAMOE_TEST_SEED pins it.
-inline uint64_t base_seed() {
-  static const uint64_t seed = [] {
-    if (const char* s = std::getenv("MEGAMOE_TEST_SEED")) return uint64_t(std::strtoull(s, nullptr, 0));
-    std::random_device rd;
-    return (uint64_t(rd()) << 32) ^ uint64_t(rd());
-  }();
-  return seed;
-}
-// A per-case seed; the failure message prints it (rerun with MEGAMOE_TEST_SEED=<base>).
-inline uint64_t case_seed(const std::string& name) {
-  uint64_t h = 1469598103934665603ull;
-  for (char ch : name) h = (h ^ uint8_t(ch)) * 1099511628211ull;
-  return h ^ base_seed();
-}
-#define REFTEST_TRACE_SEED() \
-  SCOPED_TRACE("MEGAMOE_TEST_SEED=" + std::to_string(::megamoe::reftest::base_seed()))
+// Fresh data every run (common/test_seed.h); a failure prints the base seed to replay it.
+using testseed::base_seed;
+using testseed::case_seed;
+#define REFTEST_TRACE_SEED() MEGAMOE_TRACE_SEED()
 
 inline float bf16(float v) { return formats::round_to_bf16(v); }
 

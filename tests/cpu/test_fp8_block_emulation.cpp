@@ -24,13 +24,6 @@ namespace {
 using fp8emu::Accum;
 using fp8emu::Options;
 
-// The GPU suites' seeding (tests/gpu/split_test_util.h): FNV-1a of the case name xor the base seed.
-uint64_t case_seed(const std::string& name, uint64_t base) {
-  uint64_t h = 1469598103934665603ull;
-  for (char ch : name) h = (h ^ uint8_t(ch)) * 1099511628211ull;
-  return h ^ base;
-}
-
 MoeConfig fp8_config(int64_t E, int64_t K, int64_t H, int64_t I, Activation act, bool bias) {
   MoeConfig c = reftest::make_config(E, K, H, I, Recipe::kFP8Block, act, bias);
   c.max_tokens = 1024;
@@ -92,16 +85,9 @@ bool env_flag(const char* name) {
   return v && *v && std::string(v) != "0";
 }
 
-// A base seed that differs per process (fresh data every run) unless MEGAMOE_TEST_SEED pins it.
-uint64_t base_seed() {
-  static const uint64_t seed = [] {
-    if (const char* s = std::getenv("MEGAMOE_TEST_SEED")) return uint64_t(std::strtoull(s, nullptr, 0));
-    std::random_device rd;
-    return (uint64_t(rd()) << 32) ^ uint64_t(rd());
-  }();
-  return seed;
-}
-#define EMU_TRACE_SEED() SCOPED_TRACE("MEGAMOE_TEST_SEED=" + std::to_string(base_seed()))
+// Fresh data every run (common/test_seed.h); a failure prints the base seed to replay it.
+using testseed::case_seed;
+using testseed::seed_of;
 
 // ---- the Hopper FP8 MMA model on hand-made operands ------------------------------------------
 
@@ -147,13 +133,13 @@ TEST(Fp8BlockEmulation, MmaModelAlignsAndTruncates) {
 // ---- the emulation's reference path is the oracle ---------------------------------------------
 
 TEST(Fp8BlockEmulation, ReferencePathIsTheOracle) {
-  EMU_TRACE_SEED();
+  MEGAMOE_TRACE_SEED();
   for (const Case& cs : kActivationCases) {
     SCOPED_TRACE(cs.name);
     const MoeConfig c = fp8_config(6, 3, 208, 144, cs.a, cs.bias);  // partial 128-blocks in H and I
-    Layer L(c, case_seed(std::string("oracle w ") + cs.name, base_seed()));
+    Layer L(c, case_seed(std::string("oracle w ") + cs.name));
     const fp8emu::Problem p =
-        make_problem(c, 9, workload::Routing::kZipf, case_seed(std::string("oracle x ") + cs.name, base_seed()), 0.1);
+        make_problem(c, 9, workload::Routing::kZipf, case_seed(std::string("oracle x ") + cs.name), 0.1);
     Options o;
     o.fc1 = o.fc2 = Accum::kReference;
     const auto r = L.run(p, o);
@@ -186,9 +172,9 @@ TEST(Fp8BlockEmulation, ReproducesTheH200Measurements) {
   for (const Failure& f : failures) {
     SCOPED_TRACE(f.name);
     const MoeConfig c = fp8_config(8, 2, 320, 192, f.a, f.bias);
-    Layer L(c, case_seed(std::string("partial ") + f.name, f.base));
+    Layer L(c, seed_of(std::string("partial ") + f.name, f.base));
     const fp8emu::Problem p =
-        make_problem(c, 1, workload::Routing::kUniform, case_seed(std::string("partial in ") + f.name, f.base) + 1, 0.05);
+        make_problem(c, 1, workload::Routing::kUniform, seed_of(std::string("partial in ") + f.name, f.base) + 1, 0.05);
     const auto gpu = L.run(p, Options{});
     ASSERT_TRUE(gpu.out_ref == L.oracle(p));
     const double err = fp8emu::rel_l2(gpu.out_gpu, gpu.out_ref);
@@ -231,7 +217,7 @@ TEST(Fp8BlockEmulation, ReproducesTheH200Measurements) {
 // errors pooled over the activations and two layers each (sum of squared differences over sum of
 // squares). Bounds from 200-seed sweeps (docs/FORMATS.md section 6) with margin.
 TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
-  EMU_TRACE_SEED();
+  MEGAMOE_TRACE_SEED();
   enum { kGpu, kExact, kFc1Only, kFc2Only, kLibm, kScaleFrozen, kModes };
   Options modes[kModes];
   modes[kExact].fc1 = modes[kExact].fc2 = Accum::kExactBlocks;
@@ -241,13 +227,13 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   modes[kLibm].geglu_fma = true;
   modes[kScaleFrozen].a_scale_from_reference = true;
   double num[kModes] = {}, den[kModes] = {};
-  fp8emu::Stats gpu_stats, oai_stats, swiglu_stats;
+  fp8emu::Stats gpu_stats, oai_stats;
   for (const Case& cs : kActivationCases) {
     for (int s = 0; s < 2; ++s) {
       const MoeConfig c = fp8_config(12, 4, 320, 320, cs.a, cs.bias);
       const std::string tag = std::string(cs.name) + " " + std::to_string(s);
-      Layer L(c, case_seed("gap w " + tag, base_seed()));
-      const fp8emu::Problem p = make_problem(c, 7, workload::Routing::kZipf, case_seed("gap x " + tag, base_seed()), 0.0);
+      Layer L(c, case_seed("gap w " + tag));
+      const fp8emu::Problem p = make_problem(c, 7, workload::Routing::kZipf, case_seed("gap x " + tag), 0.0);
       for (int m = 0; m < kModes; ++m) {
         const auto r = L.run(p, modes[m]);
         for (size_t i = 0; i < r.out_gpu.size(); ++i) {
@@ -258,7 +244,6 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
         if (m == kGpu) {
           gpu_stats.add(r.stats);
           if (cs.a == Activation::kSwiGLUOAI) oai_stats.add(r.stats);
-          if (cs.a == Activation::kSwiGLU) swiglu_stats.add(r.stats);
         }
       }
     }
@@ -284,38 +269,72 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   // MMA error is smaller (y is rounded to bf16, not re-quantized to e4m3).
   EXPECT_GT(rel[kGpu], 1.5e-3);
   EXPECT_LT(rel[kGpu], 8e-3);
-  // (0.25 was too tight: 1 of 90 fresh seeds reached 0.37, 2026-11-30.)
-  EXPECT_LT(rel[kExact], 0.5 * rel[kGpu]);
+  // Ratios to the GPU's error over 200 fresh seeds (2026-12-07): exact blocks median 0.006, max
+  // 0.40 (0.25 was too tight: 1 of 90 seeds reached 0.37, 2026-11-30); FC1's MMA alone 0.95 .. 1.0;
+  // FC2's alone 0.11 .. 0.50 (so "< 0.5 of the GPU's" failed 1 seed in 200: it is compared with
+  // FC1's alone instead, which it stays below by a factor of 2 or more).
+  EXPECT_LT(rel[kExact], 0.6 * rel[kGpu]);
   EXPECT_GT(rel[kFc1Only], 0.8 * rel[kGpu]);
-  EXPECT_LT(rel[kFc2Only], 0.5 * rel[kGpu]);
+  EXPECT_LT(rel[kFc2Only], 0.75 * rel[kFc1Only]);
   // The activation's approximations (the GPU's e^-|z| and reciprocal within ~10 ulp where |z| <= 5,
   // tanhf within 2, nvcc's FMA contraction in geglu) do not matter at this size: a bf16 rounding
   // absorbs a few fp32 ulps.
   EXPECT_LT(std::fabs(rel[kLibm] - rel[kGpu]), 0.1 * rel[kGpu]);
   // Changed 1x128 scales of a (the block amax moved by a bf16 ulp) are a part, not the whole.
-  // (Over 40 seeds the frozen-scale error was 0.33 .. 0.995 of the GPU's.)
-  EXPECT_LT(rel[kScaleFrozen], 1.05 * rel[kGpu]);
+  // (Over 500 seeds the frozen-scale error was 0.34 .. 1.034 of the GPU's, median 0.82, 2026-12-07:
+  // freezing the scales can leave a layer slightly worse, so the upper bound has room.)
+  EXPECT_LT(rel[kScaleFrozen], 1.15 * rel[kGpu]);
   EXPECT_GT(rel[kScaleFrozen], 0.15 * rel[kGpu]);
-  // swiglu_oai is not more sensitive than swiglu: its up factor (u + 1) stays near 1 at these
-  // magnitudes (|h| << 7: the clamp never acts), so a relative error of h moves a less and fewer
-  // codes flip than with swiglu's u near 0.
-  EXPECT_EQ(oai_stats.clamped, 0);
-  EXPECT_LT(oai_stats.a_code_diff, swiglu_stats.a_code_diff);
+  EXPECT_EQ(oai_stats.clamped, 0);  // |h| << 7 at these magnitudes: the limit never acts
+}
+
+// swiglu_oai is not more sensitive than swiglu: its up factor (u + 1) stays near 1 at these
+// magnitudes (|h| << 7: the clamp never acts), so a relative error of h moves a less and fewer
+// codes of a flip than with swiglu's u near 0. Compared on the same layers (weights, x, routes, no
+// biases), so both activations see the same h and the same MMA errors in it: only the activation
+// differs. (Comparing the pooled counts of two independent pairs of layers, as this check did
+// inside ReducedPrecisionMmaIsTheGap until 2026-12-07, failed on a CI seed: 148 vs 132 flips, the
+// per-layer spread of ~140 flips is larger than the gap between the activations.) Over 300 seeds
+// with 4 layers the ratio oai / swiglu was 0.38 .. 0.93, median 0.61; over 500 seeds with the 8
+// layers here 0.41 .. 0.78, median 0.60, standard deviation 0.058 (2026-12-07).
+TEST(Fp8BlockEmulation, SwigluOaiFlipsFewerCodesThanSwigluOnTheSameLayers) {
+  MEGAMOE_TRACE_SEED();
+  fp8emu::Stats swiglu, oai;
+  for (int s = 0; s < 8; ++s) {
+    const std::string tag = std::to_string(s);
+    const uint64_t w_seed = case_seed("pair w " + tag), x_seed = case_seed("pair x " + tag);
+    const MoeConfig cs = fp8_config(12, 4, 320, 320, Activation::kSwiGLU, false);
+    const MoeConfig co = fp8_config(12, 4, 320, 320, Activation::kSwiGLUOAI, false);
+    const fp8emu::Problem p = make_problem(cs, 7, workload::Routing::kZipf, x_seed, 0.0);
+    const auto rs = Layer(cs, w_seed).run(p, Options{});
+    const auto ro = Layer(co, w_seed).run(p, Options{});
+    // The same h on both sides: same weights, same inputs, the same FC1 arithmetic.
+    ASSERT_EQ(rs.stats.h_err2, ro.stats.h_err2);
+    ASSERT_EQ(rs.stats.h_ref2, ro.stats.h_ref2);
+    swiglu.add(rs.stats);
+    oai.add(ro.stats);
+  }
+  std::printf("[fp8 emulation] same layers, codes of a that flip: swiglu %lld, swiglu_oai %lld of %lld\n",
+              (long long)swiglu.a_code_diff, (long long)oai.a_code_diff, (long long)swiglu.a_elems);
+  ASSERT_EQ(swiglu.a_elems, oai.a_elems);
+  EXPECT_GT(swiglu.a_code_diff, 0);
+  EXPECT_EQ(oai.clamped, 0);
+  EXPECT_LT(oai.a_code_diff, swiglu.a_code_diff);
 }
 
 // At T = 1 (one token, K = 2 routes) the distance is a handful of e4m3 code flips, so it has a long
 // tail: the GPU emulation exceeds Fp8Block.PartialBlocksSmall's 1e-2 in ~3.8% of fresh swiglu layers
 // (20000-seed sweep, docs/FORMATS.md section 6) although every step follows the contract.
 TEST(Fp8BlockEmulation, OneTokenTailExceedsOnePercent) {
-  EMU_TRACE_SEED();
+  MEGAMOE_TRACE_SEED();
   const MoeConfig c = fp8_config(8, 2, 320, 192, Activation::kSwiGLU, false);
   int above = 0, n = 0;
   double worst = 0;
   for (int l = 0; l < 30; ++l) {  // 30 layers x 10 tokens
-    Layer L(c, case_seed("tail w " + std::to_string(l), base_seed()));
+    Layer L(c, case_seed("tail w " + std::to_string(l)));
     for (int j = 0; j < 10; ++j, ++n) {
       const std::string tag = std::to_string(l) + " " + std::to_string(j);
-      const fp8emu::Problem p = make_problem(c, 1, workload::Routing::kUniform, case_seed("tail x " + tag, base_seed()), 0.05);
+      const fp8emu::Problem p = make_problem(c, 1, workload::Routing::kUniform, case_seed("tail x " + tag), 0.05);
       const auto r = L.run(p, Options{});
       const double e = fp8emu::rel_l2(r.out_gpu, r.out_ref);
       above += e > 1e-2;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/bf16_metrics.h"
+#include "common/test_seed.h"
 #include "core/synthetic.h"
 #include "core/workload.h"
 #include "formats/canonical_weights.h"
@@ -66,21 +67,10 @@ inline void cuda_check(cudaError_t e, const char* what) {
 }
 #define CUDA_CHECK(expr) ::megamoe::gputest::cuda_check((expr), #expr)
 
-// A base seed that differs per process unless MEGAMOE_TEST_SEED pins it.
-inline uint64_t base_seed() {
-  static const uint64_t seed = [] {
-    if (const char* s = std::getenv("MEGAMOE_TEST_SEED")) return uint64_t(std::strtoull(s, nullptr, 0));
-    std::random_device rd;
-    return (uint64_t(rd()) << 32) ^ uint64_t(rd());
-  }();
-  return seed;
-}
-inline uint64_t case_seed(const std::string& name) {
-  uint64_t h = 1469598103934665603ull;
-  for (char ch : name) h = (h ^ uint8_t(ch)) * 1099511628211ull;
-  return h ^ base_seed();
-}
-#define GPUTEST_TRACE_SEED() SCOPED_TRACE("MEGAMOE_TEST_SEED=" + std::to_string(::megamoe::gputest::base_seed()))
+// Fresh data every run (common/test_seed.h); a failure prints the base seed to replay it.
+using testseed::base_seed;
+using testseed::case_seed;
+#define GPUTEST_TRACE_SEED() MEGAMOE_TRACE_SEED()
 
 template <class T>
 struct DevBuf {
