@@ -293,8 +293,8 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
 // codes of a flip than with swiglu's u near 0. Compared on the same layers (weights, x, routes, no
 // biases), so both activations see the same h and the same MMA errors in it: only the activation
 // differs. (Comparing the pooled counts of two independent pairs of layers, as this check did
-// inside ReducedPrecisionMmaIsTheGap until 2026-12-07, failed on a CI seed: 148 vs 132 flips, the
-// per-layer spread of ~140 flips is larger than the gap between the activations.) Over 300 seeds
+// inside ReducedPrecisionMmaIsTheGap until 2026-12-07, failed on a CI seed: 148 vs 132 flips over
+// two layers each; the counts vary more between layers than between the activations.) Over 300 seeds
 // with 4 layers the ratio oai / swiglu was 0.38 .. 0.93, median 0.61; over 500 seeds with the 8
 // layers here 0.41 .. 0.78, median 0.60, standard deviation 0.058 (2026-12-07).
 TEST(Fp8BlockEmulation, SwigluOaiFlipsFewerCodesThanSwigluOnTheSameLayers) {
