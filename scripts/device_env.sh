@@ -95,6 +95,20 @@ tune_until() {
   echo "tune $name rc=$? $(el)s"; tr '\r' '\n' < "$R/tune_$name.txt" | grep -E "^[a-z0-9.-]+ +[0-9]+ " | cut -c1-160
 }
 
+# bench/run_bench.py (every party in one job: ours, PyTorch, the peers its arguments name) on the presets
+# $P (default: the four), 50 replays, L2 flushed by a read, until DEADLINE seconds into the job (skipped
+# with less than 30 s left): run_bench_until NAME DEADLINE RUN_BENCH ARGS...; writes $R/NAME.json and
+# $R/NAME.txt, prints the exit status and the table's last lines.
+run_bench_until() {
+  local n=$1 d=$2
+  shift 2
+  [ "$(left "$d")" -lt 30 ] && { echo "skip $n (time)"; return; }
+  timeout "$(left "$d")" python3 bench/run_bench.py --build "$B" \
+    --presets "${P:-deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b}" --iters 50 --l2-flush read \
+    --out "$R/$n.json" "$@" > "$R/$n.txt" 2>&1
+  echo "$n rc=$? $(el)s"; grep -v "^\[" "$R/$n.txt" | tail -24 | cut -c1-170
+}
+
 # compute-sanitizer over $B/megamoe_gpu_tests: gpu_sanitizers FILTER TIMEOUT TOOL... (e.g. racecheck
 # memcheck synccheck); logs $R/san_<tool>.log, one line per tool with its exit status (9: errors found)
 # and the tool's summary line.

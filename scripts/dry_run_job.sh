@@ -6,6 +6,7 @@
 # "no CUDA device found"; any other message in a run's log (a bad argument, a missing binary) fails.
 #
 #   scripts/dry_run_job.sh JOB.sh [VAR=VALUE ...]     e.g. scripts/dry_run_job.sh bench/results/X/job.sh AB_END=60
+#   DRY_RUN_GPU=H200 scripts/dry_run_job.sh JOB.sh    (the stub GPU name then contains "H200": a job's H200 branch)
 #
 # Needs what the job needs locally (e.g. .carry/bld.txz: scripts/pack_carry.sh).
 set -uo pipefail
@@ -18,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/out"
-printf '#!/bin/sh\necho "dry-run stub GPU, 0"\n' > "$tmp/bin/nvidia-smi"
+printf '#!/bin/sh\necho "dry-run stub GPU %s, 0"\n' "${DRY_RUN_GPU:-}" > "$tmp/bin/nvidia-smi"
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in --tool|--error-exitcode) shift 2;; --*) shift;; *) break;; esac; done\nexec "$@"\n' \
   > "$tmp/bin/compute-sanitizer"
 # ncu: `--import` (exporting a report) does nothing; a profile runs its command without the tool, from

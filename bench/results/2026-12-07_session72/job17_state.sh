@@ -15,11 +15,7 @@ cat "$R/gpu.txt"
 JB=${JB:-270}
 sharded_gpu_tests t 60 --gtest_filter='W4A16.*:*W4A16ActEpilogue*'
 P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
-rb() { local n=$1 d=$2; shift 2
-  [ "$(left "$d")" -lt 30 ] && { echo "skip $n (time)"; return; }
-  timeout "$(left "$d")" python3 bench/run_bench.py --build $B --presets $P --iters 50 --l2-flush read \
-    --out "$R/$n.json" "$@" > "$R/$n.txt" 2>&1
-  echo "$n rc=$? $(el)s"; grep -v "^\[" "$R/$n.txt" | tail -24 | cut -c1-170; }
+rb() { run_bench_until "$@"; }  # scripts/device_env.sh
 if grep -q H200 "$R/gpu.txt"; then
   rb fp8_8192 90 --recipe fp8_block --tokens 8192 --vllm-peer .peers/vllm_triton_moe.py
   rb bf16_8192 170 --recipe bf16 --tokens 8192 --vllm-peer .peers/vllm_triton_moe.py
