@@ -12,8 +12,7 @@ cat "$R/gpu.txt"
 sharded_gpu_tests t 45 --gtest_filter='*Split*:*split*:W4A16.*'
 [ -n "${CACHE:-}" ] && { export MEGAMOE_TACTIC_CACHE=$CACHE; echo "tactic cache $CACHE"; }
 P=deepseek-v3,qwen3-30b-a3b,gpt-oss-120b,mixtral-8x7b
-rb() { run_bench_until "$@"; }  # scripts/device_env.sh
-rb mx ${MX_END:-200} --recipe w4a16_mxfp4 --tokens 1,4,16,64 --triton-kernels-peer .peers/triton_kernels_moe.py
-rb fp8_8192 ${F8_END:-290} --recipe fp8_block --tokens 8192 --vllm-peer .peers/vllm_triton_moe.py
-rb bf16_8192 ${B16_END:-380} --recipe bf16 --tokens 8192 --vllm-peer .peers/vllm_triton_moe.py
+run_bench_until mx ${MX_END:-200} --recipe w4a16_mxfp4 --tokens 1,4,16,64 --triton-kernels-peer .peers/triton_kernels_moe.py
+run_bench_until fp8_8192 ${F8_END:-290} --recipe fp8_block --tokens 8192 --vllm-peer .peers/vllm_triton_moe.py
+run_bench_until bf16_8192 ${B16_END:-380} --recipe bf16 --tokens 8192 --vllm-peer .peers/vllm_triton_moe.py
 echo "end $(el)s"
