@@ -77,7 +77,12 @@
 //   formats, gpt-oss-120b / mixtral-8x7b T = 1 / 2 / 4, --min-gain 0.02): gpt-oss-120b T = 1 ->
 //   split_small_deep (mxfp4 1.046x, nvfp4 1.065x), nvfp4 T = 2 -> split_small_k1 (1.094x over mega);
 //   `auto` with the tune's cache against the table before it 1.062x / 1.064x / 1.109x on those three
-//   cells, 0.996-1.005x on the other nine. The buckets
+//   cells, 0.996-1.005x on the other nine. Then bf16 deepseek-v3 T = 1 -> split_tma_small (session
+//   75, 2026-12-07: bench/results/2026-12-07_session75/call8_tune_small/, `megamoe tune` of bf16
+//   deepseek-v3 / mixtral-8x7b / gpt-oss-120b T = 1 / 16 and fp8_block qwen3-30b-a3b / deepseek-v3
+//   T = 1 / 2 / 4, --min-gain 0.02 --keep fp8_block:2048:1): 1.036x in the tune, `auto` with the
+//   tune's cache against the table before it 1.035x in both rounds (259.3 -> 250.6 us); fp8_block
+//   qwen3-30b-a3b T = 1 kept (the tune's mega_min16, 1.038x there, ran 0.931x in that A/B). The buckets
 //   they leave empty run the H200's entry of the same layer (core/tactics.cpp).
 //
 // Regenerate with `megamoe tune` on the GPU and merge with scripts/merge_tune.py (driver 0 and
@@ -2935,6 +2940,7 @@ const char* shipped_tactics_json() {
    "driver": 0,
    "library": "*",
    "tactics": {
+    "1": "split_tma_small",
     "2": "mega_rounds",
     "8": "mega",
     "16": "mega_min8",
@@ -2949,6 +2955,18 @@ const char* shipped_tactics_json() {
     "32768": "split_large_tma_fc1"
    },
    "measured_ms": {
+    "1": {
+     "mega": 0.259392,
+     "mega_rounds": 0.288448,
+     "mega_min8": 0.258528,
+     "mega_min16": 0.258336,
+     "split_swap_ab": 0.26704,
+     "split_large_tile": 0.277184,
+     "split_tma_small": 0.250368,
+     "split_large_tma": 0.378656,
+     "split_large_tma_fc1": 0.326848,
+     "split_large_tma_fc2": 0.335584
+    },
     "2": {
      "mega": 0.460128,
      "mega_rounds": 0.457408,
@@ -2974,16 +2992,16 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 1.74774
     },
     "16": {
-     "mega": 2.87523,
-     "mega_rounds": 2.87574,
-     "mega_min8": 2.87475,
-     "mega_min16": 2.8752,
-     "split_swap_ab": 3.02547,
-     "split_large_tile": 3.11117,
-     "split_tma_small": 2.90048,
-     "split_large_tma": 2.99101,
-     "split_large_tma_fc1": 3.05491,
-     "split_large_tma_fc2": 3.04736
+     "mega": 2.79453,
+     "mega_rounds": 2.79482,
+     "mega_min8": 2.7945,
+     "mega_min16": 2.79462,
+     "split_swap_ab": 2.88429,
+     "split_large_tile": 2.9431,
+     "split_tma_small": 2.80739,
+     "split_large_tma": 2.89261,
+     "split_large_tma_fc1": 2.92749,
+     "split_large_tma_fc2": 2.9087
     },
     "32": {
      "mega": 4.67965,
@@ -3096,16 +3114,16 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.107776,
-     "mega_rounds": 0.116864,
-     "mega_min8": 0.101312,
-     "mega_min16": 0.121824,
-     "split_swap_ab": 0.108512,
-     "split_large_tile": 0.126816,
-     "split_tma_small": 0.094656,
-     "split_large_tma": 0.17536,
-     "split_large_tma_fc1": 0.154944,
-     "split_large_tma_fc2": 0.146144
+     "mega": 0.100032,
+     "mega_rounds": 0.099616,
+     "mega_min8": 0.099328,
+     "mega_min16": 0.119328,
+     "split_swap_ab": 0.105984,
+     "split_large_tile": 0.121792,
+     "split_tma_small": 0.0936,
+     "split_large_tma": 0.173984,
+     "split_large_tma_fc1": 0.153408,
+     "split_large_tma_fc2": 0.14192
     },
     "2": {
      "mega": 0.150368,
@@ -3132,16 +3150,16 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 0.336672
     },
     "16": {
-     "mega": 0.855424,
-     "mega_rounds": 0.855936,
-     "mega_min8": 0.855392,
-     "mega_min16": 0.85504,
-     "split_swap_ab": 0.887872,
-     "split_large_tile": 0.921216,
-     "split_tma_small": 0.864352,
-     "split_large_tma": 0.922656,
-     "split_large_tma_fc1": 0.929312,
-     "split_large_tma_fc2": 0.915072
+     "mega": 0.832384,
+     "mega_rounds": 0.832736,
+     "mega_min8": 0.832416,
+     "mega_min16": 0.83216,
+     "split_swap_ab": 0.856256,
+     "split_large_tile": 0.875936,
+     "split_tma_small": 0.83728,
+     "split_large_tma": 0.892416,
+     "split_large_tma_fc1": 0.8912,
+     "split_large_tma_fc2": 0.881248
     },
     "128": {
      "split_swap_ab": 2.13254,
@@ -3240,16 +3258,16 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.2688,
-     "mega_rounds": 0.26528,
-     "mega_min8": 0.26864,
-     "mega_min16": 0.26848,
-     "split_swap_ab": 0.2872,
-     "split_large_tile": 0.370016,
-     "split_tma_small": 0.272352,
-     "split_large_tma": 0.286144,
-     "split_large_tma_fc1": 0.378432,
-     "split_large_tma_fc2": 0.2944
+     "mega": 0.263776,
+     "mega_rounds": 0.258208,
+     "mega_min8": 0.26432,
+     "mega_min16": 0.263936,
+     "split_swap_ab": 0.281568,
+     "split_large_tile": 0.361344,
+     "split_tma_small": 0.264448,
+     "split_large_tma": 0.278176,
+     "split_large_tma_fc1": 0.356096,
+     "split_large_tma_fc2": 0.283168
     },
     "4": {
      "mega": 0.833216,
@@ -3276,16 +3294,16 @@ const char* shipped_tactics_json() {
      "split_large_tma_fc2": 0.999488
     },
     "16": {
-     "mega": 0.953504,
-     "mega_rounds": 0.981984,
-     "mega_min8": 0.954176,
-     "mega_min16": 0.953984,
-     "split_swap_ab": 0.992192,
-     "split_large_tile": 1.01667,
-     "split_tma_small": 0.943232,
-     "split_large_tma": 0.96352,
-     "split_large_tma_fc1": 0.985088,
-     "split_large_tma_fc2": 0.996608
+     "mega": 0.929824,
+     "mega_rounds": 0.976832,
+     "mega_min8": 0.928352,
+     "mega_min16": 0.928672,
+     "split_swap_ab": 0.942528,
+     "split_large_tile": 0.970688,
+     "split_tma_small": 0.912672,
+     "split_large_tma": 0.93648,
+     "split_large_tma_fc1": 0.951104,
+     "split_large_tma_fc2": 0.956128
     },
     "32": {
      "mega": 0.96336,
@@ -3578,30 +3596,30 @@ const char* shipped_tactics_json() {
    },
    "measured_ms": {
     "1": {
-     "mega": 0.165056,
-     "mega_rounds": 0.151712,
-     "mega_min8": 0.16512,
-     "mega_min16": 0.161568,
-     "split_swap_ab": 0.162112,
-     "split_large_tile": 0.178496,
-     "split_tma": 0.179456,
-     "split_tma_act": 0.180608,
-     "split_tma_act_large_fc2": 0.18016,
-     "split_tma_small": 0.170624,
-     "split_tma_small_act": 0.176352
+     "mega": 0.16256,
+     "mega_rounds": 0.149856,
+     "mega_min8": 0.1616,
+     "mega_min16": 0.159136,
+     "split_swap_ab": 0.158592,
+     "split_large_tile": 0.179424,
+     "split_tma": 0.21008,
+     "split_tma_act": 0.209504,
+     "split_tma_act_large_fc2": 0.19456,
+     "split_tma_small": 0.17248,
+     "split_tma_small_act": 0.176832
     },
     "2": {
-     "mega": 0.261152,
-     "mega_rounds": 0.254464,
-     "mega_min8": 0.260736,
-     "mega_min16": 0.260544,
-     "split_swap_ab": 0.267008,
-     "split_large_tile": 0.303456,
-     "split_tma": 0.276928,
-     "split_tma_act": 0.276096,
-     "split_tma_act_large_fc2": 0.290784,
-     "split_tma_small": 0.261408,
-     "split_tma_small_act": 0.266432
+     "mega": 0.257504,
+     "mega_rounds": 0.248576,
+     "mega_min8": 0.25632,
+     "mega_min16": 0.255904,
+     "split_swap_ab": 0.261792,
+     "split_large_tile": 0.302784,
+     "split_tma": 0.295808,
+     "split_tma_act": 0.296576,
+     "split_tma_act_large_fc2": 0.29536,
+     "split_tma_small": 0.2664,
+     "split_tma_small_act": 0.2672
     },
     "4": {
      "mega": 0.502176,
@@ -4123,6 +4141,7 @@ const char* shipped_tactics_json() {
    "tactics": {
     "1": "mega_min8",
     "2": "mega_min16",
+    "4": "mega",
     "16": "split_tma_small",
     "128": "split_tma_small_act",
     "256": "split_tma_small_act",
@@ -4149,17 +4168,30 @@ const char* shipped_tactics_json() {
      "split_tma_small_act": 0.062112
     },
     "2": {
-     "mega": 0.058848,
-     "mega_rounds": 0.058208,
-     "mega_min8": 0.063104,
-     "mega_min16": 0.054176,
-     "split_swap_ab": 0.061088,
-     "split_large_tile": 0.069376,
-     "split_tma": 0.064704,
-     "split_tma_act": 0.067488,
-     "split_tma_act_large_fc2": 0.06752,
-     "split_tma_small": 0.060544,
-     "split_tma_small_act": 0.066208
+     "mega": 0.059616,
+     "mega_rounds": 0.059136,
+     "mega_min8": 0.05888,
+     "mega_min16": 0.055872,
+     "split_swap_ab": 0.060192,
+     "split_large_tile": 0.068096,
+     "split_tma": 0.08224,
+     "split_tma_act": 0.080992,
+     "split_tma_act_large_fc2": 0.07136,
+     "split_tma_small": 0.061792,
+     "split_tma_small_act": 0.064992
+    },
+    "4": {
+     "mega": 0.086048,
+     "mega_rounds": 0.08672,
+     "mega_min8": 0.08608,
+     "mega_min16": 0.086112,
+     "split_swap_ab": 0.089056,
+     "split_large_tile": 0.097664,
+     "split_tma": 0.107552,
+     "split_tma_act": 0.110336,
+     "split_tma_act_large_fc2": 0.104928,
+     "split_tma_small": 0.089248,
+     "split_tma_small_act": 0.09056
     },
     "16": {
      "mega": 0.169728,

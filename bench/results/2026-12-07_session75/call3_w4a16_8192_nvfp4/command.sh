@@ -1,0 +1,1 @@
+source scripts/device_env.sh; CARRY_BLD=bld_main73.txz carried_job_start; cat "$R/gpu.txt"; run_bench_until mx8192 200 --recipe w4a16_mxfp4 --tokens 8192; run_bench_until nv8192 330 --recipe w4a16_nvfp4 --tokens 8192; run_bench_until nv 430 --recipe w4a16_nvfp4 --tokens 1,4,16,64; echo "end $(el)s"   # carry [".carry", ".peers"]

@@ -1,0 +1,1 @@
+source scripts/device_env.sh; CARRY_BLD=bld_main73.txz carried_job_start; cat "$R/gpu.txt"; sharded_gpu_tests all 400; for i in 0 1 2 3; do tail -3 "$R/all_shard$i.log"; done; echo "end $(el)s"   # carry [".carry"]

@@ -1,0 +1,1 @@
+source scripts/device_env.sh; CARRY_BLD=bld_main73.txz carried_job_start; cat "$R/gpu.txt"; run_bench_until bf16_mid 220 --recipe bf16 --tokens 128,512,2048 --vllm-peer .peers/vllm_triton_moe.py; run_bench_until fp8_mid 420 --recipe fp8_block --tokens 128,512,2048 --vllm-peer .peers/vllm_triton_moe.py; echo "end $(el)s"   # carry [".carry", ".peers"]

@@ -1,0 +1,1 @@
+source scripts/device_env.sh; CARRY_BLD=bld_main73.txz carried_job_start; cat "$R/gpu.txt"; run_bench_until bf16_small 150 --recipe bf16 --tokens 1,4,16,64 --vllm-peer .peers/vllm_triton_moe.py; run_bench_until fp8_small 300 --recipe fp8_block --tokens 1,4,16,64 --vllm-peer .peers/vllm_triton_moe.py; echo "end $(el)s"   # carry [".carry", ".peers"]
