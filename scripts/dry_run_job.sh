@@ -35,7 +35,11 @@ chmod +x "$tmp/bin/nvidia-smi" "$tmp/bin/compute-sanitizer" "$tmp/bin/ncu"
 (cd "$root" && env PATH="$tmp/bin:$PATH" OUT="$tmp/out" "$@" timeout 600 bash "$job") > "$tmp/job.log" 2>&1
 echo "dry_run_job: $job exited with $?"
 tail -5 "$tmp/job.log"
-[ -f "$tmp/out/r.tgz" ] && tar xzf "$tmp/out/r.tgz" -C "$tmp/out"
+# Each archive the job left (r.tgz, or one per sub-job where a job runs several: job9_r.tgz ...) into
+# a folder of its own.
+for a in "$tmp"/out/*.tgz; do
+  [ -f "$a" ] && mkdir -p "${a%.tgz}.d" && tar xzf "$a" -C "${a%.tgz}.d"
+done
 bad=0 runs=0
 while IFS= read -r -d '' log; do
   if grep -q "megamoe" "$log" || grep -q "run_bench" "$log"; then
