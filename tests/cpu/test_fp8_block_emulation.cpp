@@ -214,8 +214,13 @@ TEST(Fp8BlockEmulation, ReproducesTheH200Measurements) {
 // ---- what the gap is made of, on fresh random data --------------------------------------------
 
 // The shape (T 7, E 12, K 4, H = I = 320, zipf routing), fresh weights and inputs per run,
-// errors pooled over the activations and two layers each (sum of squared differences over sum of
-// squares). Bounds from 200-seed sweeps (docs/FORMATS.md section 6) with margin.
+// eight layers (the four activations, two layers each). The size of the error is pooled over them
+// (sum of squared differences over sum of squares); what each emulation mode changes is compared
+// layer by layer and judged by the median layer: the error is made of discrete events (a bf16 or
+// e4m3 code of a, or a 1x128 scale, that flips), so one layer in which a single scale flips can
+// carry most of the pooled error of any mode (a CI seed, 2026-12-07: one swiglu_oai layer's error
+// with exact block sums was 1.36x its error with the GPU's MMA, and the pooled ratio 0.67 failed the
+// old pooled bound of 0.6). Bounds from sweeps of 573 fresh seeds (docs/FORMATS.md section 6) with margin.
 TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   MEGAMOE_TRACE_SEED();
   enum { kGpu, kExact, kFc1Only, kFc2Only, kLibm, kScaleFrozen, kModes };
@@ -227,6 +232,7 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   modes[kLibm].geglu_fma = true;
   modes[kScaleFrozen].a_scale_from_reference = true;
   double num[kModes] = {}, den[kModes] = {};
+  std::vector<std::vector<double>> layer_rel;  // [layer][mode]: the layer's rel-L2 in that mode
   fp8emu::Stats gpu_stats, oai_stats;
   for (const Case& cs : kActivationCases) {
     for (int s = 0; s < 2; ++s) {
@@ -234,13 +240,18 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
       const std::string tag = std::string(cs.name) + " " + std::to_string(s);
       Layer L(c, case_seed("gap w " + tag));
       const fp8emu::Problem p = make_problem(c, 7, workload::Routing::kZipf, case_seed("gap x " + tag), 0.0);
+      layer_rel.emplace_back(kModes, 0.0);
       for (int m = 0; m < kModes; ++m) {
         const auto r = L.run(p, modes[m]);
+        double ln = 0, ld = 0;
         for (size_t i = 0; i < r.out_gpu.size(); ++i) {
           const double a = formats::bf16_bits_to_float(r.out_gpu[i]), b = formats::bf16_bits_to_float(r.out_ref[i]);
-          num[m] += (a - b) * (a - b);
-          den[m] += b * b;
+          ln += (a - b) * (a - b);
+          ld += b * b;
         }
+        num[m] += ln;
+        den[m] += ld;
+        layer_rel.back()[size_t(m)] = std::sqrt(ln / ld);
         if (m == kGpu) {
           gpu_stats.add(r.stats);
           if (cs.a == Activation::kSwiGLUOAI) oai_stats.add(r.stats);
@@ -264,27 +275,46 @@ TEST(Fp8BlockEmulation, ReducedPrecisionMmaIsTheGap) {
   EXPECT_LT(bf16_flips, 0.15);
   EXPECT_GT(code_flips, 0.001);
   EXPECT_LT(code_flips, 0.02);
-  // ... and that is the output's distance to the reference: without the MMA's truncation (exact
-  // block sums, the same kernel structure otherwise) it all but vanishes; FC1 carries it, FC2's own
-  // MMA error is smaller (y is rounded to bf16, not re-quantized to e4m3).
+  // ... and that is the output's distance to the reference (pooled over 253 seeds, 2026-12-07:
+  // 2.1e-3 .. 6.3e-3, median 3.3e-3).
   EXPECT_GT(rel[kGpu], 1.5e-3);
   EXPECT_LT(rel[kGpu], 8e-3);
-  // Ratios to the GPU's error over 200 fresh seeds (2026-12-07): exact blocks median 0.006, max
-  // 0.40 (0.25 was too tight: 1 of 90 seeds reached 0.37, 2026-11-30); FC1's MMA alone 0.95 .. 1.0;
-  // FC2's alone 0.11 .. 0.50 (so "< 0.5 of the GPU's" failed 1 seed in 200: it is compared with
-  // FC1's alone instead, which it stays below by a factor of 2 or more).
-  EXPECT_LT(rel[kExact], 0.6 * rel[kGpu]);
-  EXPECT_GT(rel[kFc1Only], 0.8 * rel[kGpu]);
-  EXPECT_LT(rel[kFc2Only], 0.75 * rel[kFc1Only]);
+  // What each mode changes, in the median layer: median_layer(m, base) is the median over the eight
+  // layers of a layer's error in mode m over its error in mode base (0 where both are 0); with
+  // absolute_difference, of |error in m - error in base| over the error in base.
+  auto median_layer = [&](int m, int base, bool absolute_difference = false) {
+    std::vector<double> v;
+    for (const auto& l : layer_rel) {
+      const double a = absolute_difference ? std::fabs(l[size_t(m)] - l[size_t(base)]) : l[size_t(m)];
+      const double b = l[size_t(base)];
+      v.push_back(b > 0 ? a / b : (a > 0 ? HUGE_VAL : 0.0));
+    }
+    std::sort(v.begin(), v.end());
+    return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
+  };
+  const double exact_gpu = median_layer(kExact, kGpu), fc1_gpu = median_layer(kFc1Only, kGpu),
+               fc2_fc1 = median_layer(kFc2Only, kFc1Only), libm_gpu = median_layer(kLibm, kGpu, true),
+               frozen_gpu = median_layer(kScaleFrozen, kGpu);
+  std::printf("[fp8 emulation] median layer: exact blocks / GPU %.3g, FC1 MMA only / GPU %.3g, FC2 MMA only / "
+              "FC1 MMA only %.3g, |libm - GPU| / GPU %.3g, a scales frozen / GPU %.3g\n",
+              exact_gpu, fc1_gpu, fc2_fc1, libm_gpu, frozen_gpu);
+  // The median layer over 573 fresh seeds (two sweeps, 2026-12-07) in brackets (min .. max). Without
+  // the MMA's truncation (exact block sums, the same kernel structure otherwise) the error all but
+  // vanishes (0 .. 0.012; the CI seed above 0.028); FC1's MMA alone carries it (0.956 .. 1.001);
+  // FC2's own MMA error is smaller than FC1's (0.154 .. 0.467: y is rounded to bf16, not re-quantized
+  // to e4m3).
+  EXPECT_LT(exact_gpu, 0.1);
+  EXPECT_GT(fc1_gpu, 0.8);
+  EXPECT_LT(fc2_fc1, 0.6);
   // The activation's approximations (the GPU's e^-|z| and reciprocal within ~10 ulp where |z| <= 5,
   // tanhf within 2, nvcc's FMA contraction in geglu) do not matter at this size: a bf16 rounding
-  // absorbs a few fp32 ulps.
-  EXPECT_LT(std::fabs(rel[kLibm] - rel[kGpu]), 0.1 * rel[kGpu]);
-  // Changed 1x128 scales of a (the block amax moved by a bf16 ulp) are a part, not the whole.
-  // (Over 500 seeds the frozen-scale error was 0.34 .. 1.034 of the GPU's, median 0.82, 2026-12-07:
-  // freezing the scales can leave a layer slightly worse, so the upper bound has room.)
-  EXPECT_LT(rel[kScaleFrozen], 1.15 * rel[kGpu]);
-  EXPECT_GT(rel[kScaleFrozen], 0.15 * rel[kGpu]);
+  // absorbs a few fp32 ulps (the median layer's error does not move: 0 in all 573 seeds; pooled, one
+  // seed in 253 moved by 11.5%, when a single code flipped).
+  EXPECT_LT(libm_gpu, 0.05);
+  // Changed 1x128 scales of a (the block amax moved by a bf16 ulp) are a part, not the whole
+  // (0.563 .. 1.000; freezing the scales can leave a layer slightly worse, so the upper bound has room).
+  EXPECT_LT(frozen_gpu, 1.15);
+  EXPECT_GT(frozen_gpu, 0.15);
   EXPECT_EQ(oai_stats.clamped, 0);  // |h| << 7 at these magnitudes: the limit never acts
 }
 
