@@ -27,9 +27,13 @@ export NCCL_ROOT
 carried_job_start() {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt"
   t0=$(date +%s)
-  local a=.carry/${CARRY_BLD:-bld.txz}
-  mkdir -p /tmp/bld && tar xJf "$a" -C /tmp/bld || { echo "no usable $a" >&2; exit 1; }
+  unpack_carry "${CARRY_BLD:-bld.txz}" /tmp/bld
   B=/tmp/bld
+}
+# One archive under .carry/ unpacked into a folder (a job's second binary, e.g. the base of an A/B
+# between two builds): unpack_carry NAME DIR. Exits the job if the archive is missing or broken.
+unpack_carry() {
+  mkdir -p "$2" && tar xJf ".carry/$1" -C "$2" || { echo "no usable .carry/$1" >&2; exit 1; }
 }
 el() { echo $(( $(date +%s) - t0 )); }
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
@@ -149,6 +153,10 @@ tuned_vs_shipped() {
   local d=$1 limit=$2
   shift 2
   ab_variants "shipped=$B/megamoe tuned=$B/megamoe@MEGAMOE_TACTIC_CACHE=$R/tuned.json" "$limit" "$d" "$@"
-  grep -h '"tactic"' "$R"/ab/tuned_*_r1.json 2>/dev/null | grep -o '"model": "[^"]*".*"tactic": "[^"]*", "tokens": [0-9]*' |
+  ab_tactics tuned
+}
+# The tactic each cell of one A/B variant ran (its first round's records): ab_tactics VARIANT.
+ab_tactics() {
+  grep -h '"tactic"' "$R"/ab/"$1"_*_r1.json 2>/dev/null | grep -o '"model": "[^"]*".*"tactic": "[^"]*", "tokens": [0-9]*' |
     sed 's/"recipe".*"tactic"/"tactic"/' | sort | uniq -c
 }

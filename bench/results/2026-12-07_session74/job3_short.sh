@@ -20,7 +20,7 @@ if grep -q H200 "$R/gpu.txt"; then
     "nv=--recipe w4a16_nvfp4 --presets $P2 --tokens 1,2,4 --iters 100"
 else
   sharded_gpu_tests t 90 --gtest_filter='*Split*:*split*:W4A16.*'
-  mkdir -p /tmp/k2 && tar xJf .carry/bld_fc1k2.txz -C /tmp/k2
+  unpack_carry bld_fc1k2.txz /tmp/k2
   ab_variants "base=/tmp/k2/megamoe fc1k2=/tmp/k2/megamoe@MEGAMOE_W4A16_DEEP_FC1_SPLITS=2" 40 "${AB_END:-190}" \
     "mx=--recipe w4a16_mxfp4 --presets gpt-oss-120b --tokens 1,2 --tactic split_small_deep --iters 100 --l2-flush read"
 fi

@@ -6,10 +6,10 @@
 set -u
 source scripts/device_env.sh
 CARRY_BLD=bld_table75.txz carried_job_start
-mkdir -p /tmp/old && tar xJf .carry/bld_main73.txz -C /tmp/old
+unpack_carry bld_main73.txz /tmp/old
 cat "$R/gpu.txt"
 ab_variants "old=/tmp/old/megamoe new=$B/megamoe" 60 "${AB_END:-200}" \
   "b16=--recipe bf16 --presets deepseek-v3,mixtral-8x7b,gpt-oss-120b --tokens 1,2 --iters 100" \
   "f8=--recipe fp8_block --presets qwen3-30b-a3b,deepseek-v3 --tokens 1,4 --iters 100"
-grep -h '"tactic"' "$R"/ab/new_b16_r1.json | grep -o '"model": "[^"]*".*"tactic": "[^"]*", "tokens": [0-9]*' | sed 's/"recipe".*"tactic"/"tactic"/'
+ab_tactics new
 echo "end $(el)s"
