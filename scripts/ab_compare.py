@@ -64,9 +64,9 @@ def main():
             line = (f"  {key[0]:16s} T={key[1]:5d} {args.a} {min(a[key]) * 1e3:9.1f} us  {args.b} {min(b[key]) * 1e3:9.1f} us"
                     f"  speed-up {ratio:.3f}")
             if len(a[key]) > 1 or len(b[key]) > 1:
-                noise = max(spread(a[key]), spread(b[key]))
-                line += f"  spread {spread(a[key]) * 100:.1f}% / {spread(b[key]) * 100:.1f}%"
-                if abs(ratio - 1.0) <= noise:
+                sa, sb = spread(a[key]), spread(b[key])
+                line += f"  spread {sa * 100:.1f}% / {sb * 100:.1f}%"
+                if abs(ratio - 1.0) <= max(sa, sb):
                     line += "  within the rounds' spread"
                     unresolved += 1
             print(line)

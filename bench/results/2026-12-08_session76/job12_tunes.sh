@@ -7,7 +7,6 @@
 # On an H100 (whose W4A16 T <= 4 cells session 72 / 75 tuned, and whose fp8_block T >= 2048 entries come
 # from session 60, before session 61's activation epilogues): the fp8_block part only, then the A/B.
 set -u
-d=$(dirname "$0")
 source scripts/device_env.sh
 CARRY_BLD=${CARRY_BLD:-bld_table75.txz} carried_job_start
 cat "$R/gpu.txt"
